@@ -1,0 +1,67 @@
+'use client';
+import { signIn } from 'next-auth/react';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { useState, useTransition } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { FieldError, Input, Label } from '@/components/ui/input';
+
+/** Only same-site paths may be a destination after sign-in. */
+function safeNext(next: string | null) {
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/login') ? next : '/';
+}
+
+export function LoginForm({ oidcName }: { oidcName: string | null }) {
+  const router = useRouter();
+  const params = useSearchParams();
+  const [error, setError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
+  const [pending, start] = useTransition();
+  const next = safeNext(params.get('next'));
+
+  function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const email = String(form.get('email') ?? '').trim();
+    const password = String(form.get('password') ?? '');
+    const fe: typeof fieldErrors = {};
+    if (!email) fe.email = 'Enter your e-mail address.';
+    if (!password) fe.password = 'Enter your password.';
+    setFieldErrors(fe);
+    setError(null);
+    if (fe.email || fe.password) return;
+    start(async () => {
+      const res = await signIn('credentials', { email, password, redirect: false });
+      if (!res || res.error) {
+        setError(res?.error && res.error !== 'CredentialsSignin' ? res.error : 'Wrong e-mail or password.');
+        return;
+      }
+      router.replace(next);
+      router.refresh();
+    });
+  }
+
+  return (
+    <div className="flex flex-col gap-4">
+      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4 rounded-lg border border-border bg-card p-5 shadow-sm" aria-describedby={error ? 'login-error' : undefined}>
+        {error ? <Alert tone="error" id="login-error">{error}</Alert> : null}
+        <div className="flex flex-col gap-1.5">
+          <Label htmlFor="email">E-mail</Label>
+          <Input id="email" name="email" type="email" autoComplete="username" autoFocus maxLength={320} aria-invalid={Boolean(fieldErrors.email)} aria-describedby="email-error" />
+          <FieldError id="email-error" messages={fieldErrors.email ? [fieldErrors.email] : undefined} />
+        </div>
+        <div className="flex flex-col gap-1.5">
+          <Label htmlFor="password">Password</Label>
+          <Input id="password" name="password" type="password" autoComplete="current-password" maxLength={1000} aria-invalid={Boolean(fieldErrors.password)} aria-describedby="password-error" />
+          <FieldError id="password-error" messages={fieldErrors.password ? [fieldErrors.password] : undefined} />
+        </div>
+        <Button type="submit" disabled={pending}>{pending ? 'Signing in…' : 'Sign in'}</Button>
+      </form>
+      {oidcName ? (
+        <Button variant="secondary" onClick={() => signIn('oidc', { callbackUrl: next })}>
+          Sign in with {oidcName}
+        </Button>
+      ) : null}
+    </div>
+  );
+}

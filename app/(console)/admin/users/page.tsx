@@ -1,0 +1,61 @@
+import type { Metadata } from 'next';
+import { PageHeader } from '@/components/shell/page-header';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
+import { requireRole } from '@/lib/auth/guards';
+import { listUsers } from '@/lib/data/users';
+import { formatDateTime } from '@/lib/format';
+import { CreateUserForm, UserRowActions } from './users-forms';
+
+export const metadata: Metadata = { title: 'Users' };
+
+export default async function UsersPage() {
+  const me = await requireRole('admin');
+  const rows = await listUsers();
+  return (
+    <>
+      <PageHeader title="Users" description="Who may sign in to Verdict, and with which role. Deactivated users are signed out at once." />
+      <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+        <Card className="self-start">
+          <Table>
+            <caption className="sr-only">Users</caption>
+            <THead>
+              <TR>
+                <TH>User</TH>
+                <TH>Role</TH>
+                <TH>Status</TH>
+                <TH className="whitespace-nowrap">Last sign-in</TH>
+                <TH><span className="sr-only">Actions</span></TH>
+              </TR>
+            </THead>
+            <TBody>
+              {rows.map((u) => (
+                <TR key={u.id}>
+                  <TD>
+                    <div className="font-medium">{u.name}</div>
+                    <div className="text-xs text-muted-fg">{u.email}</div>
+                  </TD>
+                  <TD className="capitalize">{u.role}</TD>
+                  <TD>{u.active ? <Badge tone="ok">Active</Badge> : <Badge tone="neutral">Deactivated</Badge>}</TD>
+                  <TD className="text-xs text-muted-fg">{formatDateTime(u.lastSignInAt)}</TD>
+                  <TD className="text-right">
+                    <UserRowActions user={{ id: u.id, email: u.email, role: u.role, active: u.active }} isSelf={u.id === me.id} />
+                  </TD>
+                </TR>
+              ))}
+            </TBody>
+          </Table>
+        </Card>
+        <Card className="self-start">
+          <CardHeader>
+            <CardTitle>Add a user</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <CreateUserForm />
+          </CardContent>
+        </Card>
+      </div>
+    </>
+  );
+}

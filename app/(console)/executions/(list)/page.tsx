@@ -1,0 +1,45 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { ExecutionsView } from '@/components/executions/list/executions-view';
+import { PageHeader } from '@/components/shell/page-header';
+import { requireRole } from '@/lib/auth/guards';
+import { getListFacets } from '@/lib/data/executions/facets';
+import { parseListParams, type RawSearchParams } from '@/lib/data/executions/params';
+import { getHiddenColumns } from '@/lib/data/executions/preferences';
+import { findExecutionJump, listExecutions } from '@/lib/data/executions/queries';
+import { saveSearchTerm } from '@/lib/data/search-terms';
+import { listHref } from '@/lib/executions/list-params';
+
+export const metadata: Metadata = { title: 'Executions' };
+
+export default async function ExecutionsPage({ searchParams }: { searchParams: Promise<RawSearchParams> }) {
+  const user = await requireRole('analyst');
+  const raw = await searchParams;
+  const params = parseListParams(raw);
+  if (params.q) {
+    // An exact execution id goes straight to it (a shared link); an account id filters the list.
+    const id = await findExecutionJump(params.q);
+    if (id) redirect(`/executions/${id}`);
+  } else if (typeof raw.q === 'string' && raw.q.trim()) {
+    // Free text typed into the address bar: keep the search, move it out of the URL.
+    redirect(listHref({ ...params, st: await saveSearchTerm(user.id, raw.q) }));
+  }
+  const [list, facets, hiddenColumns] = await Promise.all([listExecutions(params, user.id), getListFacets(), getHiddenColumns(user.id)]);
+  return (
+    <>
+      <PageHeader title="Executions" description="Verification results from the service, newest first. Personal data is masked until you reveal it on an execution." />
+      <ExecutionsView
+        params={params}
+        rows={list.rows}
+        next={list.next}
+        prev={list.prev}
+        total={list.total}
+        hiddenColumns={hiddenColumns}
+        facets={facets}
+        searchTerm={list.searchTerm}
+        searchNotice={list.searchNotice}
+        role={user.role}
+      />
+    </>
+  );
+}

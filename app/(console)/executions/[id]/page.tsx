@@ -1,0 +1,38 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { ExecutionDetailView } from '@/components/executions/detail/execution-detail';
+import { FeedbackPanel } from '@/components/feedback/feedback-panel';
+import { requireRole } from '@/lib/auth/guards';
+import { getExecutionDetail } from '@/lib/data/executions/detail';
+import { getFeedbackPanel } from '@/lib/data/feedback';
+import { parseListParams, type RawSearchParams } from '@/lib/data/executions/params';
+import { getNeighbourIds } from '@/lib/data/executions/queries';
+import { detailHref, listHref, UUID_RE } from '@/lib/executions/list-params';
+import { refreshExecutionAction } from '../actions';
+
+// The title names no person: tabs and history stay free of personal data.
+export const metadata: Metadata = { title: 'Execution' };
+
+export default async function ExecutionPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<RawSearchParams> }) {
+  const user = await requireRole('analyst');
+  const { id } = await params;
+  // A malformed or unknown id is "not found", never an error page.
+  if (!UUID_RE.test(id)) notFound();
+  const list = parseListParams(await searchParams);
+  const detail = await getExecutionDetail(id, user);
+  if (!detail) notFound();
+  const [nav, feedback] = await Promise.all([getNeighbourIds(list, detail.id), getFeedbackPanel(detail.id)]);
+  return (
+    <ExecutionDetailView
+      detail={detail}
+      refreshAction={refreshExecutionAction}
+      feedbackSlot={feedback ? <FeedbackPanel initial={feedback} role={user.role} /> : null}
+      nav={{
+        prevHref: nav.prev ? detailHref(nav.prev, list) : null,
+        nextHref: nav.next ? detailHref(nav.next, list) : null,
+        // Back to the list at this execution's position, with the same filters and sort.
+        listHref: listHref({ ...list, after: undefined, before: undefined, at: `${list.sort === 'created' ? detail.createdAt : list.sort === 'completed' ? (detail.completedAt ?? '') : (detail.riskScore ?? '')}~${detail.id}` }),
+      }}
+    />
+  );
+}

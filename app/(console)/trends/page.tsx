@@ -1,0 +1,51 @@
+import type { Metadata } from 'next';
+import { BreakdownChart, DecisionsChart, FraudChart, FraudReasonsChart, LabelsChart, RiskDistributionChart, RiskOverTimeChart, RulesChart } from '@/components/charts/trends-charts';
+import { FeedbackMatrix, RulePrecision, SpikeAlerts } from '@/components/charts/trends-tables';
+import { PageHeader } from '@/components/shell/page-header';
+import { KpiCards } from '@/components/trends/kpi-cards';
+import { TrendsControls } from '@/components/trends/trends-controls';
+import { requireRole } from '@/lib/auth/guards';
+import { getTrendsData } from '@/lib/data/trends';
+import { resolveTrendsFilters } from '@/lib/data/trends-shared';
+import { formatDate, formatDateTime, formatRelative } from '@/lib/format';
+
+export const metadata: Metadata = { title: 'Trends' };
+
+export default async function TrendsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await requireRole('manager');
+  const filters = resolveTrendsFilters(await searchParams);
+  const data = await getTrendsData(filters);
+  return (
+    <>
+      <PageHeader
+        title="Risk trends"
+        description={
+          <>
+            {formatDate(filters.from)} – {formatDate(filters.to)} (UTC), by {filters.granularity}.{' '}
+            <span data-testid="data-as-of" title={data.asOf ? formatDateTime(data.asOf) : undefined}>
+              {data.asOf ? `Data as of ${formatDateTime(data.asOf)} (${formatRelative(data.asOf)})` : 'No data synced yet'}
+            </span>
+          </>
+        }
+      />
+      <TrendsControls filters={filters} options={data.options} />
+      <KpiCards data={data} />
+      <div className="mb-4">
+        <SpikeAlerts data={data} />
+      </div>
+      <div className="grid gap-4 xl:grid-cols-2">
+        <DecisionsChart data={data} />
+        <RiskDistributionChart data={data} />
+        <RiskOverTimeChart data={data} />
+        <LabelsChart data={data} />
+        <FraudChart data={data} />
+        <FraudReasonsChart data={data} />
+        <FeedbackMatrix data={data} />
+        <RulePrecision data={data} />
+        <RulesChart data={data} />
+        <BreakdownChart data={data} by="country" />
+        <BreakdownChart data={data} by="docType" />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,87 @@
+import { inArray } from 'drizzle-orm';
+import { audit } from '@/lib/audit';
+import { routeUser } from '@/lib/auth/guards';
+import { readListPage, toListRow } from '@/lib/data/executions/list';
+import { parseListParams } from '@/lib/data/executions/params';
+import { listWhereOf } from '@/lib/data/executions/queries';
+import { revealedIds } from '@/lib/data/reveals';
+import { executions } from '@/lib/db/schema';
+import { csvLine } from '@/lib/executions/csv';
+import { toSearchParams, UUID_RE, type ListParams } from '@/lib/executions/list-params';
+
+/** Most rows one export writes; the list's export button says so. */
+const EXPORT_MAX_ROWS = 100_000;
+const BATCH = 1000;
+
+const HEADER = [
+  'execution_id', 'account_id', 'created_at', 'completed_at', 'status', 'decision_type', 'decision_label', 'risk_score',
+  'definition_key', 'customer_internal_reference', 'user_reference', 'reporting_criteria', 'issuing_country', 'document_type',
+  'document_number', 'name', 'feedback_status', 'feedback_reason', 'feedback_delivery', 'wiped_out_at', 'personal_data',
+];
+
+/**
+ * CSV of the list's current filtered set (or of selected ids), streamed in keyset batches so
+ * memory stays flat, masked exactly as on screen (unmasked only where this user has a running
+ * reveal), and recorded in the audit log with its filters (a search is recorded by its token).
+ */
+export async function GET(req: Request) {
+  const auth = await routeUser('analyst');
+  if (auth.error) return auth.error;
+  const { user } = auth;
+  const url = new URL(req.url);
+  const ids = [...new Set(url.searchParams.getAll('id').filter((x) => UUID_RE.test(x)).map((x) => x.toLowerCase()))].slice(0, 1000);
+  const params: ListParams = { ...parseListParams(url.searchParams), after: undefined, before: undefined, at: undefined };
+  const where = ids.length ? inArray(executions.id, ids) : (await listWhereOf(params)).where;
+
+  await audit({
+    action: 'executions.export',
+    actor: user,
+    targetType: 'executions',
+    details: ids.length ? { selected: ids.length } : { filters: toSearchParams(params, { withCursor: false }).toString(), max: EXPORT_MAX_ROWS },
+  });
+
+  const enc = new TextEncoder();
+  let cursor: string | undefined;
+  let written = 0;
+  let started = false;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        if (!started) {
+          started = true;
+          // The byte-order mark lets spreadsheet programs read accented names as UTF-8.
+          controller.enqueue(enc.encode(`\uFEFF${csvLine(HEADER)}`));
+          return;
+        }
+        const page = await readListPage({ ...params, after: cursor }, where, Math.min(BATCH, EXPORT_MAX_ROWS - written));
+        const revealed = await revealedIds(user.id, page.rows.map((r) => r.id));
+        let chunk = '';
+        for (const raw of page.rows) {
+          const r = toListRow(params.sort, raw, revealed.has(raw.id));
+          chunk += csvLine([
+            r.id, r.accountId, r.createdAt, r.completedAt, r.status, r.decisionType, r.decisionLabel, r.riskScore,
+            r.definitionKey, r.customerInternalReference, r.userReference, r.reportingCriteria, r.issuingCountry, r.documentType,
+            r.documentNumber, r.name, r.feedbackStatus, r.feedbackReason, r.feedbackDelivery, r.wipedOutAt,
+            !r.hasPersonalData ? 'removed' : r.revealed ? 'revealed' : 'masked',
+          ]);
+        }
+        written += page.rows.length;
+        if (chunk) controller.enqueue(enc.encode(chunk));
+        cursor = page.next ?? undefined;
+        if (!page.next || written >= EXPORT_MAX_ROWS) controller.close();
+      } catch (err) {
+        console.error('[export] failed:', err instanceof Error ? err.message : err);
+        controller.error(err);
+      }
+    },
+  });
+  const stamp = new Date().toISOString().slice(0, 16).replace(/[-:T]/g, '');
+  return new Response(stream, {
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="executions-${stamp}.csv"`,
+      'Cache-Control': 'no-store, private',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}

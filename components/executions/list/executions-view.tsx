@@ -1,0 +1,180 @@
+'use client';
+import { ChevronLeft, ChevronRight, ChevronsLeft, Columns3, Download, SlidersHorizontal } from 'lucide-react';
+import dynamic from 'next/dynamic';
+import * as React from 'react';
+import { Button } from '@/components/ui/button';
+import { DropdownMenu, DropdownMenuCheckboxItem, DropdownMenuContent, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Select } from '@/components/ui/input';
+import { saveHiddenColumnsAction } from '@/app/(console)/executions/review-actions';
+import type { ListFacets } from '@/lib/data/executions/facets';
+import type { ExecutionListRow, ListTotal } from '@/lib/data/executions/list';
+import { LIST_COLUMN_IDS, LIST_COLUMN_LABELS, REQUIRED_COLUMNS, type ListColumnId } from '@/lib/executions/columns';
+import { activeFilterCount, PAGE_SIZES, toSearchParams, type ListParams, type PageSize } from '@/lib/executions/list-params';
+import { formatApproximate, formatNumber } from '@/lib/format';
+import { ActiveFilters } from './active-filters';
+import { ExecutionsTable } from './executions-table';
+import { ListNavProvider, useListNav } from './list-nav';
+import { SearchBox } from './search-box';
+
+// The bulk feedback dialog appears only with a selection: loaded then, not with the list.
+const BulkFeedbackDialog = dynamic(() => import('@/components/feedback/bulk-feedback-dialog').then((m) => m.BulkFeedbackDialog), {
+  loading: () => <span className="text-xs text-muted-fg">…</span>,
+});
+
+// The filter form loads when first opened: it is not part of the list's first download.
+const FilterPanel = dynamic(() => import('./filter-panel').then((m) => m.FilterPanel), {
+  loading: () => <p className="rounded-lg border border-border bg-card p-4 text-sm text-muted-fg">Loading filters…</p>,
+});
+
+export interface ExecutionsViewProps {
+  params: ListParams;
+  rows: ExecutionListRow[];
+  next: string | null;
+  prev: string | null;
+  total: ListTotal;
+  hiddenColumns: ListColumnId[];
+  facets: ListFacets;
+  searchTerm: string | null;
+  searchNotice: 'expired' | 'too_short' | null;
+  /** The viewer's role (bulk feedback says when four-eyes holds a label). */
+  role: 'analyst' | 'manager' | 'admin';
+}
+
+export function totalText(t: ListTotal): string {
+  return t.exact ? `${formatNumber(t.count)} execution${t.count === 1 ? '' : 's'}` : `${formatApproximate(t.estimate)} executions`;
+}
+
+/** Hard limit of one export; the button says so. */
+export const EXPORT_MAX_ROWS = 100_000;
+
+function ColumnMenu({ hidden, onChange }: { hidden: ListColumnId[]; onChange(hidden: ListColumnId[]): void }) {
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="secondary" aria-label="Choose columns">
+          <Columns3 aria-hidden className="h-4 w-4" /> Columns
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end">
+        <DropdownMenuLabel>Shown columns (remembered for you)</DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        {LIST_COLUMN_IDS.filter((c) => !REQUIRED_COLUMNS.includes(c)).map((c) => (
+          <DropdownMenuCheckboxItem
+            key={c}
+            checked={!hidden.includes(c)}
+            onCheckedChange={(on) => onChange(on ? hidden.filter((h) => h !== c) : [...hidden, c])}
+          >
+            {LIST_COLUMN_LABELS[c]}
+          </DropdownMenuCheckboxItem>
+        ))}
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
+function Pager({ next, prev, count }: { next: string | null; prev: string | null; count: number }) {
+  const { params, go, pending } = useListNav();
+  const notFirst = Boolean(params.after || params.before || params.at);
+  return (
+    <nav aria-label="Pages" className="flex flex-wrap items-center justify-between gap-3">
+      <div className="flex items-center gap-2 text-sm text-muted-fg">
+        <label htmlFor="page-size">Rows per page</label>
+        <Select id="page-size" className="h-8 w-20" value={params.size} onChange={(e) => go({ size: Number(e.target.value) as PageSize })}>
+          {PAGE_SIZES.map((s) => (
+            <option key={s} value={s}>{s}</option>
+          ))}
+        </Select>
+        <span aria-live="polite">{count} on this page</span>
+      </div>
+      <div className="flex items-center gap-2">
+        <Button variant="secondary" size="sm" disabled={!notFirst || pending} onClick={() => go({})} aria-label="First page">
+          <ChevronsLeft aria-hidden className="h-4 w-4" /> First
+        </Button>
+        <Button variant="secondary" size="sm" disabled={!prev || pending} onClick={() => prev && go({ before: prev })} aria-label="Previous page">
+          <ChevronLeft aria-hidden className="h-4 w-4" /> Previous
+        </Button>
+        <Button variant="secondary" size="sm" disabled={!next || pending} onClick={() => next && go({ after: next })} aria-label="Next page">
+          Next <ChevronRight aria-hidden className="h-4 w-4" />
+        </Button>
+      </div>
+    </nav>
+  );
+}
+
+function View(props: ExecutionsViewProps) {
+  const { params, pending } = useListNav();
+  const [showFilters, setShowFilters] = React.useState(false);
+  const [hidden, setHidden] = React.useState(props.hiddenColumns);
+  const [selected, setSelected] = React.useState<string[]>([]);
+  const [clearSignal, setClearSignal] = React.useState(0);
+  const filters = activeFilterCount(params);
+  const exportQuery = toSearchParams(params, { withCursor: false }).toString();
+
+  const changeHidden = React.useCallback((h: ListColumnId[]) => {
+    setHidden(h);
+    // Remembered per user; a failed save only loses the preference, never the view.
+    void saveHiddenColumnsAction({ hidden: h });
+  }, []);
+
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-start gap-2">
+        <SearchBox term={props.searchTerm} notice={props.searchNotice} />
+        <Button variant="secondary" aria-expanded={showFilters} aria-controls="filter-panel" onClick={() => setShowFilters((s) => !s)}>
+          <SlidersHorizontal aria-hidden className="h-4 w-4" /> Filters{filters ? ` (${filters})` : ''}
+        </Button>
+        <ColumnMenu hidden={hidden} onChange={changeHidden} />
+        <Button asChild variant="secondary">
+          <a href={`/api/executions/export${exportQuery ? `?${exportQuery}` : ''}`} download title={`Export the filtered list as CSV (at most ${formatNumber(EXPORT_MAX_ROWS)} rows, masked as on screen)`}>
+            <Download aria-hidden className="h-4 w-4" /> Export CSV
+          </a>
+        </Button>
+      </div>
+      <div id="filter-panel" hidden={!showFilters}>
+        {showFilters ? <FilterPanel facets={props.facets} onDone={() => setShowFilters(false)} /> : null}
+      </div>
+      <ActiveFilters />
+      <div className="flex min-h-8 flex-wrap items-center justify-between gap-2 text-sm">
+        <p aria-live="polite">
+          <span className="font-medium" data-testid="list-total">{totalText(props.total)}</span>
+          {pending ? <span className="ml-2 text-muted-fg">Loading…</span> : null}
+        </p>
+        {selected.length ? (
+          <div className="flex items-center gap-2" role="group" aria-label="Selected rows">
+            <span>{selected.length} selected</span>
+            <BulkFeedbackDialog executionIds={selected} role={props.role} onDone={() => setClearSignal((n) => n + 1)} />
+            <Button asChild size="sm" variant="secondary">
+              <a href={`/api/executions/export?${new URLSearchParams(selected.map((id) => ['id', id])).toString()}`} download>
+                <Download aria-hidden className="h-4 w-4" /> Export selected
+              </a>
+            </Button>
+            <Button size="sm" variant="ghost" onClick={() => setClearSignal((n) => n + 1)}>Clear selection</Button>
+          </div>
+        ) : (
+          <p className="hidden text-xs text-muted-fg md:block">
+            Keys: <kbd className="font-mono">/</kbd> search · <kbd className="font-mono">j</kbd>/<kbd className="font-mono">k</kbd> move · <kbd className="font-mono">Enter</kbd> open · <kbd className="font-mono">x</kbd> select
+          </p>
+        )}
+      </div>
+      {props.rows.length ? (
+        <ExecutionsTable rows={props.rows} hidden={hidden} onHiddenChange={changeHidden} onSelectionChange={setSelected} clearSignal={clearSignal} />
+      ) : (
+        <EmptyState title={filters || params.st || params.q ? 'No executions match' : 'No executions yet'}>
+          {filters || params.st || params.q
+            ? 'Nothing matches this search and these filters. Remove a filter or search for something else.'
+            : 'Executions appear here as the service reports them (callbacks and the background sync).'}
+        </EmptyState>
+      )}
+      <Pager next={props.next} prev={props.prev} count={props.rows.length} />
+    </div>
+  );
+}
+
+export function ExecutionsView(props: ExecutionsViewProps) {
+  return (
+    <ListNavProvider params={props.params}>
+      <View {...props} />
+    </ListNavProvider>
+  );
+}

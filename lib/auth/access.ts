@@ -1,0 +1,72 @@
+import type { Role } from './roles';
+
+/**
+ * Who may open each page and route. The authorization test walks every page.tsx and route.ts
+ * under app/ and fails when one is missing here, then checks over HTTP that each refuses a
+ * signed-out caller and a caller below its role: a new route that forgets its guard fails it.
+ * `public` routes check something else themselves (sign-in, the callback secret).
+ */
+export type Access = Role | 'public';
+
+export const PAGE_ACCESS: Record<string, Access> = {
+  '/login': 'public',
+  '/': 'analyst',
+  '/executions': 'analyst',
+  '/executions/[id]': 'analyst',
+  '/audit': 'manager',
+  '/approvals': 'manager',
+  '/trends': 'manager',
+  '/admin/users': 'admin',
+  '/sync': 'admin',
+  '/admin/settings': 'admin',
+};
+
+export const ROUTE_ACCESS: Record<string, Access> = {
+  '/api/auth/[...nextauth]': 'public',
+  '/api/health': 'public',
+  // Checks its own secret and source-IP allowlist (lib/sync/callbacks.ts).
+  '/api/idv/callback': 'public',
+  '/api/executions/export': 'analyst',
+  '/api/executions/[id]/parts/[credentialId]/[classifier]': 'analyst',
+};
+
+/** Every server action, by `file#export`, with the role its defineAction() demands. */
+export const ACTION_ACCESS: Record<string, Role> = {
+  'app/(console)/admin/users/actions.ts#createUserAction': 'admin',
+  'app/(console)/admin/users/actions.ts#changeRoleAction': 'admin',
+  'app/(console)/admin/users/actions.ts#setActiveAction': 'admin',
+  'app/(console)/executions/actions.ts#refreshExecutionAction': 'analyst',
+  'app/(console)/sync/actions.ts#startSyncRunAction': 'admin',
+  'app/(console)/sync/actions.ts#retryFailedAction': 'admin',
+  'app/(console)/executions/review-actions.ts#saveSearchAction': 'analyst',
+  'app/(console)/executions/review-actions.ts#saveHiddenColumnsAction': 'analyst',
+  'app/(console)/executions/review-actions.ts#revealPersonalDataAction': 'analyst',
+  'app/(console)/executions/review-actions.ts#hidePersonalDataAction': 'analyst',
+  'app/(console)/executions/feedback-actions.ts#submitFeedbackAction': 'analyst',
+  'app/(console)/executions/feedback-actions.ts#retryFeedbackAction': 'analyst',
+  'app/(console)/executions/feedback-actions.ts#getFeedbackPanelAction': 'analyst',
+  'app/(console)/executions/feedback-actions.ts#previewBulkFeedbackAction': 'analyst',
+  'app/(console)/executions/feedback-actions.ts#submitBulkFeedbackAction': 'analyst',
+  'app/(console)/executions/feedback-actions.ts#getBatchProgressAction': 'analyst',
+  'app/(console)/approvals/actions.ts#approveFeedbackAction': 'manager',
+  'app/(console)/approvals/actions.ts#rejectFeedbackAction': 'manager',
+  'app/(console)/admin/settings/actions.ts#setFourEyesAction': 'admin',
+};
+
+export interface NavItem {
+  href: string;
+  label: string;
+  role: Role;
+  icon: 'home' | 'list' | 'chart' | 'audit' | 'sync' | 'users' | 'settings' | 'check';
+}
+
+export const NAV: NavItem[] = [
+  { href: '/executions', label: 'Executions', role: 'analyst', icon: 'list' },
+  { href: '/', label: 'Overview', role: 'analyst', icon: 'home' },
+  { href: '/approvals', label: 'Approvals', role: 'manager', icon: 'check' },
+  { href: '/trends', label: 'Trends', role: 'manager', icon: 'chart' },
+  { href: '/audit', label: 'Audit log', role: 'manager', icon: 'audit' },
+  { href: '/admin/users', label: 'Users', role: 'admin', icon: 'users' },
+  { href: '/sync', label: 'Sync', role: 'admin', icon: 'sync' },
+  { href: '/admin/settings', label: 'Settings', role: 'admin', icon: 'settings' },
+];

@@ -1,0 +1,100 @@
+import 'server-only';
+import { decode } from 'next-auth/jwt';
+import { cookies } from 'next/headers';
+import { forbidden, redirect } from 'next/navigation';
+import { cache } from 'react';
+import { z } from 'zod';
+import { audit } from '@/lib/audit';
+import { hasRole, type Role } from './roles';
+import { checkSession, type SessionUser } from './sessions';
+
+export type { SessionUser };
+
+const COOKIE_NAMES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];
+
+type Resolved = { user: SessionUser } | { user: null; reason: 'none' | 'invalid' | 'missing' | 'revoked' | 'expired' | 'idle' | 'inactive' };
+
+/** Resolves the signed-in user of this request, once per request, from the session cookie. */
+const resolve = cache(async (): Promise<Resolved> => {
+  const jar = await cookies();
+  const raw = COOKIE_NAMES.map((n) => jar.get(n)?.value).find(Boolean);
+  if (!raw) return { user: null, reason: 'none' };
+  const token = await decode({ token: raw, secret: process.env.NEXTAUTH_SECRET ?? '' }).catch(() => null);
+  if (!token?.sid) {
+    // A cookie that does not verify was forged, tampered with, or signed with an old secret.
+    await audit({ action: 'auth.session_rejected', outcome: 'denied', details: { reason: 'invalid_token' } });
+    return { user: null, reason: 'invalid' };
+  }
+  const check = await checkSession(String(token.sid));
+  return check.ok ? { user: check.user } : { user: null, reason: check.reason };
+});
+
+export async function getCurrentUser(): Promise<SessionUser | null> {
+  return (await resolve()).user;
+}
+
+/** For pages and layouts: the signed-in user, or a redirect to the sign-in page. */
+export async function requireUser(): Promise<SessionUser> {
+  const r = await resolve();
+  if (r.user) return r.user;
+  redirect(r.reason === 'none' ? '/login' : `/login?reason=${r.reason}`);
+}
+
+/** For pages and layouts: the signed-in user with at least `role`, or the 403 page. */
+export async function requireRole(role: Role): Promise<SessionUser> {
+  const user = await requireUser();
+  if (!hasRole(user.role, role)) {
+    await audit({ action: 'access.denied', actor: user, outcome: 'denied', details: { required: role } });
+    forbidden();
+  }
+  return user;
+}
+
+/** For route handlers: the user, or a JSON 401/403 response to return as is. */
+export async function routeUser(role: Role): Promise<{ user: SessionUser; error?: never } | { user?: never; error: Response }> {
+  const r = await resolve();
+  if (!r.user) return { error: Response.json({ title: 'Unauthorized', status: 401, detail: 'Sign in first.' }, { status: 401 }) };
+  if (!hasRole(r.user.role, role)) {
+    await audit({ action: 'access.denied', actor: r.user, outcome: 'denied', details: { required: role } });
+    return { error: Response.json({ title: 'Forbidden', status: 403, detail: `This needs the ${role} role.` }, { status: 403 }) };
+  }
+  return { user: r.user };
+}
+
+export type ActionResult<T> =
+  | { ok: true; data: T; message?: string }
+  | { ok: false; code: 'UNAUTHENTICATED' | 'FORBIDDEN' | 'INVALID' | 'CONFLICT' | 'ERROR'; error: string; fieldErrors?: Record<string, string[]> };
+
+/**
+ * Every server action is built with this: it checks the session and role itself, then parses
+ * its input with the action's zod schema, before the body runs. Actions are public endpoints;
+ * the page's own check does not protect them.
+ */
+export function defineAction<S extends z.ZodType, T>(
+  opts: { name: string; role: Role; schema: S },
+  handler: (input: z.output<S>, user: SessionUser) => Promise<ActionResult<T> | T>,
+): (input: z.input<S> | FormData) => Promise<ActionResult<T>> {
+  return async (input) => {
+    const r = await resolve();
+    if (!r.user) return { ok: false, code: 'UNAUTHENTICATED', error: 'Your session has ended. Sign in again.' };
+    if (!hasRole(r.user.role, opts.role)) {
+      await audit({ action: 'access.denied', actor: r.user, outcome: 'denied', details: { action: opts.name, required: opts.role } });
+      return { ok: false, code: 'FORBIDDEN', error: `This needs the ${opts.role} role.` };
+    }
+    const data = input instanceof FormData ? Object.fromEntries(input.entries()) : input;
+    const parsed = opts.schema.safeParse(data);
+    if (!parsed.success) {
+      const fieldErrors: Record<string, string[]> = {};
+      for (const issue of parsed.error.issues) (fieldErrors[issue.path.join('.') || '_'] ??= []).push(issue.message);
+      return { ok: false, code: 'INVALID', error: parsed.error.issues[0]?.message ?? 'Invalid input.', fieldErrors };
+    }
+    try {
+      const out = await handler(parsed.data, r.user);
+      if (out && typeof out === 'object' && 'ok' in out && typeof (out as { ok: unknown }).ok === 'boolean') return out as ActionResult<T>;
+      return { ok: true, data: out as T };
+    } catch (err) {
+      console.error(`[action ${opts.name}]`, err);
+      return { ok: false, code: 'ERROR', error: 'Something went wrong on our side. Nothing was saved; try again.' };
+    }
+  };
+}

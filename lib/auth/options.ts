@@ -1,0 +1,143 @@
+import 'server-only';
+import { eq, sql } from 'drizzle-orm';
+import type { NextAuthOptions } from 'next-auth';
+import CredentialsProvider from 'next-auth/providers/credentials';
+import { z } from 'zod';
+import { audit } from '@/lib/audit';
+import { db } from '@/lib/db/client';
+import { users } from '@/lib/db/schema';
+import { clientIpFrom } from '@/lib/request';
+import { verifyPassword } from './password';
+import { createSession, revokeSession } from './sessions';
+import { clearFailures, lockedMinutes, recordFailure } from './throttle';
+
+export const signInSchema = z.object({
+  email: z
+    .string({ error: 'Enter your e-mail address.' })
+    .trim()
+    .min(1, 'Enter your e-mail address.')
+    .max(254, 'That e-mail address is too long.')
+    .pipe(z.email('Enter a valid e-mail address.')),
+  password: z.string({ error: 'Enter your password.' }).min(1, 'Enter your password.').max(128, 'That password is too long.'),
+});
+
+const GENERIC = 'Wrong e-mail or password.';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type HeaderBag = Record<string, string | string[] | undefined> | Headers | undefined;
+function headerGetter(h: HeaderBag): Pick<Headers, 'get'> {
+  if (!h) return { get: () => null };
+  if (typeof (h as Headers).get === 'function') return h as Headers;
+  const bag = h as Record<string, string | string[] | undefined>;
+  return { get: (k: string) => { const v = bag[k.toLowerCase()]; return Array.isArray(v) ? v.join(', ') : v ?? null; } };
+}
+
+async function authorizeCredentials(raw: Record<string, string> | undefined, req: { headers?: HeaderBag }) {
+  const h = headerGetter(req?.headers);
+  const ip = clientIpFrom(h);
+  const parsed = signInSchema.safeParse(raw ?? {});
+  if (!parsed.success) {
+    // Not audited: nothing was tried against an account.
+    throw new Error(parsed.error.issues[0]?.message ?? GENERIC);
+  }
+  const email = parsed.data.email.toLowerCase();
+  const keys = [`email:${email}`, ...(ip ? [`ip:${ip}`] : [])];
+  const lockedFor = await lockedMinutes(keys);
+  if (lockedFor > 0) {
+    await audit({ action: 'auth.sign_in', actorEmail: email, outcome: 'denied', ip, details: { reason: 'locked' } });
+    throw new Error(`Too many failed sign-ins. Try again in ${lockedFor} minute${lockedFor === 1 ? '' : 's'}.`);
+  }
+  const [user] = await db().select().from(users).where(eq(sql`lower(${users.email})`, email)).limit(1);
+  const passwordOk = await verifyPassword(parsed.data.password, user?.passwordHash);
+  if (!user || !passwordOk || !user.active) {
+    const reason = !user ? 'unknown_user' : !passwordOk ? 'wrong_password' : 'inactive';
+    const { delayMs, locked } = await recordFailure(keys);
+    await audit({ action: 'auth.sign_in', actor: user ? { id: user.id, email: user.email } : null, actorEmail: email, outcome: 'failure', ip, details: { reason } });
+    await sleep(delayMs);
+    if (reason === 'inactive' && passwordOk) throw new Error('This account is deactivated. Ask an administrator.');
+    if (locked) throw new Error(`Too many failed sign-ins. Try again in ${process.env.LOGIN_LOCK_MINUTES ?? 15} minutes.`);
+    throw new Error(GENERIC);
+  }
+  await clearFailures([`email:${email}`]);
+  const sessionId = await createSession(user.id, { ip, userAgent: h.get('user-agent') });
+  await db().update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
+  await audit({ action: 'auth.sign_in', actor: { id: user.id, email: user.email }, ip, details: { method: 'password' } });
+  return { id: user.id, email: user.email, name: user.name, role: user.role, sessionId };
+}
+
+function oidcProvider() {
+  const issuer = process.env.OIDC_ISSUER;
+  if (!issuer || !process.env.OIDC_CLIENT_ID || !process.env.OIDC_CLIENT_SECRET) return [];
+  return [
+    {
+      id: 'oidc',
+      name: process.env.OIDC_NAME ?? 'Company SSO',
+      type: 'oauth' as const,
+      wellKnown: `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`,
+      clientId: process.env.OIDC_CLIENT_ID,
+      clientSecret: process.env.OIDC_CLIENT_SECRET,
+      authorization: { params: { scope: 'openid email profile' } },
+      idToken: true,
+      checks: ['pkce' as const, 'state' as const],
+      profile(p: { sub: string; email?: string; name?: string }) {
+        return { id: p.sub, email: p.email ?? '', name: p.name ?? p.email ?? p.sub };
+      },
+    },
+  ];
+}
+
+export const OIDC_ENABLED = () => oidcProvider().length > 0;
+
+export const authOptions: NextAuthOptions = {
+  secret: process.env.NEXTAUTH_SECRET,
+  session: { strategy: 'jwt', maxAge: Number(process.env.SESSION_MAX_HOURS ?? 12) * 3600 },
+  jwt: { maxAge: Number(process.env.SESSION_MAX_HOURS ?? 12) * 3600 },
+  pages: { signIn: '/login', error: '/login' },
+  providers: [
+    CredentialsProvider({
+      id: 'credentials',
+      name: 'E-mail and password',
+      credentials: { email: { label: 'E-mail', type: 'email' }, password: { label: 'Password', type: 'password' } },
+      authorize: authorizeCredentials as never,
+    }),
+    ...oidcProvider(),
+  ],
+  callbacks: {
+    /** SSO users must already exist in Verdict and be active: an admin grants the role. */
+    async signIn({ user, account }) {
+      if (account?.provider !== 'oidc') return true;
+      const email = user.email?.toLowerCase();
+      const [row] = email ? await db().select().from(users).where(eq(sql`lower(${users.email})`, email)).limit(1) : [];
+      if (!row || !row.active) {
+        await audit({ action: 'auth.sign_in', actorEmail: email ?? null, outcome: 'denied', details: { method: 'oidc', reason: row ? 'inactive' : 'unknown_user' } });
+        return '/login?error=AccessDenied';
+      }
+      return true;
+    },
+    async jwt({ token, user, account }) {
+      if (user && account?.provider === 'oidc') {
+        const [row] = await db().select().from(users).where(eq(sql`lower(${users.email})`, (user.email ?? '').toLowerCase())).limit(1);
+        const { headers } = await import('next/headers');
+        const h = await headers().catch(() => undefined);
+        const ip = h ? clientIpFrom(h) : null;
+        token.sub = row.id;
+        token.sid = await createSession(row.id, { ip, userAgent: h?.get('user-agent') ?? null });
+        await audit({ action: 'auth.sign_in', actor: { id: row.id, email: row.email }, ip, details: { method: 'oidc' } });
+      } else if (user) {
+        token.sid = (user as { sessionId?: string }).sessionId;
+      }
+      return token;
+    },
+    async session({ session }) {
+      // The browser learns only who is signed in; role and validity are checked on the server.
+      return { ...session, sid: undefined, user: { name: session.user?.name, email: session.user?.email } };
+    },
+  },
+  events: {
+    async signOut({ token }) {
+      const sid = token?.sid as string | undefined;
+      if (sid) await revokeSession(sid);
+      if (token?.sub) await audit({ action: 'auth.sign_out', actor: { id: token.sub, email: String(token.email ?? '') } });
+    },
+  },
+};

@@ -1,0 +1,87 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { db } from '@/lib/db/client';
+import { userSessions, users } from '@/lib/db/schema';
+import type { Role } from './roles';
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  sessionId: string;
+}
+
+export type SessionCheck = { ok: true; user: SessionUser } | { ok: false; reason: 'missing' | 'revoked' | 'expired' | 'idle' | 'inactive' };
+
+const maxHours = () => Number(process.env.SESSION_MAX_HOURS ?? 12);
+const idleMinutes = () => Number(process.env.SESSION_IDLE_MINUTES ?? 30);
+
+export async function createSession(userId: string, meta: { ip: string | null; userAgent: string | null }): Promise<string> {
+  const id = randomBytes(24).toString('base64url');
+  await db()
+    .insert(userSessions)
+    .values({
+      id,
+      userId,
+      ip: meta.ip,
+      userAgent: meta.userAgent?.slice(0, 300) ?? null,
+      expiresAt: new Date(Date.now() + maxHours() * 3600_000),
+    });
+  return id;
+}
+
+/**
+ * Checks a session id against the server-side record: it must exist, not be revoked, be within
+ * its absolute lifetime and its idle window, and belong to an active user. A valid session's
+ * last-seen time moves forward (at most once a minute, to spare writes).
+ */
+export async function checkSession(sessionId: string | undefined | null): Promise<SessionCheck> {
+  if (!sessionId) return { ok: false, reason: 'missing' };
+  const [row] = await db()
+    .select({
+      revokedAt: userSessions.revokedAt,
+      expiresAt: userSessions.expiresAt,
+      lastSeenAt: userSessions.lastSeenAt,
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      role: users.role,
+      active: users.active,
+    })
+    .from(userSessions)
+    .innerJoin(users, eq(users.id, userSessions.userId))
+    .where(eq(userSessions.id, sessionId))
+    .limit(1);
+  if (!row) return { ok: false, reason: 'missing' };
+  if (row.revokedAt) return { ok: false, reason: 'revoked' };
+  const now = Date.now();
+  if (row.expiresAt.getTime() <= now) return { ok: false, reason: 'expired' };
+  if (now - row.lastSeenAt.getTime() > idleMinutes() * 60_000) {
+    await revokeSession(sessionId);
+    return { ok: false, reason: 'idle' };
+  }
+  if (!row.active) {
+    await revokeSession(sessionId);
+    return { ok: false, reason: 'inactive' };
+  }
+  if (now - row.lastSeenAt.getTime() > 60_000) {
+    await db().update(userSessions).set({ lastSeenAt: new Date(now) }).where(eq(userSessions.id, sessionId));
+  }
+  return { ok: true, user: { id: row.id, email: row.email, name: row.name, role: row.role, sessionId } };
+}
+
+export async function revokeSession(sessionId: string): Promise<void> {
+  await db()
+    .update(userSessions)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(userSessions.id, sessionId), isNull(userSessions.revokedAt)));
+}
+
+export async function revokeUserSessions(userId: string): Promise<void> {
+  await db()
+    .update(userSessions)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(userSessions.userId, userId), isNull(userSessions.revokedAt)));
+}

@@ -1,0 +1,264 @@
+import 'server-only';
+import { and, asc, desc, eq, inArray, ne, or } from 'drizzle-orm';
+import { audit } from '@/lib/audit';
+import { listAuditForTarget } from '@/lib/data/audit';
+import { getActiveReveal, type ActiveReveal } from '@/lib/data/reveals';
+import { db } from '@/lib/db/client';
+import { credentials, executionLinks, executions, partImages, steps as stepsTable } from '@/lib/db/schema';
+import { UUID_RE } from '@/lib/executions/list-params';
+import { PART_CLASSIFIERS } from '@/lib/idv/schemas';
+import { maskDeep, maskField } from '@/lib/pii/mask';
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export interface LinkedExecution {
+  id: string;
+  createdAt: string;
+  status: string;
+  decisionType: string | null;
+  riskScore: number | null;
+  definitionKey: string | null;
+  feedbackStatus: string | null;
+}
+
+export interface ComparisonRow {
+  field: string;
+  extracted: unknown;
+  supplied: unknown;
+  /** Both sides present and different (compared on the real values, before masking). */
+  mismatch: boolean;
+}
+
+export interface ImagePart {
+  credentialId: string;
+  category: string | null;
+  classifier: string;
+  captureType: string | null;
+}
+
+export interface ExecutionDetail {
+  id: string;
+  accountId: string;
+  status: string;
+  decisionType: string | null;
+  decisionLabel: string | null;
+  riskScore: number | null;
+  definitionKey: string | null;
+  originalDefinitionKey: string | null;
+  userReference: string | null;
+  customerInternalReference: string | null;
+  reportingCriteria: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  completedAt: string | null;
+  wipedOutAt: string | null;
+  goneAt: string | null;
+  fetchedAt: string | null;
+  staleSince: string | null;
+  hasPersonalData: boolean;
+  personalDataPurgedAt: string | null;
+  name: string | null;
+  documentType: string | null;
+  issuingCountry: string | null;
+  documentNumber: string | null;
+  feedback: { status: string | null; reason: string | null; providedAt: string | null; delivery: string | null };
+  /** The service's result, masked unless revealed. */
+  result: Json;
+  steps: Json[];
+  ruleExecutions: Json[];
+  comparison: ComparisonRow[];
+  images: ImagePart[];
+  links: { document: LinkedExecution[]; account: LinkedExecution[]; face: LinkedExecution[]; network: LinkedExecution[]; notCached: number };
+  audit: Awaited<ReturnType<typeof listAuditForTarget>>;
+  reveal: (ActiveReveal & { expiresAt: Date }) | null;
+}
+
+const LINK_LIMIT = 20;
+const linkedColumns = {
+  id: executions.id,
+  createdAt: executions.createdAt,
+  status: executions.status,
+  decisionType: executions.decisionType,
+  riskScore: executions.riskScore,
+  definitionKey: executions.definitionKey,
+  feedbackStatus: executions.feedbackStatus,
+};
+const toLinked = (r: { id: string; createdAt: Date; status: string; decisionType: string | null; riskScore: number | null; definitionKey: string | null; feedbackStatus: string | null }): LinkedExecution => ({
+  ...r,
+  createdAt: r.createdAt.toISOString(),
+});
+
+/**
+ * Extracted data next to the data the customer supplied: the extraction entry read from an ID
+ * document and the one read from a DATA credential (prepared data), field by field.
+ */
+function compareExtraction(result: Json): ComparisonRow[] {
+  const caps = isObject(result.capabilities) ? result.capabilities : {};
+  const creds = Array.isArray(result.credentials) ? (result.credentials as Json[]) : [];
+  const categoryOf = (id: unknown) => creds.find((c) => c.id === id)?.category;
+  const entries = Array.isArray(caps.extraction) ? (caps.extraction as Json[]) : [];
+  const bySource = (cat: string) =>
+    entries.find((e) => Array.isArray(e.credentials) && (e.credentials as Json[]).some((c) => (c.category ?? categoryOf(c.id)) === cat) && isObject(e.data))?.data as Json | undefined;
+  const doc = bySource('ID') ?? bySource('DOCUMENT');
+  const supplied = bySource('DATA');
+  if (!doc && !supplied) return [];
+  const flat = (o: Json | undefined, prefix = ''): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(o ?? {})) {
+      if (k.endsWith('Parts') || k === 'mrz' || k === 'customExtractionPoints' || k === 'additionalLanguage') continue;
+      if (isObject(v)) Object.assign(out, flat(v, `${prefix}${k}.`));
+      else if (!Array.isArray(v)) out[`${prefix}${k}`] = v;
+    }
+    return out;
+  };
+  const a = flat(doc);
+  const b = flat(supplied);
+  const norm = (v: unknown) => String(v).trim().toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '');
+  const fields = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  return fields.map((field) => ({
+    field,
+    extracted: a[field],
+    supplied: b[field],
+    mismatch: a[field] !== undefined && b[field] !== undefined && norm(a[field]) !== norm(b[field]),
+  }));
+}
+
+/** Masks one flattened field ("address.line1") as the masking function would inside its document. */
+function maskPath(field: string, value: unknown): unknown {
+  if (value === undefined) return value;
+  const keys = field.split('.');
+  const doc: Json = {};
+  let at = doc;
+  keys.slice(0, -1).forEach((k) => (at = at[k] = {}));
+  at[keys[keys.length - 1]] = value;
+  let out: unknown = maskDeep(doc);
+  for (const k of keys) out = (out as Json)[k];
+  return out;
+}
+
+/**
+ * Everything the detail page shows about one execution, for one user: masked unless that user
+ * has revealed it. Records the read in the audit log. Null when the id is not a cached execution.
+ */
+export async function getExecutionDetail(id: string, user: { id: string; email: string }): Promise<ExecutionDetail | null> {
+  if (!UUID_RE.test(id)) return null;
+  id = id.toLowerCase();
+  const d = db();
+  const [row] = await d.select().from(executions).where(eq(executions.id, id)).limit(1);
+  if (!row) return null;
+
+  const [reveal, creds, stepRows, linkRows, docLinks, accountLinks] = await Promise.all([
+    getActiveReveal(user.id, id),
+    d.select().from(credentials).where(eq(credentials.executionId, id)),
+    row.rawSteps ? Promise.resolve([]) : d.select({ raw: stepsTable.raw }).from(stepsTable).where(eq(stepsTable.executionId, id)).orderBy(asc(stepsTable.position)),
+    d
+      .select({ executionId: executionLinks.executionId, linkedId: executionLinks.linkedId, kind: executionLinks.kind })
+      .from(executionLinks)
+      .where(or(eq(executionLinks.executionId, id), eq(executionLinks.linkedId, id))),
+    row.documentKey
+      ? d.select(linkedColumns).from(executions).where(and(eq(executions.documentKey, row.documentKey), ne(executions.id, id))).orderBy(desc(executions.createdAt)).limit(LINK_LIMIT)
+      : Promise.resolve([]),
+    d.select(linkedColumns).from(executions).where(and(eq(executions.accountId, row.accountId), ne(executions.id, id))).orderBy(desc(executions.createdAt)).limit(LINK_LIMIT),
+  ]);
+  const revealed = Boolean(reveal);
+
+  // Links go both ways: this execution found others, or others found this one.
+  const faceIds = new Set<string>();
+  const networkIds = new Set<string>();
+  for (const l of linkRows) {
+    const other = l.executionId === id ? l.linkedId : l.executionId;
+    if (other === id) continue;
+    (l.kind === 'face' ? faceIds : networkIds).add(other);
+  }
+  const wanted = [...new Set([...faceIds, ...networkIds])];
+  const cachedLinked = wanted.length
+    ? await d.select(linkedColumns).from(executions).where(inArray(executions.id, wanted)).orderBy(desc(executions.createdAt)).limit(200)
+    : [];
+  const byId = new Map(cachedLinked.map((r) => [r.id, toLinked(r)]));
+
+  const rawResult = (row.result ?? {}) as Json;
+  const rawSteps = isObject(row.rawSteps) && Array.isArray(row.rawSteps.steps) ? (row.rawSteps.steps as Json[]) : stepRows.map((s) => s.raw);
+  const rulesSource = isObject(row.rawRules) && Array.isArray(row.rawRules.executions) ? row.rawRules.executions : isObject(rawResult.rules) ? rawResult.rules.executions : [];
+  const comparison = compareExtraction(rawResult).map((c) => (revealed ? c : { ...c, extracted: maskPath(c.field, c.extracted), supplied: maskPath(c.field, c.supplied) }));
+
+  const images: ImagePart[] = [];
+  for (const c of creds) {
+    for (const p of c.parts ?? []) {
+      if (p.classifier && (PART_CLASSIFIERS as readonly string[]).includes(p.classifier)) {
+        images.push({ credentialId: c.id, category: c.category, classifier: p.classifier, captureType: p.captureType ?? null });
+      }
+    }
+  }
+
+  await audit({ action: 'execution.view', actor: user, targetType: 'execution', targetId: id, details: { revealed } });
+  const auditRows = await listAuditForTarget('execution', id, 50);
+
+  const name = [row.firstName, row.lastName].filter(Boolean).join(' ') || null;
+  const iso = (v: Date | null) => v?.toISOString() ?? null;
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    status: row.status,
+    decisionType: row.decisionType,
+    decisionLabel: row.decisionLabel,
+    riskScore: row.riskScore,
+    definitionKey: row.definitionKey,
+    originalDefinitionKey: row.originalDefinitionKey,
+    userReference: row.userReference,
+    customerInternalReference: row.customerInternalReference,
+    reportingCriteria: row.reportingCriteria,
+    createdAt: row.createdAt.toISOString(),
+    startedAt: iso(row.startedAt),
+    completedAt: iso(row.completedAt),
+    wipedOutAt: iso(row.wipedOutAt),
+    goneAt: iso(row.goneAt),
+    fetchedAt: iso(row.fetchedAt),
+    staleSince: iso(row.staleSince),
+    hasPersonalData: row.hasPersonalData,
+    personalDataPurgedAt: iso(row.personalDataPurgedAt),
+    name: revealed ? name : name && [maskField('firstName', row.firstName), maskField('lastName', row.lastName)].filter(Boolean).join(' '),
+    documentType: row.documentType,
+    issuingCountry: row.issuingCountry,
+    documentNumber: revealed ? row.documentNumber : maskField('documentNumber', row.documentNumber),
+    feedback: { status: row.feedbackStatus, reason: row.feedbackReason, providedAt: iso(row.feedbackProvidedAt), delivery: row.feedbackDelivery },
+    result: revealed ? rawResult : maskDeep(rawResult),
+    steps: rawSteps.filter(isObject),
+    ruleExecutions: (Array.isArray(rulesSource) ? rulesSource : []).filter(isObject),
+    comparison,
+    images: row.hasPersonalData && !row.wipedOutAt ? images : [],
+    links: {
+      document: docLinks.map(toLinked),
+      account: accountLinks.map(toLinked),
+      face: [...faceIds].map((x) => byId.get(x)).filter((x): x is LinkedExecution => Boolean(x)),
+      network: [...networkIds].filter((x) => !faceIds.has(x)).map((x) => byId.get(x)).filter((x): x is LinkedExecution => Boolean(x)),
+      notCached: wanted.filter((x) => !byId.has(x)).length,
+    },
+    audit: auditRows,
+    reveal,
+  };
+}
+
+/** The identifiers the image route needs, checked against the cache: the credential must belong to the execution. */
+export async function getPartTarget(executionId: string, credentialId: string) {
+  const [row] = await db()
+    .select({ accountId: executions.accountId, hasPersonalData: executions.hasPersonalData, wipedOutAt: executions.wipedOutAt, goneAt: executions.goneAt, parts: credentials.parts })
+    .from(credentials)
+    .innerJoin(executions, eq(executions.id, credentials.executionId))
+    .where(and(eq(credentials.id, credentialId), eq(credentials.executionId, executionId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function getCachedPart(credentialId: string, classifier: string) {
+  const [row] = await db()
+    .select({ contentType: partImages.contentType, bytes: partImages.bytes })
+    .from(partImages)
+    .where(and(eq(partImages.credentialId, credentialId), eq(partImages.classifier, classifier)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function cachePart(executionId: string, credentialId: string, classifier: string, contentType: string, bytes: Buffer) {
+  await db().insert(partImages).values({ executionId, credentialId, classifier, contentType, bytes }).onConflictDoNothing();
+}

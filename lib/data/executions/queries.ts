@@ -1,0 +1,93 @@
+import 'server-only';
+import { eq, or } from 'drizzle-orm';
+import { db, type Db } from '@/lib/db/client';
+import { executions } from '@/lib/db/schema';
+import type { ListParams } from '@/lib/executions/list-params';
+import { getUndeliveredLabels } from '@/lib/data/feedback';
+import { revealedIds } from '@/lib/data/reveals';
+import { resolveSearchTerm } from '@/lib/data/search-terms';
+import { listWhere, totalFor, readListPage, readNeighbours, searchWords, toListRow, type ExecutionListRow, type ListTotal } from './list';
+
+export type SearchNotice = 'expired' | 'too_short' | null;
+
+export interface ExecutionList {
+  rows: ExecutionListRow[];
+  next: string | null;
+  prev: string | null;
+  total: ListTotal;
+  /** The free-text search behind `st`, for the search box (never put back into a URL). */
+  searchTerm: string | null;
+  searchNotice: SearchNotice;
+}
+
+/** Resolves the list's search token to the words it filters on. */
+async function searchOf(p: ListParams) {
+  if (!p.st) return { term: null, words: null, exactReference: undefined, notice: null as SearchNotice };
+  const term = await resolveSearchTerm(p.st);
+  if (!term) return { term: null, words: null, exactReference: undefined, notice: 'expired' as SearchNotice };
+  return { term, ...(await resolveSearch(term)) };
+}
+
+/** How a free-text term searches: an exact reference, or words of a substring search. */
+export async function resolveSearch(term: string, d: Db = db()) {  // A whole customer or user reference is looked up exactly (its own btree index): its trigrams
+  // are the commonest of all ("onb-2026…"), so a substring search for it would read far more.
+  if (!/\s/.test(term)) {
+    const [ref] = await d
+      .select({ id: executions.id })
+      .from(executions)
+      .where(or(eq(executions.customerInternalReference, term), eq(executions.userReference, term)))
+      .limit(1);
+    if (ref) return { words: [] as string[], exactReference: term, notice: null as SearchNotice };
+  }
+  const words = searchWords(term);
+  return { words, exactReference: undefined, notice: (words ? null : 'too_short') as SearchNotice };
+}
+
+export async function listWhereOf(p: ListParams) {
+  const s = await searchOf(p);
+  return { where: listWhere(p, s.words ? { words: s.words, exactReference: s.exactReference } : null), search: s };
+}
+
+/** One page of the list for a user: rows masked unless that user has revealed them. */
+export async function listExecutions(p: ListParams, userId: string): Promise<ExecutionList> {
+  const { where, search } = await listWhereOf(p);
+  const page = await readListPage(p, where);
+  const total = await totalFor(p, page, where);
+  const [revealed, labels] = await Promise.all([
+    revealedIds(userId, page.rows.map((r) => r.id)),
+    getUndeliveredLabels(page.rows.filter((r) => r.feedbackDelivery && r.feedbackDelivery !== 'delivered').map((r) => r.id)),
+  ]);
+  return {
+    rows: page.rows.map((r) => ({ ...toListRow(p.sort, r, revealed.has(r.id)), feedbackLabel: labels.get(r.id) ?? null })),
+    next: page.next,
+    prev: page.prev,
+    total,
+    searchTerm: search.term,
+    searchNotice: search.notice,
+  };
+}
+
+/**
+ * An exact id typed into the search box jumps straight to the execution. Returns the execution
+ * id when `q` is one, null otherwise (an account id then filters the list).
+ */
+export async function findExecutionJump(q: string): Promise<string | null> {
+  const [row] = await db().select({ id: executions.id }).from(executions).where(eq(executions.id, q)).limit(1);
+  return row?.id ?? null;
+}
+
+/** "Next" and "previous" of an execution within the list it was opened from. */
+export async function getNeighbourIds(p: ListParams, id: string): Promise<{ next: string | null; prev: string | null }> {
+  const [current] = await db()
+    .select({ id: executions.id, createdAt: executions.createdAt, completedAt: executions.completedAt, riskScore: executions.riskScore })
+    .from(executions)
+    .where(eq(executions.id, id))
+    .limit(1);
+  if (!current) return { next: null, prev: null };
+  const { where } = await listWhereOf(p);
+  return readNeighbours(p, where, current);
+}
+
+export async function executionExists(id: string): Promise<boolean> {
+  return (await findExecutionJump(id.toLowerCase())) !== null;
+}

@@ -1,0 +1,46 @@
+import { bigserial, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './auth';
+import { executions } from './executions';
+
+/**
+ * An analyst's time-limited permission to see one execution's personal data unmasked, with the
+ * reason they gave. Rows are never updated: a new reveal is a new row, so the table is also the
+ * history of who looked at what and why (the audit log has the same facts as `pii.reveal`).
+ */
+export const piiReveals = pgTable(
+  'pii_reveals',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    executionId: uuid('execution_id')
+      .notNull()
+      .references(() => executions.id, { onDelete: 'cascade' }),
+    reason: text('reason').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('pii_reveals_user_execution_idx').on(t.userId, t.executionId, t.expiresAt.desc())],
+);
+
+/**
+ * Free-text searches of the executions list, kept on the server so that a name typed into the
+ * search box never appears in a URL (browser history, proxy logs, shared links). The URL carries
+ * only the short random token; any analyst who opens a shared link sees the same results.
+ */
+export const searchTerms = pgTable(
+  'search_terms',
+  {
+    token: text('token').primaryKey(),
+    term: text('term').notNull(),
+    /** sha256 of the normalised term: the same user searching the same thing reuses one token. */
+    termHash: text('term_hash').notNull(),
+    createdBy: uuid('created_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex('search_terms_user_hash_key').on(t.createdBy, t.termHash), index('search_terms_expires_idx').on(t.expiresAt)],
+);

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { parseIpAllowlist } from './ip-allowlist';
+
+/**
+ * All configuration of Verdict, validated once. Every variable is documented in `.env.example`.
+ * A bad value stops start-up with a message that names the variable.
+ */
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no', ''])
+  .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
+const optionalUrl = z.url().optional();
+const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATA_DIR: z.string().min(1).default('.data'),
+  DATABASE_URL: z.preprocess(emptyToUndefined, z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()),
+  PGLITE_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+
+  NEXTAUTH_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  NEXTAUTH_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  SESSION_MAX_HOURS: z.coerce.number().positive().default(12),
+  SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  LOGIN_LOCK_MINUTES: z.coerce.number().positive().default(15),
+
+  DEMO_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').max(128).optional()),
+  ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email().optional()),
+  ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(12, 'must be at least 12 characters').max(128).optional()),
+
+  OIDC_ISSUER: z.preprocess(emptyToUndefined, optionalUrl),
+  OIDC_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  OIDC_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  OIDC_NAME: z.string().default('Company SSO'),
+
+  IDV_BASE_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  IDV_AUTH_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  IDV_ACCOUNT_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  IDV_API_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  IDV_RETRIEVAL_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  IDV_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
+  IDV_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
+  IDV_USER_AGENT: z.string().min(1).default('Verdict/0.1'),
+  IDV_CALLBACK_SECRET: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
+  CALLBACK_IP_ALLOWLIST: z.string().default('').superRefine((v, ctx) => {
+    const r = parseIpAllowlist(v);
+    if (!r.ok) ctx.addIssue({ code: 'custom', message: r.error });
+  }),
+  TRUST_PROXY: z.preprocess(emptyToUndefined, bool.optional()).default(false),
+
+  WORKER: z.preprocess(emptyToUndefined, bool.optional()).default(true),
+  RETENTION_DAYS: z.coerce.number().int().min(0).default(0),
+  /** Postgres schema of the job queue (pg-boss); every console and worker of a deployment must agree. */
+  JOB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case SQL identifier').default('pgboss'),
+  /** Minutes between polls of the service's list (catches what callbacks missed). */
+  SYNC_POLL_MINUTES: z.coerce.number().int().min(1).max(1440).default(5),
+  /** Hours between full reconciliations (0 = only on demand). */
+  SYNC_RECONCILE_HOURS: z.coerce.number().int().min(0).max(24 * 30).default(24),
+  /** Executions fetched in parallel by one worker. */
+  SYNC_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  /**
+   * Seconds between fetches of a result that is not ready yet (or 404 right after its callback).
+   * Default: the vendor's recommended schedule (service-facts).
+   */
+  SYNC_RETRY_SCHEDULE: z
+    .string()
+    .default('40,60,100,160,240,340,460,600,760,940')
+    .transform((v, ctx) => {
+      const list = v.split(',').map((s) => Number(s.trim()));
+      if (!list.length || list.some((n) => !Number.isFinite(n) || n < 0)) {
+        ctx.addIssue({ code: 'custom', message: 'must be comma-separated seconds, e.g. 40,60,100' });
+        return z.NEVER;
+      }
+      return list;
+    }),
+
+  /** Set by `npm start` when it runs the built-in simulator: demo users and demo banner. */
+  VERDICT_DEMO: z.preprocess(emptyToUndefined, bool.optional()).default(false),
+  SIM_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
+  SIM_SEED: z.string().default('verdict'),
+  SIM_EXECUTIONS: z.coerce.number().int().min(0).max(10_000_000).default(1500),
+});
+
+export type Env = z.infer<typeof schema>;
+
+export class ConfigError extends Error {}
+
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = schema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = result.data;
+  if (env.OIDC_ISSUER && (!env.OIDC_CLIENT_ID || !env.OIDC_CLIENT_SECRET)) {
+    throw new ConfigError('Invalid configuration:\n  OIDC_CLIENT_ID / OIDC_CLIENT_SECRET: required when OIDC_ISSUER is set');
+  }
+  if (isRealServiceConfigured(env) && !(env.IDV_CLIENT_ID && env.IDV_CLIENT_SECRET)) {
+    throw new ConfigError('Invalid configuration:\n  IDV_CLIENT_ID / IDV_CLIENT_SECRET: required when the service address is set');
+  }
+  return env;
+}
+
+/** A real (or separately run) service is configured when any of its addresses is set. */
+export function isRealServiceConfigured(env: Pick<Env, 'IDV_BASE_URL' | 'IDV_AUTH_URL' | 'IDV_ACCOUNT_URL' | 'IDV_API_URL' | 'IDV_RETRIEVAL_URL'>) {
+  return Boolean(env.IDV_BASE_URL || env.IDV_AUTH_URL || env.IDV_ACCOUNT_URL || env.IDV_API_URL || env.IDV_RETRIEVAL_URL);
+}
+
+let cached: Env | undefined;
+/** The validated configuration of this process (parsed on first use). */
+export function env(): Env {
+  cached ??= parseEnv();
+  return cached;
+}

@@ -1,0 +1,319 @@
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { audit } from '@/lib/audit';
+import type { ActionResult } from '@/lib/auth/guards';
+import type { Role } from '@/lib/auth/roles';
+import { db } from '@/lib/db/client';
+import { executions, feedbackSubmissions } from '@/lib/db/schema';
+import type { FeedbackState } from '@/lib/db/schema/feedback';
+import { formatDateTime } from '@/lib/format';
+import type { Tx } from '@/lib/sync/ingest';
+import { REASON_LABELS, STATUS_LABELS, type BulkFeedbackInput, type FeedbackFormInput, type FeedbackReason, type FeedbackStatus } from './schema';
+import { getFourEyes } from './settings';
+import { deliveryQueue, enqueueDeliveries, enqueueDelivery, latestSubmissionsOf, recordEvent, recordEvents, refreshDeliveryState, type LatestSubmission } from './store';
+import type PgBoss from 'pg-boss';
+
+/**
+ * The write side of feedback: submit (one or many), retry, approve, reject. Each runs in one
+ * transaction that writes the submission, its delivery job and the audit entry together, so a
+ * label is either stored with everything needed to deliver it, or not stored at all.
+ *
+ * The server actions are thin wrappers around these (they add the session and zod checks).
+ */
+
+export interface FeedbackUser {
+  id: string;
+  email: string;
+  role: Role;
+}
+
+export interface SubmitOutcome {
+  submissionId: string;
+  state: FeedbackState;
+  /** True when nothing new was stored: a repeated request, or the same label already given. */
+  duplicate: boolean;
+}
+
+export interface BulkOutcome {
+  batchId: string;
+  created: number;
+  awaitingApproval: number;
+  /** Executions left alone because their feedback changed after the confirmation was shown. */
+  skippedChanged: string[];
+  /** Executions left alone because they already carry this label. */
+  skippedSame: string[];
+  duplicate: boolean;
+}
+
+type Latest = LatestSubmission;
+
+/** States in which a submission still stands for the execution's label (so an identical one adds nothing). */
+const LIVE: FeedbackState[] = ['awaiting_approval', 'pending', 'delivering', 'delivered'];
+/** States a newer label replaces: not yet at the service, and not being sent right now. */
+const REPLACEABLE: FeedbackState[] = ['awaiting_approval', 'pending', 'failed'];
+
+export const describeLabel = (status: string, reason: string | null | undefined) =>
+  `${STATUS_LABELS[status as FeedbackStatus] ?? status}${reason && reason !== 'NA' ? ` · ${REASON_LABELS[reason as FeedbackReason] ?? reason}` : ''}`;
+
+const conflictMessage = (l: Latest) =>
+  `This execution's feedback changed since you opened it: ${l.submittedByEmail} submitted ${describeLabel(l.status, l.reason)} at ${formatDateTime(l.submittedAt)}. Review the history, then submit again if you still disagree.`;
+
+function needsApproval(fourEyes: boolean, role: Role, status: FeedbackStatus): boolean {
+  return fourEyes && role === 'analyst' && (status === 'FRAUD' || status === 'NOT_FRAUD');
+}
+
+const isSameLabel = (l: Latest | undefined, status: string, reason: string | undefined) =>
+  Boolean(l && LIVE.includes(l.state) && l.status === status && (l.reason ?? null) === (reason ?? null));
+
+/**
+ * Marks older undelivered submissions of each execution (locked by the caller) as replaced by
+ * the new submission given for it.
+ */
+async function supersedeOlder(tx: Tx, newByExecution: Map<string, string>, states: FeedbackState[], actor: FeedbackUser): Promise<void> {
+  if (!newByExecution.size) return;
+  const older = await tx
+    .select({ id: feedbackSubmissions.id, executionId: feedbackSubmissions.executionId, state: feedbackSubmissions.state })
+    .from(feedbackSubmissions)
+    .where(and(inArray(feedbackSubmissions.executionId, [...newByExecution.keys()]), notInArray(feedbackSubmissions.id, [...newByExecution.values()]), inArray(feedbackSubmissions.state, states)));
+  if (!older.length) return;
+  // The newest submission wins whatever the order: one UPDATE with the replacement per row.
+  const byCase = sql.join(older.map((o) => sql`when ${o.id}::uuid then ${newByExecution.get(o.executionId)!}::uuid`), sql` `);
+  await tx
+    .update(feedbackSubmissions)
+    .set({ state: 'superseded', supersededBy: sql`case ${feedbackSubmissions.id} ${byCase} end`, nextAttemptAt: null, updatedAt: sql`now()` })
+    .where(inArray(feedbackSubmissions.id, older.map((o) => o.id)));
+  await recordEvents(
+    tx,
+    older.map((o) => ({ submissionId: o.id, executionId: o.executionId, kind: 'superseded', from: o.state, to: 'superseded' as const, actor, details: { by: newByExecution.get(o.executionId) } })),
+  );
+}
+
+interface NewLabel {
+  status: FeedbackStatus;
+  reason?: FeedbackReason;
+  note?: string;
+  state: FeedbackState;
+  actor: FeedbackUser;
+  batchId?: string;
+}
+interface NewTarget {
+  executionId: string;
+  accountId: string;
+  idempotencyKey: string;
+  /** The latest submission the submitter saw (null = none). */
+  version: string | null;
+}
+
+const labelOf = (i: { status: FeedbackStatus; reason?: FeedbackReason; note?: string }) => ({ status: i.status, reason: i.reason, note: i.note });
+
+/**
+ * Stores one label for each target with its event, replaces what it outdates, and queues the
+ * deliveries that may start now: a fixed handful of statements however many targets.
+ */
+async function insertSubmissions(tx: Tx, boss: PgBoss, label: NewLabel, targets: NewTarget[]): Promise<string[]> {
+  if (!targets.length) return [];
+  const rows = await tx
+    .insert(feedbackSubmissions)
+    .values(
+      targets.map((t) => ({
+        executionId: t.executionId,
+        accountId: t.accountId,
+        status: label.status,
+        reason: label.reason ?? null,
+        note: label.note ?? null,
+        state: label.state,
+        submittedBy: label.actor.id,
+        submittedByEmail: label.actor.email,
+        // clock_timestamp, not now(): submissions serialized by the execution's row lock must sort in lock order.
+        submittedAt: sql`clock_timestamp()`,
+        idempotencyKey: t.idempotencyKey,
+        baseSubmissionId: t.version,
+        batchId: label.batchId ?? null,
+      })),
+    )
+    .returning({ id: feedbackSubmissions.id, executionId: feedbackSubmissions.executionId });
+  await recordEvents(
+    tx,
+    rows.map((r) => ({ submissionId: r.id, executionId: r.executionId, kind: 'submitted', to: label.state, actor: label.actor, details: label.batchId ? { batchId: label.batchId } : undefined })),
+  );
+  // A label waiting for approval only replaces other waiting ones; what is already on its way stays until the approval.
+  await supersedeOlder(tx, new Map(rows.map((r) => [r.executionId, r.id])), label.state === 'pending' ? REPLACEABLE : ['awaiting_approval'], label.actor);
+  if (label.state === 'pending') await enqueueDeliveries(tx, boss, rows.map((r) => r.id));
+  return rows.map((r) => r.id);
+}
+
+export async function submitFeedback(actor: FeedbackUser, input: FeedbackFormInput): Promise<ActionResult<SubmitOutcome>> {
+  const boss = await deliveryQueue();
+  return db().transaction(async (tx) => {
+    // The row lock serializes everyone labelling this execution: the version check below sees every earlier commit.
+    const [ex] = await tx.select({ id: executions.id, accountId: executions.accountId }).from(executions).where(eq(executions.id, input.executionId)).for('update');
+    if (!ex) {
+      return { ok: false as const, code: 'INVALID' as const, error: 'This execution is not in Verdict.', fieldErrors: { executionId: ['This execution is not in Verdict.'] } };
+    }
+
+    const [again] = await tx
+      .select({ id: feedbackSubmissions.id, executionId: feedbackSubmissions.executionId, state: feedbackSubmissions.state })
+      .from(feedbackSubmissions)
+      .where(and(eq(feedbackSubmissions.submittedBy, actor.id), eq(feedbackSubmissions.idempotencyKey, input.idempotencyKey)));
+    if (again) {
+      if (again.executionId !== ex.id) return { ok: false as const, code: 'INVALID' as const, error: 'Reload the page: the form is out of date.' };
+      return { ok: true as const, data: { submissionId: again.id, state: again.state, duplicate: true }, message: 'Already stored; it was not submitted twice.' };
+    }
+
+    const latest = (await latestSubmissionsOf(tx, [ex.id])).get(ex.id);
+    if (isSameLabel(latest, input.status, input.reason)) {
+      return {
+        ok: true as const,
+        data: { submissionId: latest!.id, state: latest!.state, duplicate: true },
+        message: `${latest!.submittedByEmail} already labelled it ${describeLabel(latest!.status, latest!.reason)}; nothing new was stored${input.note ? ' (your note was not saved)' : ''}.`,
+      };
+    }
+    if ((latest?.id ?? 'none') !== input.version) return { ok: false as const, code: 'CONFLICT' as const, error: conflictMessage(latest!) };
+
+    const state: FeedbackState = needsApproval((await getFourEyes(tx)).enabled, actor.role, input.status) ? 'awaiting_approval' : 'pending';
+    const [id] = await insertSubmissions(tx, boss, { ...labelOf(input), state, actor }, [{ executionId: ex.id, accountId: ex.accountId, idempotencyKey: input.idempotencyKey, version: latest?.id ?? null }]);
+    await refreshDeliveryState(tx, [ex.id]);
+    await audit(
+      { action: 'feedback.submit', actor, targetType: 'execution', targetId: ex.id, details: { submissionId: id, status: input.status, reason: input.reason ?? null, state, note: Boolean(input.note) } },
+      tx,
+    );
+    return {
+      ok: true as const,
+      data: { submissionId: id, state, duplicate: false },
+      message: state === 'awaiting_approval' ? 'Stored. A manager approves it before it is sent.' : 'Stored. Sending it to the service…',
+    };
+  });
+}
+
+export async function submitBulkFeedback(actor: FeedbackUser, input: BulkFeedbackInput): Promise<ActionResult<BulkOutcome>> {
+  const ids = [...input.executionIds].sort();
+  const keyOf = (executionId: string) => `${input.idempotencyKey}:${executionId}`;
+  const boss = await deliveryQueue();
+  return db().transaction(async (tx) => {
+    const rows = await tx.select({ id: executions.id, accountId: executions.accountId }).from(executions).where(inArray(executions.id, ids)).orderBy(executions.id).for('update');
+    if (rows.length !== ids.length) {
+      const found = new Set(rows.map((r) => r.id));
+      const missing = ids.filter((id) => !found.has(id)).length;
+      return { ok: false as const, code: 'INVALID' as const, error: `${missing} of the selected executions ${missing === 1 ? 'is' : 'are'} not in Verdict; nothing was labelled.` };
+    }
+
+    const previous = await tx
+      .select({ batchId: feedbackSubmissions.batchId, state: feedbackSubmissions.state })
+      .from(feedbackSubmissions)
+      .where(and(eq(feedbackSubmissions.submittedBy, actor.id), inArray(feedbackSubmissions.idempotencyKey, ids.map(keyOf))));
+    if (previous.length) {
+      return {
+        ok: true as const,
+        data: {
+          batchId: previous[0].batchId!,
+          created: previous.length,
+          awaitingApproval: previous.filter((p) => p.state === 'awaiting_approval').length,
+          skippedChanged: [],
+          skippedSame: [],
+          duplicate: true,
+        },
+        message: 'Already stored; it was not submitted twice.',
+      };
+    }
+
+    const latest = await latestSubmissionsOf(tx, ids);
+    const batchId = randomUUID();
+    const state: FeedbackState = needsApproval((await getFourEyes(tx)).enabled, actor.role, input.status) ? 'awaiting_approval' : 'pending';
+    const out: BulkOutcome = { batchId, created: 0, awaitingApproval: 0, skippedChanged: [], skippedSame: [], duplicate: false };
+    const targets: NewTarget[] = [];
+    for (const ex of rows) {
+      const l = latest.get(ex.id);
+      if (isSameLabel(l, input.status, input.reason)) {
+        out.skippedSame.push(ex.id);
+        continue;
+      }
+      if ((l?.id ?? 'none') !== input.versions[ex.id]) {
+        out.skippedChanged.push(ex.id);
+        continue;
+      }
+      targets.push({ executionId: ex.id, accountId: ex.accountId, idempotencyKey: keyOf(ex.id), version: l?.id ?? null });
+    }
+    await insertSubmissions(tx, boss, { ...labelOf(input), state, actor, batchId }, targets);
+    const touched = targets.map((t) => t.executionId);
+    out.created = targets.length;
+    if (state === 'awaiting_approval') out.awaitingApproval = targets.length;
+    await refreshDeliveryState(tx, touched);
+    await audit(
+      {
+        action: 'feedback.submit_bulk',
+        actor,
+        targetType: 'feedback_batch',
+        targetId: batchId,
+        details: { status: input.status, reason: input.reason ?? null, state, created: out.created, skippedChanged: out.skippedChanged.length, skippedSame: out.skippedSame.length, executionIds: touched },
+      },
+      tx,
+    );
+    const parts = [`${out.created} stored${state === 'awaiting_approval' ? ' for a manager’s approval' : ' and being sent'}`];
+    if (out.skippedSame.length) parts.push(`${out.skippedSame.length} already had this label`);
+    if (out.skippedChanged.length) parts.push(`${out.skippedChanged.length} skipped because their feedback changed since you opened this`);
+    return { ok: true as const, data: out, message: `${parts.join('; ')}.` };
+  });
+}
+
+type Decision = { ok: false; code: 'CONFLICT' | 'INVALID' | 'FORBIDDEN'; error: string } | null;
+
+/** Loads a submission with its execution locked (the same lock submitFeedback takes), or says why not. */
+async function lockSubmission(tx: Tx, submissionId: string) {
+  const [s] = await tx.select().from(feedbackSubmissions).where(eq(feedbackSubmissions.id, submissionId));
+  if (!s) return { s: null, error: { ok: false as const, code: 'INVALID' as const, error: 'Unknown feedback.' } satisfies Decision };
+  await tx.select({ id: executions.id }).from(executions).where(eq(executions.id, s.executionId)).for('update');
+  const [fresh] = await tx.select().from(feedbackSubmissions).where(eq(feedbackSubmissions.id, submissionId));
+  return { s: fresh, error: null };
+}
+
+const stateConflict = (state: FeedbackState, wanted: string) => ({
+  ok: false as const,
+  code: 'CONFLICT' as const,
+  error: `It is ${state.replace('_', ' ')} now, so it cannot be ${wanted}. Reload to see what changed.`,
+});
+
+export async function retryFeedback(actor: FeedbackUser, submissionId: string): Promise<ActionResult<SubmitOutcome>> {
+  const boss = await deliveryQueue();
+  return db().transaction(async (tx) => {
+    const { s, error } = await lockSubmission(tx, submissionId);
+    if (!s) return error;
+    if (s.state !== 'failed') return stateConflict(s.state, 'retried');
+    await tx.update(feedbackSubmissions).set({ state: 'pending', nextAttemptAt: null, updatedAt: sql`now()` }).where(eq(feedbackSubmissions.id, s.id));
+    await recordEvent(tx, { submissionId: s.id, executionId: s.executionId, kind: 'retried', from: 'failed', to: 'pending', actor });
+    await enqueueDelivery(tx, boss, s.id);
+    await refreshDeliveryState(tx, [s.executionId]);
+    await audit({ action: 'feedback.retry', actor, targetType: 'execution', targetId: s.executionId, details: { submissionId: s.id, lastError: s.lastError ?? null } }, tx);
+    return { ok: true as const, data: { submissionId: s.id, state: 'pending' as const, duplicate: false }, message: 'Sending it again…' };
+  });
+}
+
+export async function decideFeedback(actor: FeedbackUser, submissionId: string, decision: 'approve' | 'reject', comment?: string): Promise<ActionResult<SubmitOutcome>> {
+  const boss = await deliveryQueue();
+  return db().transaction(async (tx) => {
+    const { s, error } = await lockSubmission(tx, submissionId);
+    if (!s) return error;
+    if (s.state !== 'awaiting_approval') return stateConflict(s.state, decision === 'approve' ? 'approved' : 'rejected');
+    if (s.submittedBy === actor.id) return { ok: false as const, code: 'FORBIDDEN' as const, error: 'Four eyes means someone else: you cannot decide on your own feedback.' };
+    const to: FeedbackState = decision === 'approve' ? 'pending' : 'rejected';
+    await tx
+      .update(feedbackSubmissions)
+      .set({ state: to, decidedBy: actor.id, decidedByEmail: actor.email, decidedAt: sql`now()`, approvalComment: comment ?? null, updatedAt: sql`now()` })
+      .where(and(eq(feedbackSubmissions.id, s.id), eq(feedbackSubmissions.state, 'awaiting_approval')));
+    await recordEvent(tx, { submissionId: s.id, executionId: s.executionId, kind: decision === 'approve' ? 'approved' : 'rejected', from: 'awaiting_approval', to, actor, details: comment ? { comment } : undefined });
+    if (decision === 'approve') {
+      await supersedeOlder(tx, new Map([[s.executionId, s.id]]), REPLACEABLE, actor);
+      await enqueueDelivery(tx, boss, s.id);
+    }
+    await refreshDeliveryState(tx, [s.executionId]);
+    await audit(
+      { action: decision === 'approve' ? 'feedback.approve' : 'feedback.reject', actor, targetType: 'execution', targetId: s.executionId, details: { submissionId: s.id, status: s.status, reason: s.reason, submittedBy: s.submittedByEmail, comment: Boolean(comment) } },
+      tx,
+    );
+    return {
+      ok: true as const,
+      data: { submissionId: s.id, state: to, duplicate: false },
+      message: decision === 'approve' ? `Approved: ${describeLabel(s.status, s.reason)} is being sent.` : `Rejected; ${s.submittedByEmail} sees your comment.`,
+    };
+  });
+}

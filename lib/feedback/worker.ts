@@ -1,0 +1,38 @@
+import 'server-only';
+import type PgBoss from 'pg-boss';
+import { QUEUES } from '@/lib/jobs/boss';
+import { deliverFeedback, rescueStuckFeedback, type DeliveryOptions } from './deliver';
+
+/** Runs the stall rescue every minute (pg-boss cron; one run per minute across all workers). */
+export const FEEDBACK_RESCUE_QUEUE = 'feedback.rescue';
+
+export interface FeedbackWorkerOptions extends DeliveryOptions {
+  /** Deliveries in parallel in this process. Default 2. */
+  concurrency?: number;
+  /** How often an idle worker looks for jobs. Default 1 s, so "pending" turns "delivered" quickly. */
+  pollingIntervalSeconds?: number;
+}
+
+/**
+ * Starts the feedback workers on a started pg-boss: the delivery of each submission and the
+ * minute-by-minute rescue of stalled ones. Called by the worker runtime (scripts/services.ts,
+ * scripts/worker.ts). Returns the worker ids (for boss.offWork).
+ */
+export async function registerFeedbackWorkers(boss: PgBoss, options: FeedbackWorkerOptions = {}): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < Math.max(1, options.concurrency ?? 2); i++) {
+    ids.push(
+      await boss.work<{ feedbackId?: unknown }>(QUEUES.deliverFeedback, { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 }, async ([job]) => {
+        const id = typeof job.data?.feedbackId === 'string' ? job.data.feedbackId : '';
+        if (!/^[0-9a-f-]{36}$/i.test(id)) return;
+        await deliverFeedback(id, options);
+      }),
+    );
+  }
+  if (!(await boss.getQueue(FEEDBACK_RESCUE_QUEUE))) await boss.createQueue(FEEDBACK_RESCUE_QUEUE);
+  await boss.schedule(FEEDBACK_RESCUE_QUEUE, '* * * * *');
+  ids.push(await boss.work(FEEDBACK_RESCUE_QUEUE, async () => void (await rescueStuckFeedback(options))));
+  // Whatever stalled while no worker ran is picked up now, not a minute later.
+  await rescueStuckFeedback(options).catch((err) => console.error('[feedback] rescue failed:', err));
+  return ids;
+}

@@ -1,0 +1,108 @@
+import 'server-only';
+import PgBoss from 'pg-boss';
+import type { Tx } from '@/lib/sync/ingest';
+
+/**
+ * The one job queue of Verdict (pg-boss on the same Postgres as the cache). Console processes
+ * only send jobs; workers (inside `npm start`, or `npm run worker`) also process them.
+ */
+export const QUEUES = {
+  /** Fetch R2 + R7 + R8 of one execution and ingest it. Data: FetchJob (lib/sync/jobs.ts). */
+  fetchExecution: 'sync.fetch-execution',
+  /** Page through R12 (backfill, reconciliation or poll run). Data: { runId } */
+  backfill: 'sync.backfill',
+  /** Periodic poll of the newest R12 pages. */
+  poll: 'sync.poll',
+  /** Periodic full reconciliation (a schedule needs a queue of its own). */
+  reconcile: 'sync.reconcile',
+  /** Purge personal data past the retention setting. */
+  retention: 'sync.retention',
+  /** Deliver one feedback to the service (R11). Data: { feedbackId } */
+  deliverFeedback: 'feedback.deliver',
+} as const;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+/**
+ * `short`: at most one queued (not yet started) job per singleton key, so duplicate callbacks
+ * queue one fetch. Runs are long: a lease in sync_runs, not the job's expiry, decides who runs
+ * them (lib/sync/runs.ts).
+ */
+const QUEUE_OPTIONS: Partial<Record<QueueName, Omit<PgBoss.Queue, 'name'>>> = {
+  [QUEUES.fetchExecution]: { policy: 'short', retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 300 },
+  [QUEUES.backfill]: { policy: 'short', retryLimit: 1, retryDelay: 30, expireInSeconds: 12 * 3600 },
+  [QUEUES.poll]: { policy: 'short', retryLimit: 0, expireInSeconds: 3600 },
+  [QUEUES.reconcile]: { policy: 'short', retryLimit: 0, expireInSeconds: 3600 },
+  [QUEUES.retention]: { policy: 'short', retryLimit: 0, expireInSeconds: 3600 },
+};
+
+/** JOB_SCHEMA (lib/env.ts, default pgboss), read without validating the whole configuration. */
+export const queueSchemaName = () => process.env.JOB_SCHEMA || 'pgboss';
+
+export interface BossOptions {
+  url?: string;
+  /** Postgres schema of the queue; tests give each file its own. */
+  schema?: string;
+  /** Connections of pg-boss's own pool (the embedded database serves a limited number). */
+  max?: number;
+  /** Workers maintain the queue and run the cron schedules; senders do neither. */
+  worker?: boolean;
+  onError?: (err: Error) => void;
+}
+
+/** A started pg-boss with every queue created. Processes use `getBoss()`; this is for tests and tools. */
+export async function createBoss(opts: BossOptions = {}): Promise<PgBoss> {
+  const url = opts.url ?? process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is not set');
+  const worker = opts.worker ?? true;
+  const boss = new PgBoss({ connectionString: url, max: opts.max ?? 4, schema: opts.schema ?? queueSchemaName(), supervise: worker, schedule: worker });
+  boss.on('error', opts.onError ?? ((err) => console.error('[jobs]', err.message)));
+  await boss.start();
+  for (const name of Object.values(QUEUES)) {
+    // createQueue is idempotent in pg-boss 10 only through this check.
+    if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, ...QUEUE_OPTIONS[name] });
+  }
+  return boss;
+}
+
+type Holder = { boss?: PgBoss; starting?: Promise<PgBoss> };
+const holder = ((globalThis as unknown as { __verdictBoss?: Holder }).__verdictBoss ??= {});
+
+/**
+ * The process-wide pg-boss, started (and its queues created) on first use. It only sends jobs,
+ * unless the process's worker installed its own with `setBoss` (lib/sync/worker.ts).
+ */
+export function getBoss(url = process.env.DATABASE_URL): Promise<PgBoss> {
+  if (holder.boss) return Promise.resolve(holder.boss);
+  holder.starting ??= createBoss({ url, worker: false })
+    .then((boss) => {
+      holder.boss = boss;
+      return boss;
+    })
+    .catch((err) => {
+      holder.starting = undefined;
+      throw err;
+    });
+  return holder.starting;
+}
+
+/** Makes `boss` the process's pg-boss (a worker's, so that sends in this process share it). */
+export function setBoss(boss: PgBoss | undefined): void {
+  holder.boss = boss;
+  holder.starting = undefined;
+}
+
+export async function stopBoss(opts: { graceful?: boolean } = {}): Promise<void> {
+  const boss = holder.boss;
+  holder.boss = undefined;
+  holder.starting = undefined;
+  if (boss) await boss.stop({ graceful: opts.graceful ?? true, wait: true, timeout: 10_000 });
+}
+
+/**
+ * Lets pg-boss write a job inside a drizzle transaction, so that a record and the job that
+ * acts on it are stored together or not at all (feedback, callbacks).
+ */
+export function jobDb(tx: Tx): PgBoss.Db {
+  const client = (tx as unknown as { session: { client: { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> } } }).session.client;
+  return { executeSql: (text, values) => client.query(text, values) as Promise<{ rows: never[] }> };
+}

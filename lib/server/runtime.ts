@@ -1,0 +1,71 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from '@/lib/db/embedded';
+import { ConfigError, parseEnv, type Env } from '@/lib/env';
+
+/**
+ * Helpers shared by the command-line entry points (start, worker, sync): load .env, keep
+ * generated secrets in the data folder, and find the database.
+ */
+export function loadDotEnv(file = '.env') {
+  if (fs.existsSync(file)) process.loadEnvFile(file);
+}
+
+/** .env, then the validated configuration; a bad value ends the process with a message naming it. */
+export function loadConfigOrExit(): Env {
+  loadDotEnv();
+  try {
+    return parseEnv();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+/** A secret from the environment, or one generated once and kept (mode 600) in the data folder. */
+export function persistentSecret(dataDir: string, name: string, bytes = 32): string {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, name);
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  const value = randomBytes(bytes).toString('base64url');
+  fs.writeFileSync(file, value, { mode: 0o600 });
+  return value;
+}
+
+export interface DatabaseHandle {
+  url: string;
+  embedded: EmbeddedDatabase | null;
+  close(): Promise<void>;
+}
+
+const urlFile = (dataDir: string) => path.join(dataDir, 'pglite.url');
+
+/**
+ * DATABASE_URL when set; otherwise the embedded database. Only one process owns the PGlite
+ * folder: the owner (`npm start`) serves it over the wire protocol and writes its address to
+ * the data folder, so `npm run worker` and `npm run sync` connect to it instead of opening it.
+ */
+export async function openDatabase(opts: { dataDir: string; port?: number; own: boolean; log?: (s: string) => void }): Promise<DatabaseHandle> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, embedded: null, close: async () => {} };
+  if (!opts.own) {
+    const file = urlFile(opts.dataDir);
+    if (!fs.existsSync(file)) throw new Error('No DATABASE_URL and no running embedded database: start Verdict with `npm start` first, or set DATABASE_URL.');
+    return { url: fs.readFileSync(file, 'utf8').trim(), embedded: null, close: async () => {} };
+  }
+  opts.log?.('Starting the embedded database (PGlite)…');
+  const embedded = await startEmbeddedDatabase({ dataDir: path.join(opts.dataDir, 'pglite'), port: opts.port });
+  fs.writeFileSync(urlFile(opts.dataDir), embedded.url);
+  return {
+    url: embedded.url,
+    embedded,
+    async close() {
+      fs.rmSync(urlFile(opts.dataDir), { force: true });
+      await embedded.close();
+    },
+  };
+}

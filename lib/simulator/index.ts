@@ -1,0 +1,102 @@
+// Identity-verification service simulator: a faithful offline HTTP implementation of the service
+// interface (/work/shared/spec/identity-verification-service.md) on one base URL.
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { serve } from '@hono/node-server';
+import { TokenService } from './auth';
+import { CallbackDispatcher } from './callbacks';
+import { Engine } from './state';
+import { createApp } from './server';
+import {
+  DEFAULT_FAULTS, DEFAULT_RATE_LIMITS,
+  type FaultKnobs, type RateLimitSettings, type RunningSimulator, type SimulatorOptions,
+} from './types';
+
+export type { CallbackAttempt, FaultKnobs, RateLimitSettings, RunningSimulator, SimulatorOptions, SimulatorStats } from './types';
+export { DEFAULT_FAULTS, DEFAULT_RATE_LIMITS } from './types';
+export { generateExecution } from './generator';
+
+export const DEFAULT_PORT = 4010;
+export const DEFAULT_EXECUTIONS = 1500;
+
+export async function startSimulator(opts: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const host = opts.host ?? '127.0.0.1';
+  const clientId = opts.clientId ?? `sim-client-${randomBytes(4).toString('hex')}`;
+  const clientSecret = opts.clientSecret ?? randomBytes(18).toString('base64url');
+  const seed = opts.seed ?? 'verdict';
+  const count = Math.max(0, Math.floor(opts.executions ?? DEFAULT_EXECUTIONS));
+  const days = Math.max(1, Math.floor(opts.days ?? 90));
+  const anchor = opts.anchor ?? new Date();
+  const faults: FaultKnobs = { ...DEFAULT_FAULTS, ...opts.faults };
+  const rateLimits: RateLimitSettings | null =
+    opts.rateLimits === false ? null : { ...DEFAULT_RATE_LIMITS, ...(typeof opts.rateLimits === 'object' ? opts.rateLimits : {}) };
+
+  let url = '';
+  const baseUrl = () => url;
+  const callbacks = new CallbackDispatcher(() => faults, opts.callbackRetryDelaysMs ?? [1000, 2000, 4000, 8000, 16000], opts.callbackTimeoutMs ?? 5000, opts.log);
+  const engine = new Engine({
+    seed, count, days, anchor, baseUrl,
+    processingDelayMs: opts.processingDelayMs ?? 1500,
+    sessionTimeoutMs: opts.sessionTimeoutMs ?? 15 * 60_000,
+    retentionMs: opts.retentionMs,
+    defaultCallbackUrl: opts.callbackUrl,
+    faults: () => faults,
+    callbacks,
+  });
+  const stats = { requests: 0, byStatus: {} as Record<string, number> };
+  const tokens = new TokenService('idv-simulator');
+  const { app, resetAll } = createApp({
+    engine, tokens, callbacks, faults, clientId, clientSecret, baseUrl,
+    accessTokenLifetimeSec: opts.tokenLifetimeSec ?? 3600,
+    rateLimits,
+    allowInsecureCallbacks: opts.allowInsecureCallbacks ?? true,
+    reportSecret: randomBytes(16).toString('hex'),
+    log: opts.log,
+    stats,
+  });
+
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: opts.port ?? DEFAULT_PORT, hostname: host }, () => resolve(s as Server)) as Server;
+    s.once('error', reject);
+  });
+  const addr = server.address() as AddressInfo;
+  url = `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
+  const sweeper = setInterval(() => engine.sweep(), opts.sweepIntervalMs ?? 250);
+  sweeper.unref();
+
+  let closed = false;
+  return {
+    url,
+    clientId,
+    clientSecret,
+    seed,
+    executions: count,
+    faults,
+    callbackAttempts: () => callbacks.list(),
+    stats: () => ({
+      requests: stats.requests,
+      byStatus: { ...stats.byStatus },
+      seededExecutions: count,
+      apiExecutions: engine.executions.size,
+      apiAccounts: engine.accounts.size,
+      callbacksSent: callbacks.sent,
+      callbacksPending: callbacks.pendingCount(),
+      tokensIssued: tokens.issued,
+    }),
+    reset: resetAll,
+    sweep: () => engine.sweep(),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      clearInterval(sweeper);
+      callbacks.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections?.();
+      });
+    },
+  };
+}
+export { imageFor, solidJpeg, solidPng } from './images';
+export { IdCodec } from './ids';

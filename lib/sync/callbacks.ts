@@ -1,0 +1,185 @@
+/**
+ * The callback receiver behind `POST /api/idv/callback`, as a plain function of a Request so
+ * that it is tested with real requests without a running console.
+ *
+ * The service documents no signature (service-facts): the endpoint is protected by a secret in
+ * the URL (`?token=`) or a bearer header, compared in constant time, and optionally by a
+ * source-IP allowlist. The body is never trusted for data: it only names the execution to
+ * fetch again. The callback is stored and its fetch queued in one transaction, then the
+ * service gets its 200 at once; duplicates queue nothing new (the fetch job is a singleton per
+ * execution and ingestion is idempotent).
+ *
+ * Unknown executions: a callback for an execution the cache does not hold is checked with one
+ * status call (R5, short timeout). A 404 there gets 422 and changes nothing. That is safe
+ * even if the service answered 404 only because it was not ready yet: the service retries
+ * undelivered callbacks and the periodic poll of the list catches anything missed. When the
+ * check cannot be made (timeout, outage), the callback is accepted and the fetch job decides.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Db } from '@/lib/db/client';
+import { callbacks, executions } from '@/lib/db/schema';
+import type { IpAllowlist } from '@/lib/ip-allowlist';
+import type { IdvClient } from '@/lib/idv/client';
+import { isNotFound } from '@/lib/idv/errors';
+import { parseCallbackHref } from '@/lib/idv/links';
+import { CallbackBodySchema } from '@/lib/idv/schemas';
+import { jobDb } from '@/lib/jobs/boss';
+import { clientIpFrom } from '@/lib/request';
+import { markStale } from './ingest';
+import { enqueueFetch, type JobSender } from './jobs';
+
+export interface CallbackSettings {
+  /** IDV_CALLBACK_SECRET. Without one every callback is refused: an open endpoint would let anyone trigger fetches. */
+  secret: string | undefined;
+  allowlist: IpAllowlist | null;
+  maxBytes: number;
+  verifyTimeoutMs: number;
+}
+
+export interface CallbackDeps {
+  db: Db;
+  /** Lazy: a refused callback needs neither the client nor the queue. */
+  idv: () => IdvClient;
+  jobs: () => Promise<JobSender>;
+  settings: CallbackSettings;
+  log?: (line: string) => void;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function problem(status: number, title: string, detail: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ title, status, detail }, { status, headers: { 'cache-control': 'no-store', ...headers } });
+}
+
+/** Constant-time comparison that also hides the secret's length (both sides are hashed first). */
+export function secretMatches(given: string, secret: string): boolean {
+  const a = createHash('sha256').update(given, 'utf8').digest();
+  const b = createHash('sha256').update(secret, 'utf8').digest();
+  return timingSafeEqual(a, b);
+}
+
+function presentedSecret(request: Request): string | null {
+  const token = new URL(request.url).searchParams.get('token');
+  if (token !== null) return token;
+  const auth = request.headers.get('authorization');
+  const m = auth ? /^Bearer\s+(.+)$/i.exec(auth.trim()) : null;
+  return m ? m[1] : null;
+}
+
+/** The body, or null once it exceeds `max` bytes (without reading the rest). */
+async function readCapped(request: Request, max: number): Promise<Uint8Array | null> {
+  const declared = Number(request.headers.get('content-length') ?? '');
+  if (Number.isFinite(declared) && declared > max) return null;
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+export async function handleCallback(request: Request, deps: CallbackDeps): Promise<Response> {
+  const { settings } = deps;
+  const sourceIp = clientIpFrom(request.headers);
+  if (settings.allowlist && !settings.allowlist.allows(sourceIp)) {
+    deps.log?.(`callback refused: source ${sourceIp ?? 'unknown'} is not in CALLBACK_IP_ALLOWLIST`);
+    return problem(403, 'Forbidden', 'This source address may not send callbacks.');
+  }
+  if (!settings.secret) return problem(503, 'Service Unavailable', 'Callbacks are not configured: set IDV_CALLBACK_SECRET.');
+  const given = presentedSecret(request);
+  if (given === null) return problem(401, 'Unauthorized', 'The callback secret is missing: add ?token=<secret> to the callback URL.', { 'www-authenticate': 'Bearer' });
+  if (!secretMatches(given, settings.secret)) return problem(401, 'Unauthorized', 'The callback secret is wrong.', { 'www-authenticate': 'Bearer' });
+
+  const bytes = await readCapped(request, settings.maxBytes);
+  if (bytes === null) return problem(413, 'Payload Too Large', `A callback body may have at most ${settings.maxBytes} bytes.`);
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    return problem(400, 'Bad Request', 'The body is not valid JSON.');
+  }
+  const parsed = CallbackBodySchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return problem(422, 'Unprocessable Entity', `Not a callback: ${issue.path.join('.') || '(root)'} ${issue.message}.`);
+  }
+  const body = parsed.data;
+  const executionId = body.workflowExecution.id.toLowerCase();
+  const accountId = body.account.id.toLowerCase();
+  if (!UUID.test(executionId) || !UUID.test(accountId)) return problem(422, 'Unprocessable Entity', 'workflowExecution.id and account.id must be UUIDs.');
+  // Both link forms are accepted (with and without the account segment); they must name the same ids.
+  if (body.workflowExecution.href) {
+    let ids: ReturnType<typeof parseCallbackHref>;
+    try {
+      ids = parseCallbackHref(body.workflowExecution.href);
+    } catch {
+      return problem(422, 'Unprocessable Entity', 'workflowExecution.href does not name a workflow execution.');
+    }
+    if (ids.workflowExecutionId.toLowerCase() !== executionId || (ids.accountId && ids.accountId.toLowerCase() !== accountId)) {
+      return problem(422, 'Unprocessable Entity', 'workflowExecution.href names another execution or account than the body.');
+    }
+  }
+
+  const [cached] = await deps.db.select({ accountId: executions.accountId }).from(executions).where(eq(executions.id, executionId));
+  if (cached && cached.accountId !== accountId) return problem(422, 'Unprocessable Entity', 'This execution belongs to another account.');
+  if (!cached) {
+    const known = await verifyAtService(deps, accountId, executionId);
+    if (known === false) return problem(422, 'Unprocessable Entity', 'The service does not know this workflow execution.');
+  }
+
+  let jobs: JobSender;
+  try {
+    jobs = await deps.jobs();
+  } catch (err) {
+    deps.log?.(`callback not stored: the job queue is unavailable (${err instanceof Error ? err.message : err})`);
+    return problem(503, 'Service Unavailable', 'The callback could not be stored; send it again later.', { 'retry-after': '30' });
+  }
+  const sentAt = body.callbackSentAt ? new Date(body.callbackSentAt) : null;
+  const stored = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(callbacks)
+      .values({
+        executionId,
+        accountId,
+        status: body.workflowExecution.status ?? null,
+        callbackSentAt: sentAt && !Number.isNaN(sentAt.getTime()) ? sentAt : null,
+        sourceIp,
+        body: json as Record<string, unknown>,
+      })
+      .returning({ id: callbacks.id });
+    if (cached) await markStale(tx, executionId);
+    await enqueueFetch(jobs, { executionId, accountId, reason: 'callback', attempt: 0, hint: body.workflowExecution.status }, { db: jobDb(tx) });
+    return row;
+  });
+  return Response.json({ received: true, id: stored.id }, { status: 200, headers: { 'cache-control': 'no-store' } });
+}
+
+/** true: known; false: the service says 404; null: could not tell (timeout, outage, rate limit). */
+async function verifyAtService(deps: CallbackDeps, accountId: string, executionId: string): Promise<boolean | null> {
+  const ms = deps.settings.verifyTimeoutMs;
+  try {
+    // The client's retries sleep through Retry-After; the race keeps the answer to the service fast.
+    const call = deps.idv().getStatus(accountId, executionId, { signal: AbortSignal.timeout(ms) });
+    call.catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    });
+    await Promise.race([call, timeout]).finally(() => clearTimeout(timer));
+    return true;
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    deps.log?.(`callback for ${executionId}: status check failed, accepting it (${err instanceof Error ? err.message : err})`);
+    return null;
+  }
+}

@@ -1,0 +1,50 @@
+import 'server-only';
+/**
+ * Building the sync's parts for a process from its configuration: used by `npm start`
+ * (scripts/services.ts), `npm run worker` and `npm run sync`.
+ */
+import { createDb } from '@/lib/db/client';
+import { isRealServiceConfigured, type Env } from '@/lib/env';
+import { IdvClient } from '@/lib/idv/client';
+import { idvConfigFromEnv } from '@/lib/idv/config';
+import { simulatorEnv } from '@/lib/server/service-address';
+import { syncOptionsFromEnv } from './config';
+import { startWorker, type SyncWorker } from './worker';
+
+/** The service client of a command-line process: the configured service, or `npm start`'s simulator. */
+export function cliIdvClient(env: Env, dataDir: string, extra: Record<string, string> = {}): IdvClient {
+  const source = { ...process.env, ...extra };
+  if (!isRealServiceConfigured(env) && !extra.IDV_BASE_URL) {
+    const sim = simulatorEnv(dataDir);
+    if (!sim.IDV_BASE_URL) {
+      throw new Error('No service configured (IDV_BASE_URL ...) and no built-in simulator running: start Verdict with `npm start` first, or set the IDV_* variables.');
+    }
+    Object.assign(source, sim);
+  }
+  return new IdvClient(idvConfigFromEnv(source));
+}
+
+export async function startProcessWorker(opts: {
+  env: Env;
+  databaseUrl: string;
+  idv: IdvClient;
+  log: (line: string) => void;
+}): Promise<SyncWorker> {
+  // A small pool: the embedded database serves a limited number of connections to all processes.
+  const db = createDb(opts.databaseUrl, 4);
+  const worker = await startWorker({
+    db,
+    idv: opts.idv,
+    url: opts.databaseUrl,
+    options: syncOptionsFromEnv(opts.env),
+    retentionFallbackDays: opts.env.RETENTION_DAYS,
+    log: opts.log,
+  });
+  return {
+    ...worker,
+    async stop(o) {
+      await worker.stop(o);
+      await db.$client.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,352 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '@/lib/db/client';
+import { CAPABILITY_LABELS } from '@/lib/idv/schemas';
+import type { RollupRow, Tx } from './ingest';
+
+/**
+ * The trends rollup (lib/db/schema/trends.ts), kept current by ingest in the same transaction.
+ *
+ * Ingest calls `applyRollupChanges` (registered with `onExecutionsChanged`) with each changed
+ * execution's fields before and after the write: the old keys get -1 and the new ones +1. An
+ * unchanged execution is not passed at all and equal keys net to zero, so re-ingest writes
+ * nothing; a changed decision, feedback, score, label or rule moves exactly that execution
+ * between rows. `rebuildRollup` recomputes the same keys from the raw rows in SQL, and the trends
+ * page's raw-table queries use the same SQL definitions, so the three always agree.
+ *
+ * No 'server-only' here: ingest (and so this module) also runs in the worker and scripts.
+ */
+
+export type DbOrTx = Db | Tx;
+
+/** Scope bits, numbered as Postgres' GROUPING(definition_key, issuing_country, document_type). */
+export const SCOPE = { definitionKey: 4, issuingCountry: 2, documentType: 1 } as const;
+/** Added to the scope of the month rows (their `day` is the first of the month). */
+export const MONTH_SCOPE = 8;
+
+export interface RollupKeys {
+  day: string;
+  definitionKey: string;
+  issuingCountry: string;
+  documentType: string;
+  decisionType: string;
+  feedbackStatus: string;
+  feedbackReason: string;
+  riskScore: number | null;
+  labels: Array<{ capability: string; decisionType: string; label: string }>;
+  ruleIds: string[];
+}
+
+/**
+ * Capability labels counted on the trends page: those of REJECTED and WARNING entries. The
+ * cache keeps them as `capability:label:LABEL` tags (what the list's capability filter matches),
+ * without the entry's decision, so a documented label takes its documented decision and an
+ * unknown one the worst decision (REJECTED, then WARNING) among the capability's tags.
+ */
+const KNOWN_LABELS: Array<[capability: string, label: string, decision: string]> = (() => {
+  const seen = new Map<string, [string, string, string]>();
+  for (const [capability, table] of Object.entries(CAPABILITY_LABELS)) {
+    for (const decision of ['REJECTED', 'WARNING', 'NOT_EXECUTED', 'PASSED'] as const) {
+      for (const label of table?.[decision] ?? []) if (!seen.has(`${capability}:${label}`)) seen.set(`${capability}:${label}`, [capability, label, decision]);
+    }
+  }
+  return [...seen.values()];
+})();
+const KNOWN = new Map(KNOWN_LABELS.map(([c, l, d]) => [`${c}:${l}`, d]));
+
+/** The trends labels of one execution, from its capability tags. */
+export function labelsOfTags(tags: readonly string[]): RollupKeys['labels'] {
+  const types = new Set<string>();
+  const labels: Array<[string, string]> = [];
+  for (const tag of tags) {
+    const i = tag.indexOf(':');
+    if (i < 0) continue;
+    const capability = tag.slice(0, i);
+    const rest = tag.slice(i + 1);
+    if (rest.startsWith('label:')) labels.push([capability, rest.slice(6)]);
+    else types.add(`${capability}:${rest}`);
+  }
+  const out: RollupKeys['labels'] = [];
+  const seen = new Set<string>();
+  for (const [capability, label] of labels) {
+    const decisionType =
+      KNOWN.get(`${capability}:${label}`) ??
+      (types.has(`${capability}:REJECTED`) ? 'REJECTED' : types.has(`${capability}:WARNING`) ? 'WARNING' : null);
+    if (decisionType !== 'REJECTED' && decisionType !== 'WARNING') continue;
+    const key = `${capability}\u0000${label}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ capability, decisionType, label });
+  }
+  return out;
+}
+
+/** The rollup keys of an executions row as ingest passes it. */
+export function rollupKeysOf(row: RollupRow): RollupKeys {
+  const fb = row.feedbackStatus && row.feedbackStatus !== 'NA' ? row.feedbackStatus : '';
+  return {
+    day: row.createdAt.toISOString().slice(0, 10),
+    definitionKey: row.definitionKey ?? '',
+    issuingCountry: row.issuingCountry ?? '',
+    documentType: row.documentType ?? '',
+    decisionType: row.decisionType ?? '',
+    feedbackStatus: fb,
+    feedbackReason: row.feedbackReason && row.feedbackReason !== 'NA' ? row.feedbackReason : '',
+    riskScore: row.riskScore,
+    labels: labelsOfTags(row.capabilityTags ?? []),
+    ruleIds: [...new Set(row.matchedRuleIds)],
+  };
+}
+
+/**
+ * The same keys in SQL, over an executions row aliased `e`: used by the rebuild and by the
+ * trends page's raw-table queries. Must mean exactly what `rollupKeysOf` means.
+ */
+export const rollupColumns = {
+  day: sql`(e.created_at at time zone 'UTC')::date`,
+  definitionKey: sql`coalesce(e.definition_key, '')`,
+  issuingCountry: sql`coalesce(e.issuing_country, '')`,
+  documentType: sql`coalesce(e.document_type, '')`,
+  decisionType: sql`coalesce(e.decision_type, '')`,
+  // The service's "no feedback" is NA; NULL (never given) means the same.
+  feedbackStatus: sql`coalesce(nullif(e.feedback_status, 'NA'), '')`,
+  feedbackReason: sql`coalesce(nullif(e.feedback_reason, 'NA'), '')`,
+};
+
+const knownLabelsValues = sql.raw(
+  KNOWN_LABELS.map(([c, l, d]) => `('${c.replace(/'/g, "''")}', '${l.replace(/'/g, "''")}', '${d}')`).join(', '),
+);
+
+/** `(capability, decision_type, label)` rows of `e` (for a lateral join), as `labelsOfTags`. */
+export const labelsOfExecution = sql`(
+  select x.capability, coalesce(k.decision_type,
+      case when e.capability_tags @> array[x.capability || ':REJECTED'] then 'REJECTED'
+           when e.capability_tags @> array[x.capability || ':WARNING'] then 'WARNING' end) as decision_type, x.label
+  from (select distinct split_part(t, ':', 1) as capability, substr(t, length(split_part(t, ':', 1)) + 8) as label
+        from unnest(e.capability_tags) t
+        where strpos(t, ':') > 0 and substr(t, length(split_part(t, ':', 1)) + 1, 7) = ':label:') x
+  left join (values ${knownLabelsValues}) k(capability, label, decision_type) on k.capability = x.capability and k.label = x.label
+  where coalesce(k.decision_type,
+      case when e.capability_tags @> array[x.capability || ':REJECTED'] then 'REJECTED'
+           when e.capability_tags @> array[x.capability || ':WARNING'] then 'WARNING' end) in ('REJECTED', 'WARNING'))`;
+
+/** Distinct matched rule ids of `e` (for a lateral join). */
+export const rulesOfExecution = sql`(select distinct r.rule_id from rule_results r where r.execution_id = e.id and r.matched)`;
+
+/** The rollup tables and the columns that follow the cube keys in each one's primary key. */
+const CUBE_TABLES = {
+  decisions: { table: 'trend_decisions', keys: ['decision_type', 'feedback_status', 'feedback_reason'] },
+  risk: { table: 'trend_risk', keys: ['risk_score'] },
+  labels: { table: 'trend_labels', keys: ['capability', 'decision_type', 'label'] },
+  rules: { table: 'trend_rules', keys: ['rule_id', 'feedback_status'] },
+} as const;
+type CubeTable = keyof typeof CUBE_TABLES;
+const CUBE_KEYS = ['scope', 'definition_key', 'issuing_country', 'document_type', 'day'] as const;
+
+/** Net count changes per rollup row; rows are the primary key values in column order. */
+class Deltas {
+  private map = new Map<string, { table: CubeTable; key: Array<string | number>; n: number }>();
+  add(table: CubeTable, key: Array<string | number>, n: number) {
+    const id = JSON.stringify([table, key]);
+    const d = this.map.get(id);
+    if (d) d.n += n;
+    else this.map.set(id, { table, key, n });
+  }
+  /** Non-zero deltas of one table in a fixed order, so concurrent transactions lock rollup rows in the same order. */
+  of(table: CubeTable) {
+    return [...this.map.entries()]
+      .filter(([, d]) => d.table === table && d.n !== 0)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, d]) => d);
+  }
+}
+
+/** The sixteen cube keys of one execution: each filter kept or aggregated away, by day and by month. */
+function cubeOf(k: RollupKeys): Array<[number, string, string, string, string]> {
+  const out: Array<[number, string, string, string, string]> = [];
+  for (const [grain, day] of [[0, k.day], [MONTH_SCOPE, `${k.day.slice(0, 7)}-01`]] as const) {
+    for (let scope = 0; scope < 8; scope++) {
+      out.push([
+        grain + scope,
+        scope & SCOPE.definitionKey ? '' : k.definitionKey,
+        scope & SCOPE.issuingCountry ? '' : k.issuingCountry,
+        scope & SCOPE.documentType ? '' : k.documentType,
+        day,
+      ]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Applies the change of each execution from `before` (null: new) to `after` to the rollup, in
+ * the caller's transaction. This is ingest's change hook. One statement adds every delta to
+ * the four tables (and refreshes rule names); a second one, only when some count went down,
+ * drops the rows that reached zero.
+ */
+export async function applyRollupChanges(tx: DbOrTx, changes: ReadonlyArray<{ before: RollupRow | null; after: RollupRow | null }>) {
+  const deltas = new Deltas();
+  const add = (k: RollupKeys, n: number) => {
+    for (const cube of cubeOf(k)) {
+      deltas.add('decisions', [...cube, k.decisionType, k.feedbackStatus, k.feedbackReason], n);
+      if (k.riskScore != null) deltas.add('risk', [...cube, k.riskScore], n);
+      for (const l of k.labels) deltas.add('labels', [...cube, l.capability, l.decisionType, l.label], n);
+      for (const r of k.ruleIds) deltas.add('rules', [...cube, r, k.feedbackStatus], n);
+    }
+  };
+  const withRules: string[] = [];
+  for (const { before, after } of changes) {
+    if (before) add(rollupKeysOf(before), -1);
+    if (after) {
+      add(rollupKeysOf(after), +1);
+      if (after.matchedRuleIds.length) withRules.push(after.id);
+    }
+  }
+  const tables = (Object.keys(CUBE_TABLES) as CubeTable[]).map((t) => ({ t, list: deltas.of(t) })).filter((x) => x.list.length > 0);
+  // Statements stay well below Postgres' 65,535 parameters, whatever the size of the batch.
+  const statements = new ParamBatches();
+  for (const { t, list } of tables) {
+    const { table, cols } = tableOf(t);
+    for (const [i, chunk] of statements.chunk(list, cols.length + 1)) {
+      statements.push(
+        sql`${sql.identifier(`up_${t}_${i}`)} as (insert into ${sql.identifier(table)} as t (${colList(cols)}, n)
+          values ${sql.join(chunk.map((d) => tuple(cols, d.key, sql`${d.n}::integer`)), sql`, `)}
+          on conflict (${colList(cols)}) do update set n = t.n + excluded.n)`,
+        chunk.length * (cols.length + 1),
+      );
+    }
+  }
+  if (withRules.length) statements.push(sql`up_names as (${ruleNamesUpsert(sql`r.execution_id = any(${sql.param(withRules.sort())}::uuid[])`)})`, 1);
+  for (const steps of statements.all()) await tx.execute(sql`with ${sql.join(steps, sql`, `)} select 1`);
+  // A row whose count reached zero no longer describes any execution: drop it.
+  for (const { t, list } of tables) {
+    const { table, cols } = tableOf(t);
+    for (const [, chunk] of statements.chunk(list.filter((d) => d.n < 0), cols.length)) {
+      // A join with a VALUES list, not a row IN (...) list: that one nests an expression per
+      // row, which the embedded database's stack cannot take for large batches.
+      const on = sql.join(cols.map((c) => sql`t.${sql.identifier(c)} = v.${sql.identifier(c)}`), sql` and `);
+      await tx.execute(sql`delete from ${sql.identifier(table)} t using (values ${sql.join(chunk.map((d) => tuple(cols, d.key)), sql`, `)}) as v (${colList(cols)})
+        where t.n = 0 and ${on}`);
+    }
+  }
+}
+
+/** Groups CTEs into statements of at most MAX_PARAMS parameters. */
+class ParamBatches {
+  static MAX_PARAMS = 30_000;
+  private batches: SQL[][] = [[]];
+  private used = 0;
+  push(step: SQL, params: number) {
+    if (this.used + params > ParamBatches.MAX_PARAMS && this.batches.at(-1)!.length) {
+      this.batches.push([]);
+      this.used = 0;
+    }
+    this.batches.at(-1)!.push(step);
+    this.used += params;
+  }
+  all() {
+    return this.batches.filter((b) => b.length > 0);
+  }
+  /** Slices of `list` that fit in one statement at `perRow` parameters a row. */
+  *chunk<T>(list: T[], perRow: number): Generator<[number, T[]]> {
+    const size = Math.max(1, Math.floor(ParamBatches.MAX_PARAMS / perRow));
+    for (let i = 0; i < list.length; i += size) yield [i / size, list.slice(i, i + size)];
+  }
+}
+
+function tableOf(which: CubeTable) {
+  const { table, keys } = CUBE_TABLES[which];
+  return { table, cols: [...CUBE_KEYS, ...keys] as string[] };
+}
+const colList = (cols: string[]) => sql.join(cols.map((c) => sql.identifier(c)), sql`, `);
+/** A primary key as a row of typed placeholders (for the upsert's and the delete's VALUES lists). */
+function tuple(cols: string[], key: Array<string | number>, ...more: SQL[]): SQL {
+  const typed = (v: string | number, i: number) =>
+    cols[i] === 'scope' ? sql`${v}::smallint` : cols[i] === 'day' ? sql`${v}::date` : cols[i] === 'risk_score' ? sql`${v}::integer` : sql`${v}::text`;
+  return sql`(${sql.join([...key.map(typed), ...more], sql`, `)})`;
+}
+
+/** Keeps the latest name of each matched rule, so the page names rules without reading rule_results. */
+function ruleNamesUpsert(where: SQL): SQL {
+  return sql`insert into trend_rule_names (rule_id, rule_name)
+    select distinct on (r.rule_id) r.rule_id, r.rule_name from rule_results r
+    where r.matched and ${where}
+    order by r.rule_id, r.id desc
+    on conflict (rule_id) do update set rule_name = excluded.rule_name, seen_at = now()
+    where trend_rule_names.rule_name is distinct from excluded.rule_name`;
+}
+
+/** Day bounds of a rebuild or raw query: inclusive UTC dates (YYYY-MM-DD). */
+export interface DayRange {
+  from?: string;
+  to?: string;
+}
+
+/** `e.created_at` within the inclusive UTC day range. */
+export function createdInRange(range: DayRange): SQL {
+  const conds: SQL[] = [sql`true`];
+  if (range.from) conds.push(sql`e.created_at >= (${range.from}::date)::timestamp at time zone 'UTC'`);
+  if (range.to) conds.push(sql`e.created_at < (${range.to}::date + 1)::timestamp at time zone 'UTC'`);
+  return sql.join(conds, sql` and `);
+}
+
+/**
+ * Recomputes the rollup from the raw rows, for the whole history or the given days: the repair
+ * path, and what tests compare the incremental rollup with. Locks the rollup tables for the
+ * duration; an ingest that commits meanwhile waits and then applies its delta on top.
+ */
+export async function rebuildRollup(database: Db, range: DayRange = {}): Promise<{ executions: number }> {
+  return database.transaction(async (tx) => {
+    await tx.execute(sql`lock table trend_decisions, trend_risk, trend_labels, trend_rules in exclusive mode`);
+    const days: SQL[] = [sql`scope < ${MONTH_SCOPE}`];
+    if (range.from) days.push(sql`day >= ${range.from}::date`);
+    if (range.to) days.push(sql`day <= ${range.to}::date`);
+    for (const t of Object.values(CUBE_TABLES)) await tx.execute(sql`delete from ${sql.identifier(t.table)} where ${sql.join(days, sql` and `)}`);
+
+    const c = rollupColumns;
+    const where = createdInRange(range);
+    // The normalised columns first, then CUBE over the three filters: one pass per table.
+    const base = (extra: SQL) => sql`select ${c.day} as day, ${c.definitionKey} as dk, ${c.issuingCountry} as ic, ${c.documentType} as dt, ${extra} from executions e`;
+    const cube = sql`grouping(dk, ic, dt)::smallint, coalesce(dk, ''), coalesce(ic, ''), coalesce(dt, ''), day`;
+    const res = await tx.execute<{ n: number }>(sql`
+      with ins as (
+        insert into trend_decisions (scope, definition_key, issuing_country, document_type, day, decision_type, feedback_status, feedback_reason, n)
+        select ${cube}, decision, fb, reason, count(*)::int
+        from (${base(sql`${c.decisionType} as decision, ${c.feedbackStatus} as fb, ${c.feedbackReason} as reason`)} where ${where}) x
+        group by day, decision, fb, reason, cube(dk, ic, dt)
+        returning scope, n
+      ) select coalesce(sum(n), 0)::int as n from ins where scope = 7`);
+    await tx.execute(sql`
+      insert into trend_risk (scope, definition_key, issuing_country, document_type, day, risk_score, n)
+      select ${cube}, score, count(*)::int
+      from (${base(sql`e.risk_score as score`)} where ${where} and e.risk_score is not null) x
+      group by day, score, cube(dk, ic, dt)`);
+    await tx.execute(sql`
+      insert into trend_labels (scope, definition_key, issuing_country, document_type, day, capability, decision_type, label, n)
+      select ${cube}, capability, decision_type, label, count(*)::int
+      from (${base(sql`l.capability, l.decision_type, l.label`)} cross join lateral ${labelsOfExecution} l where ${where}) x
+      group by day, capability, decision_type, label, cube(dk, ic, dt)`);
+    await tx.execute(sql`
+      insert into trend_rules (scope, definition_key, issuing_country, document_type, day, rule_id, feedback_status, n)
+      select ${cube}, rule_id, fb, count(*)::int
+      from (${base(sql`r.rule_id, ${c.feedbackStatus} as fb`)} cross join lateral ${rulesOfExecution} r where ${where}) x
+      group by day, rule_id, fb, cube(dk, ic, dt)`);
+
+    // Month rows of every month the range touches, summed from the day rows (whole months,
+    // so a rebuild of a few days leaves its months right).
+    const months: SQL[] = [sql`true`];
+    if (range.from) months.push(sql`day >= date_trunc('month', ${range.from}::date)::date`);
+    if (range.to) months.push(sql`day <= (date_trunc('month', ${range.to}::date) + interval '1 month - 1 day')::date`);
+    const inMonths = sql.join(months, sql` and `);
+    for (const t of Object.values(CUBE_TABLES)) {
+      const keys = sql.raw(t.keys.join(', '));
+      await tx.execute(sql`delete from ${sql.identifier(t.table)} where scope >= ${MONTH_SCOPE} and ${inMonths}`);
+      await tx.execute(sql`
+        insert into ${sql.identifier(t.table)} (scope, definition_key, issuing_country, document_type, day, ${keys}, n)
+        select scope + ${MONTH_SCOPE}, definition_key, issuing_country, document_type, date_trunc('month', day)::date, ${keys}, sum(n)::int
+        from ${sql.identifier(t.table)} where scope < ${MONTH_SCOPE} and ${inMonths}
+        group by 1, 2, 3, 4, 5, ${keys}`);
+    }
+    await tx.execute(ruleNamesUpsert(sql`exists (select 1 from executions e where e.id = r.execution_id and ${where})`));
+    return { executions: res.rows[0]?.n ?? 0 };
+  });
+}

@@ -1,0 +1,191 @@
+/**
+ * The sync worker: processes the sync's jobs on pg-boss and runs its schedules. It runs inside
+ * `npm start` (unless WORKER=off) and as `npm run worker`; several workers may run against one
+ * database (pg-boss hands each job to one of them; runs are leased, see runs.ts).
+ */
+import type PgBoss from 'pg-boss';
+import { and, count, desc, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '@/lib/db/client';
+import { executions, syncRuns } from '@/lib/db/schema';
+import type { IdvClient } from '@/lib/idv/client';
+import { createBoss, QUEUES, setBoss } from '@/lib/jobs/boss';
+import type { SyncOptions } from './config';
+import { recordFetchFailure } from './failures';
+import { fetchExecution, type SyncDeps } from './fetch';
+import { enqueueFetch, enqueueRun, type FetchJob, type RunJob } from './jobs';
+import { countServiceExecutions, describe, executeRun, isTransient, listStaleRuns, openRun, saveServiceCount, workerOwnerId } from './runs';
+import { retentionDays, runRetention } from './retention';
+
+export interface StartWorkerOptions {
+  db: Db;
+  idv: IdvClient;
+  options: SyncOptions;
+  /** Where pg-boss connects (default DATABASE_URL). */
+  url?: string;
+  /** pg-boss schema (tests give each file its own). */
+  queueSchema?: string;
+  /** RETENTION_DAYS, used when no admin setting exists. */
+  retentionFallbackDays?: number;
+  /** Resume interrupted runs and start a backfill when the cache is empty or behind. Default true. */
+  initialSync?: boolean;
+  /** Cron schedules for poll, reconcile and retention. Default true. */
+  schedules?: boolean;
+  /** Make this worker's pg-boss the process's (so sends elsewhere in the process share it). Default true. */
+  registerProcessBoss?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface SyncWorker {
+  boss: PgBoss;
+  owner: string;
+  deps: SyncDeps;
+  /** One poll now (what the schedule does every SYNC_POLL_MINUTES). */
+  pollNow(): Promise<void>;
+  /** `graceful: false` abandons running jobs as a crash would (tests of take-over). */
+  stop(opts?: { graceful?: boolean }): Promise<void>;
+}
+
+export async function startWorker(o: StartWorkerOptions): Promise<SyncWorker> {
+  const log = o.log ?? ((line: string) => console.log(`[sync] ${line}`));
+  const boss = await createBoss({ url: o.url, schema: o.queueSchema, worker: true, max: 3, onError: (err) => log(`queue: ${err.message}`) });
+  if (o.registerProcessBoss ?? true) setBoss(boss);
+  const owner = workerOwnerId();
+  const ctl = new AbortController();
+  const deps: SyncDeps = { db: o.db, idv: o.idv, jobs: boss, options: o.options, log };
+  const { options } = o;
+
+  await boss.work<FetchJob>(
+    QUEUES.fetchExecution,
+    { batchSize: options.fetchConcurrency, pollingIntervalSeconds: options.pollingIntervalSec, includeMetadata: true },
+    async (jobs) => {
+      // Each job succeeds or fails on its own; the ones not failed here are completed by pg-boss.
+      await Promise.all(
+        jobs.map(async (job) => {
+          try {
+            await fetchExecution(deps, job.data, { signal: ctl.signal });
+          } catch (err) {
+            const permanent = !isTransient(err);
+            const final = permanent || job.retryCount >= job.retryLimit;
+            log(`fetch ${job.data.executionId} failed${final ? '' : ', will retry'}: ${describe(err)}`);
+            await recordFetchFailure(o.db, { executionId: job.data.executionId, accountId: job.data.accountId, error: describe(err), state: final ? 'failed' : 'retrying' }).catch(() => undefined);
+            // A permanent error is not retried by the queue (another try cannot fix it): "retry failed" on the sync page can.
+            if (!permanent) await boss.fail(QUEUES.fetchExecution, job.id, { message: describe(err) }).catch(() => undefined);
+          }
+        }),
+      );
+    },
+  );
+  await boss.work<RunJob>(QUEUES.backfill, { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSec }, async ([job]) => {
+    await executeRun(deps, job.data.runId, { owner, signal: ctl.signal });
+  });
+  await boss.work(QUEUES.poll, { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSec }, async () => {
+    await pollOnce(deps, boss, owner, ctl.signal);
+  });
+  await boss.work(QUEUES.reconcile, { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSec }, async () => {
+    const { run } = await openRun(o.db, 'reconcile', { startedBy: 'schedule', overlapMs: options.overlapMs, pageSize: options.pageSize });
+    await enqueueRun(boss, run.id);
+  });
+  await boss.work(QUEUES.retention, { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSec }, async () => {
+    const days = await retentionDays(o.db, o.retentionFallbackDays ?? 0);
+    const purged = await runRetention(o.db, days);
+    if (purged) log(`retention: purged personal data of ${purged} executions older than ${days} days`);
+  });
+
+  if (o.schedules ?? true) {
+    await boss.schedule(QUEUES.poll, `*/${Math.min(options.pollMinutes, 59)} * * * *`);
+    await boss.schedule(QUEUES.retention, '7 * * * *');
+    if (options.reconcileHours > 0) await boss.schedule(QUEUES.reconcile, reconcileCron(options.reconcileHours));
+    else await boss.unschedule(QUEUES.reconcile);
+  }
+  if (o.initialSync ?? true) await kickOff(deps, boss).catch((err) => log(`start-up sync not queued: ${describe(err)}`));
+
+  let stopped = false;
+  return {
+    boss,
+    owner,
+    deps,
+    pollNow: () => pollOnce(deps, boss, owner, ctl.signal),
+    async stop(opts = {}) {
+      if (stopped) return;
+      stopped = true;
+      const graceful = opts.graceful ?? true;
+      // Graceful: running runs end `interrupted` at a page boundary. Not graceful: as a crash,
+      // the run keeps its owner and is taken over once the lease runs out.
+      if (graceful) ctl.abort(new Error('worker stopping'));
+      await boss.stop({ graceful, wait: true, timeout: 10_000 });
+      if (!graceful) ctl.abort(new Error('worker killed'));
+      if (o.registerProcessBoss ?? true) setBoss(undefined);
+    },
+  };
+}
+
+function reconcileCron(hours: number): string {
+  if (hours < 24) return `23 */${hours} * * *`;
+  const days = Math.max(1, Math.round(hours / 24));
+  return days === 1 ? '23 3 * * *' : `23 3 */${days} * *`;
+}
+
+/** At start: resume what was cut off, and catch up when the cache is empty or behind. */
+async function kickOff(deps: SyncDeps, boss: PgBoss): Promise<void> {
+  const { db, options } = deps;
+  // Open runs without a live owner (a crash, Ctrl+C, a failure): they were wanted, so go on with them.
+  const open = await db
+    .select()
+    .from(syncRuns)
+    .where(and(isNull(syncRuns.finishedAt), or(isNull(syncRuns.owner), lt(syncRuns.updatedAt, sql`now() - make_interval(secs => ${options.leaseMs / 1000})`))));
+  for (const run of open) await enqueueRun(boss, run.id);
+  const [{ n }] = await db.select({ n: count() }).from(executions);
+  const [recent] = await db
+    .select({ id: syncRuns.id })
+    .from(syncRuns)
+    .where(and(eq(syncRuns.state, 'completed'), gt(syncRuns.finishedAt, sql`now() - make_interval(mins => ${options.pollMinutes})`)))
+    .limit(1);
+  if (n === 0 || !recent) {
+    const { run } = await openRun(db, 'backfill', { startedBy: 'start-up', overlapMs: options.overlapMs, pageSize: options.pageSize });
+    await enqueueRun(boss, run.id);
+  }
+}
+
+/**
+ * The periodic poll: take over runs whose owner died, walk the newest pages of the list down to
+ * what the cache has, fetch again the cached executions that are not finished (their callback
+ * may never come), and count the executions at the service.
+ */
+export async function pollOnce(deps: SyncDeps, boss: PgBoss, owner: string, signal: AbortSignal): Promise<void> {
+  const { db, options } = deps;
+  for (const run of await listStaleRuns(db, options.leaseMs)) if (run.kind !== 'poll') await enqueueRun(boss, run.id);
+
+  const [everCompleted] = await db.select({ id: syncRuns.id }).from(syncRuns).where(eq(syncRuns.state, 'completed')).limit(1);
+  const [walking] = await db
+    .select({ id: syncRuns.id })
+    .from(syncRuns)
+    .where(and(isNull(syncRuns.finishedAt), eq(syncRuns.state, 'running'), sql`${syncRuns.kind} in ('backfill', 'reconcile')`))
+    .limit(1);
+  if (!everCompleted) {
+    // Never synced: that is a backfill's job (it shows progress and resumes), not a poll's.
+    const { run } = await openRun(db, 'backfill', { startedBy: 'poll', overlapMs: options.overlapMs, pageSize: options.pageSize });
+    await enqueueRun(boss, run.id);
+  } else if (!walking) {
+    const { run } = await openRun(db, 'poll', { startedBy: 'schedule', overlapMs: options.overlapMs, pageSize: options.pageSize });
+    await executeRun(deps, run.id, { owner, signal });
+  }
+
+  const unfinished = await db
+    .select({ id: executions.id, accountId: executions.accountId })
+    .from(executions)
+    .where(
+      and(
+        isNull(executions.goneAt),
+        or(
+          and(lt(executions.statusRank, 3), gt(executions.createdAt, sql`now() - interval '60 days'`)),
+          and(isNotNull(executions.staleSince), lt(executions.staleSince, sql`now() - interval '2 minutes'`)),
+        ),
+      ),
+    )
+    .orderBy(desc(executions.createdAt))
+    .limit(options.followUpLimit);
+  for (const e of unfinished) await enqueueFetch(boss, { executionId: e.id, accountId: e.accountId, reason: 'poll', attempt: 0 });
+
+  const total = await countServiceExecutions(deps, signal).catch(() => null);
+  if (total !== null) await saveServiceCount(db, { count: total, at: new Date().toISOString(), source: 'probe' });
+}

@@ -1,0 +1,42 @@
+import { defineConfig } from '@playwright/test';
+
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+export const E2E_PASSWORD = 'e2e-demo-password';
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list']] : [['list']],
+  globalSetup: './tests/e2e/global-setup.ts',
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || undefined,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+  webServer: {
+    command: 'node node_modules/tsx/dist/cli.mjs --conditions=react-server scripts/start.ts',
+    url: `http://127.0.0.1:${PORT}/api/health`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      PORT: String(PORT),
+      DATA_DIR: process.env.E2E_DATA_DIR || '.data/e2e',
+      DATABASE_URL: process.env.E2E_DATABASE_URL ?? '',
+      DEMO_PASSWORD: E2E_PASSWORD,
+      NEXTAUTH_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123456789',
+      SIM_PORT: '0',
+      SIM_EXECUTIONS: process.env.E2E_SIM_EXECUTIONS ?? '300',
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
+  },
+});

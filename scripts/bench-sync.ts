@@ -1,0 +1,168 @@
+/**
+ * `npm run bench:sync -- --n 5000 [--naive 1000] [--concurrency 16] [--page-size 100]`
+ *
+ * Syncs N executions from the in-process simulator (rate limits off) into a fresh database
+ * (the Postgres in TEST_DATABASE_URL when set, else an embedded PGlite) with the real backfill
+ * (lib/sync/runs.ts), then does the same with a naive sequential client (one execution at a
+ * time: R2, R7, R8 one after the other, one transaction per execution) on the first `--naive`
+ * executions, in the same run, and prints throughput, per-execution latency, requests, token
+ * requests and the ratio. A benchmark, not a test: machines here are noisy, compare the ratio.
+ */
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { createDb, type Db } from '@/lib/db/client';
+import { IdvClient } from '@/lib/idv/client';
+import { IDV_CONFIG_DEFAULTS } from '@/lib/idv/config';
+import { isNotFound } from '@/lib/idv/errors';
+import { startSimulator } from '@/lib/simulator';
+import { DEFAULT_SYNC_OPTIONS } from '@/lib/sync/config';
+import { ingestExecution } from '@/lib/sync/ingest';
+import { executeRun, openRun } from '@/lib/sync/runs';
+import { createTestDatabase } from '../tests/setup/database';
+
+const { values } = parseArgs({
+  options: {
+    n: { type: 'string', default: '5000' },
+    naive: { type: 'string', default: '1000' },
+    concurrency: { type: 'string', default: '16' },
+    'page-size': { type: 'string', default: '100' },
+  },
+});
+const N = Number(values.n);
+const NAIVE = Math.min(N, Number(values.naive));
+const CONCURRENCY = Number(values.concurrency);
+const PAGE = Number(values['page-size']);
+
+function client(url: string, id: string, secret: string): IdvClient {
+  const unlimited = 100_000;
+  return new IdvClient({
+    ...IDV_CONFIG_DEFAULTS,
+    authUrl: url,
+    accountUrl: url,
+    apiUrl: url,
+    retrievalUrl: url,
+    clientId: id,
+    clientSecret: secret,
+    userAgent: 'Verdict bench/1.0',
+    retrievalRatePerSec: unlimited,
+    retrievalBurst: unlimited,
+    accountRatePerSec: unlimited,
+    accountBurst: unlimited,
+    apiRatePerSec: unlimited,
+    apiBurst: unlimited,
+    tokenRatePerSec: unlimited,
+    tokenBurst: unlimited,
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function counts(db: Db) {
+  const r = await db.execute<{ e: number; c: number; s: number; r: number }>(sql`
+    select (select count(*)::int from executions) as e, (select count(*)::int from capability_entries) as c,
+           (select count(*)::int from steps) as s, (select count(*)::int from rule_results) as r`);
+  return r.rows[0];
+}
+
+async function main() {
+  const log = (s: string) => console.log(`[bench] ${s}`);
+  const database = await createTestDatabase('bench');
+  log(`database: ${database.kind === 'postgres' ? 'Postgres (TEST_DATABASE_URL)' : 'embedded PGlite'}; simulator: ${N} executions, rate limits off`);
+  const sim = await startSimulator({ port: 0, seed: 'bench', executions: N, rateLimits: false, anchor: new Date('2026-06-01T12:00:00Z') });
+  const db = createDb(database.url, 8);
+  try {
+    // ---- the real backfill ------------------------------------------------------------------
+    const idv = client(sim.url, sim.clientId, sim.clientSecret);
+    const options = { ...DEFAULT_SYNC_OPTIONS, detailConcurrency: CONCURRENCY, pageSize: PAGE };
+    const { run } = await openRun(db, 'backfill', { overlapMs: options.overlapMs, pageSize: PAGE });
+    const before = sim.stats();
+    const latencies: number[] = [];
+    const started = performance.now();
+    const done = await executeRun({ db, idv, options }, run.id, {
+      owner: 'bench',
+      onPage: (p) => {
+        const ms = p.committedAt.getTime() - p.listedAt.getTime();
+        for (let i = 0; i < p.executions; i++) latencies.push(ms);
+      },
+      onProgress: (r) => process.stdout.write(`\r[bench] backfill: ${r.seen}/${N}   `),
+    });
+    const elapsed = (performance.now() - started) / 1000;
+    process.stdout.write('\n');
+    if (done?.state !== 'completed') throw new Error(`backfill ended ${done?.state}: ${done?.error}`);
+    const after = sim.stats();
+    const c = await counts(db);
+    latencies.sort((a, b) => a - b);
+    const fast = {
+      executions: c.e,
+      seconds: elapsed,
+      perSec: c.e / elapsed,
+      p50: percentile(latencies, 50),
+      p95: percentile(latencies, 95),
+      requests: after.requests - before.requests,
+      tokens: idv.tokens.tokenRequests,
+    };
+    if (c.e !== N) throw new Error(`expected ${N} executions in the cache, found ${c.e}`);
+
+    // ---- the naive sequential client ---------------------------------------------------------
+    await db.execute(sql`truncate executions cascade`);
+    const naiveIdv = client(sim.url, sim.clientId, sim.clientSecret);
+    const naiveBefore = sim.stats();
+    const naiveLat: number[] = [];
+    const nStart = performance.now();
+    let synced = 0;
+    for (let page = 1; synced < NAIVE; page++) {
+      const list = await naiveIdv.listExecutions({ page, size: 100 });
+      if (!list.workflowExecutions.length) break;
+      for (const item of list.workflowExecutions) {
+        if (synced >= NAIVE) break;
+        const t = performance.now();
+        const fetchedAt = new Date();
+        const a = item.account.id;
+        const w = item.workflow.id;
+        const result = await naiveIdv.getExecution(a, w);
+        const steps = await naiveIdv.getSteps(a, w).catch((e) => (isNotFound(e) ? undefined : Promise.reject(e)));
+        const rules = await naiveIdv.getRules(a, w).catch((e) => (isNotFound(e) ? undefined : Promise.reject(e)));
+        await ingestExecution(db, { result, steps, rules, fetchedAt });
+        naiveLat.push(performance.now() - t);
+        synced += 1;
+        if (synced % 50 === 0) process.stdout.write(`\r[bench] naive: ${synced}/${NAIVE}   `);
+      }
+    }
+    const nElapsed = (performance.now() - nStart) / 1000;
+    process.stdout.write('\n');
+    naiveLat.sort((x, y) => x - y);
+    const naive = {
+      executions: synced,
+      seconds: nElapsed,
+      perSec: synced / nElapsed,
+      p50: percentile(naiveLat, 50),
+      p95: percentile(naiveLat, 95),
+      requests: sim.stats().requests - naiveBefore.requests,
+      tokens: naiveIdv.tokens.tokenRequests,
+    };
+
+    const row = (name: string, r: typeof fast) =>
+      `${name.padEnd(22)} ${String(r.executions).padStart(6)} ${r.seconds.toFixed(1).padStart(8)} ${r.perSec.toFixed(1).padStart(9)} ${r.p50.toFixed(0).padStart(8)} ${r.p95.toFixed(0).padStart(8)} ${String(r.requests).padStart(9)} ${String(r.tokens).padStart(7)}`;
+    console.log('');
+    console.log(`${'client'.padEnd(22)} ${'execs'.padStart(6)} ${'seconds'.padStart(8)} ${'execs/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'requests'.padStart(9)} ${'tokens'.padStart(7)}`);
+    console.log(row(`backfill (c=${CONCURRENCY}, page ${PAGE})`, fast));
+    console.log(row('naive sequential', naive));
+    console.log('');
+    console.log(`throughput ratio: ${(fast.perSec / naive.perSec).toFixed(1)}x  (target: at least 200 executions/s; ${fast.perSec >= 200 ? 'met' : 'NOT met'})`);
+    console.log(`token requests: ${fast.tokens} for the backfill over ${fast.seconds.toFixed(1)} s (token lifetime 3600 s: one expected)`);
+    console.log(`cache: ${c.e} executions, ${c.c} capability entries, ${c.s} steps, ${c.r} rule results (latency = list request sent to page committed; naive: R2 sent to commit)`);
+  } finally {
+    await db.$client.end().catch(() => undefined);
+    await sim.close();
+    await database.drop();
+  }
+}
+
+main().catch((err) => {
+  console.error('[bench]', err);
+  process.exit(1);
+});

@@ -1,0 +1,117 @@
+/**
+ * One seeding thread of `npm run bench:list`: generates executions with the simulator's
+ * generator, maps them with ingest's own `toRows()` (the one mapping of the app) and writes the
+ * `executions` rows with multi-row INSERTs built from arrays (one statement per batch).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { Client } from 'pg';
+import { generateExecution } from '@/lib/simulator/generator';
+import { toRows } from '@/lib/sync/ingest';
+
+export interface SeedJob {
+  url: string;
+  seed: string;
+  count: number;
+  days: number;
+  anchor: string;
+  /** This thread writes indices start, start + stride, start + 2*stride, ... below count. */
+  start: number;
+  stride: number;
+  batch: number;
+  /** Also store the full result JSON (slower, ~9 KB per row; the list never reads it). */
+  withJson: boolean;
+}
+
+const SEP = '\u001f';
+
+// Column name, Postgres array type, and how to read it from a mapped execution row.
+type Row = ReturnType<typeof toRows>['execution'] & { feedbackDelivery?: string | null };
+const COLUMNS: Array<[string, string, (r: Row) => unknown]> = [
+  ['id', 'uuid', (r) => r.id],
+  ['account_id', 'uuid', (r) => r.accountId],
+  ['status', 'text', (r) => r.status],
+  ['status_rank', 'int2', (r) => r.statusRank],
+  ['decision_type', 'text', (r) => r.decisionType],
+  ['decision_label', 'text', (r) => r.decisionLabel],
+  ['risk_score', 'int4', (r) => r.riskScore],
+  ['definition_key', 'text', (r) => r.definitionKey],
+  ['original_definition_key', 'text', (r) => r.originalDefinitionKey],
+  ['user_reference', 'text', (r) => r.userReference],
+  ['customer_internal_reference', 'text', (r) => r.customerInternalReference],
+  ['reporting_criteria', 'text', (r) => r.reportingCriteria],
+  ['created_at', 'timestamptz', (r) => r.createdAt],
+  ['started_at', 'timestamptz', (r) => r.startedAt],
+  ['completed_at', 'timestamptz', (r) => r.completedAt],
+  ['wiped_out_at', 'timestamptz', (r) => r.wipedOutAt],
+  ['issuing_country', 'text', (r) => r.issuingCountry],
+  ['document_type', 'text', (r) => r.documentType],
+  ['document_number', 'text', (r) => r.documentNumber],
+  ['first_name', 'text', (r) => r.firstName],
+  ['last_name', 'text', (r) => r.lastName],
+  ['date_of_birth', 'text', (r) => r.dateOfBirth],
+  ['document_key', 'text', (r) => r.documentKey],
+  ['search_text', 'text', (r) => r.searchText],
+  ['capability_tags', 'text', (r) => (r.capabilityTags as string[]).join(SEP)],
+  ['feedback_status', 'text', (r) => r.feedbackStatus],
+  ['feedback_reason', 'text', (r) => r.feedbackReason],
+  ['feedback_provided_at', 'timestamptz', (r) => r.feedbackProvidedAt],
+  ['feedback_delivery', 'text', (r) => r.feedbackDelivery ?? null],
+  ['has_personal_data', 'bool', (r) => r.hasPersonalData],
+  ['fetched_at', 'timestamptz', (r) => r.fetchedAt],
+  ['content_hash', 'text', (r) => r.contentHash],
+];
+
+function insertSql(withJson: boolean) {
+  const cols = [...COLUMNS.map(([c]) => c), ...(withJson ? ['result'] : [])];
+  const sel = COLUMNS.map(([c, , ], i) => (c === 'capability_tags' ? `string_to_array(c${i}, E'\\x1f')` : `c${i}`));
+  if (withJson) sel.push(`c${COLUMNS.length}::jsonb`);
+  const args = COLUMNS.map(([, t], i) => `$${i + 1}::${t}[]`);
+  if (withJson) args.push(`$${COLUMNS.length + 1}::text[]`);
+  const names = cols.map((_, i) => `c${i}`).join(', ');
+  return `insert into executions (${cols.join(', ')}) select ${sel.join(', ')} from unnest(${args.join(', ')}) as t(${names})`;
+}
+
+async function run(job: SeedJob) {
+  const client = new Client({ connectionString: job.url });
+  await client.connect();
+  await client.query('set synchronous_commit = off');
+  const text = insertSql(job.withJson);
+  const opts = { count: job.count, days: job.days, anchor: new Date(job.anchor) };
+  const fetchedAt = new Date(job.anchor);
+  let pending: Promise<unknown> | null = null;
+  let done = 0;
+  const build = (from: number) => {
+    const cols: unknown[][] = COLUMNS.map(() => []);
+    const json: string[] = [];
+    let n = 0;
+    for (let i = from; i < job.count && n < job.batch; i += job.stride, n++) {
+      const g = generateExecution(job.seed, i, opts);
+      // Only the result: the list reads the executions row, which toRows derives from the result.
+      const row = toRows({ result: g.result, fetchedAt }).execution as Row;
+      // Delivery state is local to Verdict (not in the service's data): most feedback was
+      // delivered long ago, a few are still waiting, as in a running installation.
+      if (row.feedbackStatus) row.feedbackDelivery = i % 40 === 0 ? 'pending' : i % 97 === 0 ? 'failed' : 'delivered';
+      COLUMNS.forEach(([, , get], k) => cols[k].push(get(row) ?? null));
+      if (job.withJson) json.push(JSON.stringify(row.result));
+    }
+    return { cols: job.withJson ? [...cols, json] : cols, n };
+  };
+  for (let i = job.start; i < job.count; ) {
+    const { cols, n } = build(i);
+    i += n * job.stride;
+    if (pending) await pending;
+    pending = client.query(text, cols).then(() => {
+      done += n;
+      parentPort?.postMessage({ done: n });
+    });
+  }
+  if (pending) await pending;
+  await client.end();
+  return done;
+}
+
+run(workerData as SeedJob)
+  .then((n) => parentPort?.postMessage({ finished: n }))
+  .catch((err) => {
+    parentPort?.postMessage({ error: err instanceof Error ? `${err.message}\n${err.stack}` : String(err) });
+  });

@@ -1,0 +1,87 @@
+/**
+ * The background parts that `npm start` runs beside the console: the built-in simulator (when
+ * no real service is configured) and the sync worker.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Env } from '@/lib/env';
+import { IdvClient } from '@/lib/idv/client';
+import { idvConfigFromEnv } from '@/lib/idv/config';
+import { registerFeedbackWorkers } from '@/lib/feedback/worker';
+import { removeSimulatorAddress, writeSimulatorAddress } from '@/lib/server/service-address';
+import { startSimulator, type RunningSimulator } from '@/lib/simulator';
+import { startProcessWorker } from '@/lib/sync/process';
+
+export interface Services {
+  env: Record<string, string>;
+  stop(): Promise<void>;
+  onConsoleReady?(): void;
+}
+
+/**
+ * The demo data ends at the moment of the first start and stays put afterwards, so that a
+ * restart shows the same executions at the same times (new journeys arrive on top).
+ */
+function demoAnchor(dataDir: string): Date {
+  const file = path.join(dataDir, 'sim-anchor');
+  const stored = fs.existsSync(file) ? new Date(fs.readFileSync(file, 'utf8').trim()) : null;
+  if (stored && !Number.isNaN(stored.getTime())) return stored;
+  const now = new Date();
+  fs.writeFileSync(file, now.toISOString());
+  return now;
+}
+
+async function startDemoSimulator(opts: { env: Env; callbackUrl: string; log: (s: string) => void }): Promise<RunningSimulator> {
+  const common = {
+    seed: opts.env.SIM_SEED,
+    executions: opts.env.SIM_EXECUTIONS,
+    anchor: demoAnchor(path.resolve(opts.env.DATA_DIR)),
+    callbackUrl: opts.callbackUrl,
+  };
+  try {
+    return await startSimulator({ ...common, port: opts.env.SIM_PORT });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    opts.log(`Port ${opts.env.SIM_PORT} is taken; the built-in simulator uses a free port instead.`);
+    return startSimulator({ ...common, port: 0 });
+  }
+}
+
+export async function startServices(opts: { env: Env; demo: boolean; databaseUrl: string; callbackUrl: string; log: (s: string) => void }): Promise<Services> {
+  const env: Record<string, string> = {};
+  const stops: Array<() => Promise<void>> = [];
+  if (opts.demo) {
+    opts.log('Starting the built-in simulator of the verification service…');
+    const sim = await startDemoSimulator(opts);
+    Object.assign(env, { IDV_BASE_URL: sim.url, IDV_CLIENT_ID: sim.clientId, IDV_CLIENT_SECRET: sim.clientSecret });
+    Object.assign(process.env, env);
+    stops.push(() => sim.close());
+    // `npm run sync` and `npm run worker` find the simulator here.
+    const dataDir = path.resolve(opts.env.DATA_DIR);
+    writeSimulatorAddress(dataDir, { url: sim.url, clientId: sim.clientId, clientSecret: sim.clientSecret });
+    stops.push(async () => removeSimulatorAddress(dataDir));
+  }
+  if (opts.env.WORKER) {
+    // The sync worker: callbacks' fetches, the start-up backfill, polls, reconciliation, retention.
+    const idv = new IdvClient(idvConfigFromEnv(process.env));
+    const worker = await startProcessWorker({
+      env: opts.env,
+      databaseUrl: opts.databaseUrl,
+      idv,
+      log: (s) => opts.log(`sync: ${s}`),
+    });
+    stops.push(() => worker.stop());
+    // Feedback delivery shares the worker's queue; its data functions use the process-wide pool.
+    process.env.DATABASE_URL ||= opts.databaseUrl;
+    process.env.DB_POOL_MAX ||= '4';
+    await registerFeedbackWorkers(worker.boss, { idv: () => idv, log: (s) => opts.log(`feedback: ${s}`) });
+  } else {
+    opts.log('WORKER=off: the sync runs in `npm run worker` (callbacks are queued until one runs).');
+  }
+  return {
+    env,
+    async stop() {
+      for (const stop of stops.reverse()) await stop().catch((e) => console.error(e));
+    },
+  };
+}

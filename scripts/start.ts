@@ -1,0 +1,126 @@
+/**
+ * `npm start` (and `npm run dev` with --dev): everything a new user needs, in one command.
+ * Starts the embedded database when DATABASE_URL is not set, applies migrations, creates the
+ * users, starts the built-in simulator when no real service is configured, builds the console
+ * if needed and serves it, then prints how to sign in.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ensureUsers } from '@/lib/auth/seed';
+import { createDb } from '@/lib/db/client';
+import { runMigrations } from '@/lib/db/migrate';
+import { isRealServiceConfigured } from '@/lib/env';
+import { ensureBuild, NEXT_BIN } from '@/lib/server/build-stamp';
+import { loadConfigOrExit, openDatabase, persistentSecret } from '@/lib/server/runtime';
+import { startServices, type Services } from './services';
+
+const dev = process.argv.includes('--dev');
+const log = (s: string) => console.log(`[verdict] ${s}`);
+
+async function main() {
+  const env = loadConfigOrExit();
+  const demo = !isRealServiceConfigured(env);
+  const dataDir = path.resolve(env.DATA_DIR);
+  fs.mkdirSync(dataDir, { recursive: true });
+
+  const secret = env.NEXTAUTH_SECRET ?? persistentSecret(dataDir, 'auth-secret');
+  const callbackSecret = env.IDV_CALLBACK_SECRET ?? persistentSecret(dataDir, 'callback-secret', 24);
+  let demoPassword = env.DEMO_PASSWORD;
+  if (!demoPassword && demo) {
+    const file = path.join(dataDir, 'demo-password');
+    demoPassword = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : randomBytes(9).toString('base64url');
+    fs.writeFileSync(file, demoPassword, { mode: 0o600 });
+  }
+
+  const database = await openDatabase({ dataDir, port: env.PGLITE_PORT, own: true, log });
+  const stops: Array<() => Promise<void>> = [];
+  const running: { child?: ChildProcess } = {};
+  let stopping = false;
+  const shutdown = async (code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    log('Stopping…');
+    running.child?.kill('SIGTERM');
+    for (const stop of stops.reverse()) await stop().catch((e) => console.error(e));
+    await database.close();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+
+  log('Applying database migrations…');
+  await runMigrations(database.url);
+  const db = createDb(database.url, 2);
+  const seeded = await ensureUsers(db, { demoPassword, adminEmail: env.ADMIN_EMAIL, adminPassword: env.ADMIN_PASSWORD });
+  await db.$client.end();
+  if (seeded.length === 0) log('No users configured: set ADMIN_EMAIL and ADMIN_PASSWORD (or DEMO_PASSWORD) to create the first admin.');
+
+  const port = env.PORT;
+  const baseUrl = `http://localhost:${port}`;
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: database.url,
+    NEXTAUTH_SECRET: secret,
+    NEXTAUTH_URL: env.NEXTAUTH_URL ?? baseUrl,
+    IDV_CALLBACK_SECRET: callbackSecret,
+    VERDICT_DEMO: demo ? '1' : '',
+    NEXT_TELEMETRY_DISABLED: '1',
+  };
+
+  const services: Services = await startServices({ env, demo, databaseUrl: database.url, callbackUrl: `http://127.0.0.1:${port}/api/idv/callback?token=${encodeURIComponent(callbackSecret)}`, log });
+  Object.assign(childEnv, services.env);
+  stops.push(services.stop);
+
+  if (!dev) await ensureBuild(childEnv, log);
+  log(dev ? 'Starting the console in development mode…' : 'Starting the console…');
+  const child = spawn(process.execPath, [NEXT_BIN, dev ? 'dev' : 'start', '-p', String(port)], {
+    env: { ...childEnv, NODE_ENV: dev ? 'development' : 'production' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  running.child = child;
+  child.on('exit', (code) => {
+    if (!stopping) {
+      console.error(`[verdict] The console process exited with code ${code}.`);
+      void shutdown(code ?? 1);
+    }
+  });
+  await waitForHttp(`http://127.0.0.1:${port}/api/health`, dev ? 120_000 : 30_000);
+  services.onConsoleReady?.();
+
+  const lines = [
+    '',
+    `  Verdict is running at ${baseUrl}`,
+    `  Database: ${database.embedded ? `embedded PGlite in ${path.relative(process.cwd(), dataDir) || '.'}/pglite` : 'DATABASE_URL'}`,
+    `  Service:  ${demo ? `built-in simulator at ${services.env.IDV_BASE_URL ?? '(starting)'}` : 'configured service'}`,
+  ];
+  if (demoPassword) {
+    lines.push('', '  Sign in with one of these (password below):');
+    for (const u of seeded.filter((s) => s.email.endsWith('@verdict.local'))) lines.push(`    ${u.role.padEnd(8)} ${u.email}`);
+    lines.push(`    password ${demoPassword}${env.DEMO_PASSWORD ? ' (from DEMO_PASSWORD)' : ` (generated; kept in ${path.relative(process.cwd(), dataDir)}/demo-password)`}`);
+  } else if (env.ADMIN_EMAIL) {
+    lines.push('', `  Sign in as ${env.ADMIN_EMAIL} with ADMIN_PASSWORD.`);
+  }
+  lines.push('', '  Press Ctrl+C to stop.', '');
+  console.log(lines.join('\n'));
+}
+
+async function waitForHttp(url: string, timeoutMs: number) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      const r = await fetch(url);
+      if (r.status < 500) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`The console did not answer at ${url} within ${timeoutMs / 1000} s`);
+}
+
+main().catch((err) => {
+  console.error('[verdict] Start-up failed:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

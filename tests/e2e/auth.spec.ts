@@ -1,0 +1,127 @@
+import { expect, test } from '@playwright/test';
+import { PAGE_ACCESS } from '../../lib/auth/access';
+import { signIn, signInAs, signOut, storageState, USERS } from './helpers';
+
+test.describe('sign-in and roles', () => {
+  test('each role signs in, sees only what it may open, and signs out', async ({ page }) => {
+    const expected = {
+      analyst: { visible: ['Overview'], hidden: ['Audit log', 'Users'] },
+      manager: { visible: ['Overview', 'Audit log'], hidden: ['Users'] },
+      admin: { visible: ['Overview', 'Audit log', 'Users'], hidden: [] as string[] },
+    };
+    for (const role of ['analyst', 'manager', 'admin'] as const) {
+      await signInAs(page, role);
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      for (const label of expected[role].visible) await expect(nav.getByRole('link', { name: label })).toBeVisible();
+      for (const label of expected[role].hidden) await expect(nav.getByRole('link', { name: label })).toHaveCount(0);
+      await signOut(page);
+      await page.goto('/');
+      await expect(page).toHaveURL(/\/login/);
+    }
+  });
+
+  test('a signed-out visitor is sent to /login from every page', async ({ page }) => {
+    for (const [route, access] of Object.entries(PAGE_ACCESS)) {
+      if (access === 'public' || route.includes('[')) continue;
+      await page.goto(route);
+      await expect(page, `visiting ${route}`).toHaveURL(/\/login/);
+      await expect(page.getByRole('heading', { name: 'Sign in to Verdict' })).toBeVisible();
+    }
+  });
+
+  test('bad sign-in input gets a clear message, never an error page', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page.getByText('Enter your e-mail address.')).toBeVisible();
+    await expect(page.getByText('Enter your password.')).toBeVisible();
+
+    await signIn(page, USERS.analyst, 'not-the-password');
+    await expect(page.getByRole('alert').filter({ hasText: 'Wrong e-mail or password.' })).toBeVisible();
+
+    await signIn(page, 'nobody@verdict.local', 'whatever-password');
+    await expect(page.getByRole('alert').filter({ hasText: 'Wrong e-mail or password.' })).toBeVisible();
+
+    await signIn(page, `${'a'.repeat(300)}@verdict.local`, 'whatever-password');
+    await expect(page.getByRole('alert').filter({ hasText: 'That e-mail address is too long.' })).toBeVisible();
+  });
+
+  test('a tampered session cookie is treated as signed out, never an error', async ({ page, context, baseURL }) => {
+    await context.addCookies([{ name: 'next-auth.session-token', value: 'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..tampered.tampered.tampered', url: baseURL! }]);
+    const res = await page.goto('/');
+    expect(res?.status()).toBeLessThan(500);
+    await expect(page).toHaveURL(/\/login/);
+    const api = await page.request.get('/api/health');
+    expect(api.status()).toBe(200);
+  });
+
+  test('an analyst opening an admin page gets a clear 403 page', async ({ browser }) => {
+    const context = await browser.newContext({ storageState: storageState('analyst') });
+    const page = await context.newPage();
+    const res = await page.goto('/admin/users');
+    expect(res?.status()).toBe(403);
+    await expect(page.getByRole('heading', { name: 'You do not have access to this page' })).toBeVisible();
+    const audit = await page.goto('/audit');
+    expect(audit?.status()).toBe(403);
+    await context.close();
+  });
+
+  test('an admin creates a user; deactivating them ends their session and blocks sign-in; failures lock the account', async ({ browser }) => {
+    const email = `temp-${Date.now()}@example.test`;
+    const adminCtx = await browser.newContext({ storageState: storageState('admin') });
+    const admin = await adminCtx.newPage();
+    await admin.goto('/admin/users');
+    const form = admin.locator('form').filter({ has: admin.getByRole('button', { name: 'Add user' }) });
+    // Invalid first: the form shows per-field errors and creates nothing.
+    await form.getByLabel('E-mail').fill('not-an-email');
+    await form.getByLabel('Name').fill('Temp');
+    await form.getByLabel('Password').fill('short');
+    await form.getByRole('button', { name: 'Add user' }).click();
+    await expect(form.getByText('Enter a valid e-mail address.')).toBeVisible();
+    await expect(form.getByText('Passwords are at least 12 characters.')).toBeVisible();
+
+    await form.getByLabel('E-mail').fill(email);
+    await form.getByLabel('Password').fill('temp-password-123');
+    await form.getByRole('button', { name: 'Add user' }).click();
+    await expect(admin.getByText(`${email} can now sign in as analyst.`)).toBeVisible();
+    await expect(admin.getByRole('cell', { name: `Temp ${email}` })).toBeVisible();
+
+    const userCtx = await browser.newContext();
+    const user = await userCtx.newPage();
+    await signIn(user, email, 'temp-password-123');
+    await expect(user.getByRole('button', { name: /Account menu/ })).toBeVisible();
+
+    await admin.getByRole('button', { name: `Deactivate ${email}` }).click();
+    await expect(admin.getByRole('button', { name: `Activate ${email}` })).toBeVisible();
+
+    // A new request with the old cookie: its session has ended on the server.
+    const after = await user.request.get('/', { maxRedirects: 0 });
+    expect(after.status()).toBe(307);
+    // Revoked by the deactivation, or found inactive by a request that raced it: either ends the session.
+    expect(after.headers().location).toMatch(/\/login\?reason=(revoked|inactive)/);
+    await signIn(user, email, 'temp-password-123');
+    await expect(user.getByRole('alert').filter({ hasText: 'This account is deactivated.' })).toBeVisible();
+
+    await admin.getByRole('button', { name: `Activate ${email}` }).click();
+    await expect(admin.getByRole('button', { name: `Deactivate ${email}` })).toBeVisible();
+    for (let i = 0; i < 5; i++) await signIn(user, email, `wrong-password-${i}`);
+    await expect(user.getByRole('alert').filter({ hasText: /Too many failed sign-ins/ })).toBeVisible();
+    await signIn(user, email, 'temp-password-123');
+    await expect(user.getByRole('alert').filter({ hasText: /Too many failed sign-ins/ })).toBeVisible();
+    await adminCtx.close();
+    await userCtx.close();
+  });
+
+  test('the audit page shows the sign-ins of this run, filtered by user and action', async ({ browser }) => {
+    const context = await browser.newContext({ storageState: storageState('manager') });
+    const page = await context.newPage();
+    await page.goto(`/audit?action=auth.sign_in&user=${encodeURIComponent(USERS.analyst)}`);
+    const rows = page.getByRole('row').filter({ hasText: USERS.analyst });
+    await expect(rows.first()).toBeVisible();
+    await expect(rows.filter({ hasText: 'success' }).first()).toBeVisible();
+    await expect(rows.filter({ hasText: 'failure' }).first()).toBeVisible();
+    await page.goto('/audit?action=user.deactivate');
+    await expect(page.getByRole('row').filter({ hasText: 'admin@verdict.local' }).first()).toBeVisible();
+    await context.close();
+  });
+});
+

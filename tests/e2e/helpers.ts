@@ -1,0 +1,29 @@
+import { expect, type Page } from '@playwright/test';
+
+export const PASSWORD = 'e2e-demo-password';
+export const USERS = {
+  analyst: 'analyst@verdict.local',
+  manager: 'manager@verdict.local',
+  admin: 'admin@verdict.local',
+} as const;
+export type RoleName = keyof typeof USERS;
+
+export const storageState = (role: RoleName) => `tests/e2e/.auth/${role}.json`;
+
+export async function signIn(page: Page, email: string, password = PASSWORD) {
+  await page.goto('/login');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+export async function signInAs(page: Page, role: RoleName) {
+  await signIn(page, USERS[role]);
+  await expect(page.getByRole('button', { name: /Account menu/ })).toBeVisible();
+}
+
+export async function signOut(page: Page) {
+  await page.getByRole('button', { name: /Account menu/ }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/login/);
+}

@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { storageState } from './helpers';
+
+/**
+ * The sync against the running console: the built-in simulator sends its callbacks to the real
+ * route, the worker inside `npm start` fetches them, and the admin's sync page shows it all.
+ */
+const dataDir = process.env.E2E_DATA_DIR || '.data/e2e';
+const callbackSecret = () => fs.readFileSync(path.join(dataDir, 'callback-secret'), 'utf8').trim();
+const simulator = () => JSON.parse(fs.readFileSync(path.join(dataDir, 'simulator.json'), 'utf8')) as { url: string; clientId: string; clientSecret: string };
+
+async function simToken(request: APIRequestContext) {
+  const sim = simulator();
+  const r = await request.post(`${sim.url}/oauth2/token`, {
+    headers: { authorization: `Basic ${Buffer.from(`${sim.clientId}:${sim.clientSecret}`).toString('base64')}`, accept: 'application/json' },
+    form: { grant_type: 'client_credentials' },
+  });
+  expect(r.status()).toBe(200);
+  return ((await r.json()) as { access_token: string }).access_token;
+}
+
+test.describe('callback route', () => {
+  test('refuses bad callbacks with a 4xx and accepts a good one', async ({ request }) => {
+    const sim = simulator();
+    const token = await simToken(request);
+    const list = await request.get(`${sim.url}/api/v1/workflow-executions?page=1&size=1`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': 'Verdict e2e' } });
+    const [known] = ((await list.json()) as { workflowExecutions: Array<{ workflow: { id: string }; account: { id: string } }> }).workflowExecutions;
+    const body = (id = known.workflow.id) => ({
+      workflowExecution: { id, href: `${sim.url}/api/v1/workflow-executions/${id}`, definitionKey: '10013', status: 'PROCESSED' },
+      account: { id: known.account.id },
+    });
+    const url = (secret?: string) => `/api/idv/callback${secret === undefined ? '' : `?token=${encodeURIComponent(secret)}`}`;
+
+    expect((await request.post(url(), { data: body() })).status()).toBe(401);
+    expect((await request.post(url('wrong-secret-wrong-secret'), { data: body() })).status()).toBe(401);
+    expect((await request.post(url(callbackSecret()), { data: Buffer.from('{"workflowExecution":'), headers: { 'content-type': 'application/json' } })).status()).toBe(400);
+    expect((await request.post(url(callbackSecret()), { data: body('6f1c2b1e-0000-4000-8000-000000000001') })).status()).toBe(422);
+    expect((await request.post(url(callbackSecret()), { data: { ...body(), padding: 'x'.repeat(100 * 1024) } })).status()).toBe(413);
+    const ok = await request.post(url(callbackSecret()), { data: body() });
+    expect(ok.status()).toBe(200);
+    expect(await ok.json()).toMatchObject({ received: true });
+    const bearer = await request.post(url(), { data: body(), headers: { authorization: `Bearer ${callbackSecret()}` } });
+    expect(bearer.status()).toBe(200);
+  });
+});
+
+test.describe('sync page', () => {
+  test.use({ storageState: storageState('admin') });
+
+  test('admin sees the counts, starts a backfill and sees its progress', async ({ page }) => {
+    await page.goto('/sync');
+    await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible();
+    const health = page.getByRole('region', { name: 'Sync health' });
+    await expect(health.getByText('Executions at the service')).toBeVisible();
+    // The start-up backfill counts the service and fills the cache.
+    await expect(health.getByText(/counted by a full walk|estimated from the list/)).toBeVisible({ timeout: 45_000 });
+    await page.getByRole('button', { name: 'Start a backfill' }).click();
+    await expect(page.getByText(/The backfill is queued|A backfill was already open/)).toBeVisible();
+    // A new run: its progress bar while it runs, then its row; either way it is there.
+    const runs = page.getByRole('table', { name: /Backfills, reconciliations and polls/ });
+    await expect(runs.getByRole('row', { name: /Backfill #\d+ · admin@verdict\.local/ }).first()).toBeVisible({ timeout: 30_000 });
+    await expect(runs.getByRole('row', { name: /Backfill #\d+ · admin@verdict\.local.*completed/ }).first()).toBeVisible({ timeout: 60_000 });
+    // Other browser tests add fixture executions that the service never had, so the cache may
+    // hold more than the service; it is never behind it after a completed backfill.
+    await expect(health.getByText(/in step with the service|more than the service counted/)).toBeVisible({ timeout: 30_000 });
+  });
+
+  test('a journey through the simulator arrives through its callback', async ({ page, request }) => {
+    const sim = simulator();
+    const token = await simToken(request);
+    const h = { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': 'Verdict e2e' };
+    const created = await request.post(`${sim.url}/api/v1/accounts`, {
+      headers: h,
+      data: { customerInternalReference: `e2e-${Date.now()}`, workflowDefinition: { key: '10031', credentials: [{ category: 'DATA' }] } },
+    });
+    expect(created.status()).toBe(200);
+    const account = (await created.json()) as { workflowExecution: { id: string; credentials: Array<{ api: { token: string; parts: Record<string, string>; workflowExecution: string } }> } };
+    const api = account.workflowExecution.credentials[0].api;
+    const tx = { authorization: `Bearer ${api.token}`, accept: 'application/json' };
+    expect((await request.post(api.parts.prepared_data, { headers: tx, data: { firstName: 'Erika', lastName: 'Mustermann', dateOfBirth: '1984-08-12' } })).status()).toBe(200);
+    expect((await request.put(api.workflowExecution, { headers: tx })).status()).toBe(200);
+
+    await page.goto('/sync');
+    const health = page.getByRole('region', { name: 'Sync health' });
+    // The callback (sent by the simulator to the console) is fetched by the worker within seconds.
+    await expect(async () => {
+      await page.reload();
+      await expect(health.getByText(/^just now$/)).toBeVisible({ timeout: 1000 });
+      await expect(health.getByText(/PROCESSED · \d+ in 24 h · median/)).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 30_000 });
+  });
+});
+
+test.describe('sync page for other roles', () => {
+  test.use({ storageState: storageState('analyst') });
+
+  test('an analyst gets 403 and no Sync link', async ({ page }) => {
+    const r = await page.goto('/sync');
+    expect(r?.status()).toBe(403);
+    await page.goto('/');
+    await expect(page.getByRole('link', { name: 'Sync' })).toHaveCount(0);
+  });
+});

@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it, beforeAll } from 'vitest';
+import { db } from '@/lib/db/client';
+import { countList, listWhere, readListPage, readNeighbours, searchWords, type ListRowRaw } from '@/lib/data/executions/list';
+import { parseListParams } from '@/lib/data/executions/params';
+import { DEFAULT_LIST_PARAMS, type ListParams, type SortKey } from '@/lib/executions/list-params';
+import { ingestMany } from '@/lib/sync/ingest';
+import { buildExecution } from '../fixtures/execution';
+
+/**
+ * The list's keyset pagination against a real database: every sort, both directions, nulls
+ * last, walking forward to the end and back to the start must visit each row exactly once, in
+ * the order a plain ORDER BY would give.
+ */
+const TAG = `list-test-${randomUUID().slice(0, 8)}`;
+const N = 23;
+type Made = { id: string; createdAt: Date; completedAt: Date | null; riskScore: number | null; decision: string | null; livenessRejected: boolean };
+const made: Made[] = [];
+
+beforeAll(async () => {
+  const inputs = [];
+  for (let i = 0; i < N; i++) {
+    // Some share a created time and a score, so ties are broken by id.
+    const createdAt = new Date(Date.UTC(2026, 10, 1, 10, Math.floor(i / 2)));
+    const x = buildExecution({ createdAt: createdAt.toISOString(), score: i % 5 === 0 ? 40 : i * 4, decision: i % 3 === 0 ? 'REJECTED' : 'PASSED', firstName: i === 7 ? 'Zebulon' : 'Anna', lastName: `Tester${i}` });
+    const r = x.result as Record<string, any>;
+    r.workflow.reportingCriteria = TAG;
+    let completedAt: Date | null = new Date(createdAt.getTime() + (i % 4) * 60_000);
+    let riskScore: number | null = r.decision.risk.score;
+    if (i % 7 === 3) {
+      // Still running: no decision, no completion time.
+      r.workflow.status = 'ACQUIRED';
+      delete r.decision;
+      delete r.completedAt;
+      completedAt = null;
+      riskScore = null;
+    } else r.completedAt = completedAt.toISOString();
+    if (i === 5) r.decision.risk.score = riskScore = -1;
+    made.push({ id: x.id, createdAt, completedAt, riskScore, decision: r.decision?.type ?? null, livenessRejected: i % 3 === 0 });
+    inputs.push({ result: r, steps: x.steps, rules: x.rules, fetchedAt: new Date() });
+  }
+  await ingestMany(db(), inputs);
+});
+
+const params = (over: Partial<ListParams>): ListParams => ({ ...DEFAULT_LIST_PARAMS, criteria: TAG, ...over });
+
+function expectedOrder(sort: SortKey, dir: 'asc' | 'desc', rows = made): string[] {
+  const val = (m: Made) => (sort === 'created' ? m.createdAt.getTime() : sort === 'completed' ? (m.completedAt?.getTime() ?? null) : m.riskScore);
+  const withV = rows.filter((m) => val(m) !== null);
+  const empty = rows.filter((m) => val(m) === null);
+  const s = dir === 'desc' ? -1 : 1;
+  withV.sort((a, b) => s * ((val(a)! - val(b)!) || a.id.localeCompare(b.id)));
+  empty.sort((a, b) => s * a.id.localeCompare(b.id));
+  return [...withV, ...empty].map((m) => m.id);
+}
+
+describe('executions list: keyset pages (real database)', () => {
+  for (const sort of ['created', 'completed', 'risk'] as const) {
+    for (const dir of ['desc', 'asc'] as const) {
+      it(`walks ${sort} ${dir} forward and back, each row once, empty values last`, async () => {
+        const p = params({ sort, dir });
+        const where = listWhere(p);
+        const seen: string[] = [];
+        const pages: Array<{ rows: ListRowRaw[]; prev: string | null; next: string | null }> = [];
+        let cursor: string | undefined;
+        for (let guard = 0; guard < 10; guard++) {
+          const page = await readListPage({ ...p, size: 25, after: cursor }, where, 7);
+          pages.push(page);
+          seen.push(...page.rows.map((r) => r.id));
+          if (!page.next) break;
+          cursor = page.next;
+        }
+        expect(seen).toEqual(expectedOrder(sort, dir));
+        expect(pages[0].prev).toBeNull();
+        // Back from the last page: every previous page equals the one seen going forward.
+        let back = pages[pages.length - 1].prev;
+        for (let i = pages.length - 2; i >= 0; i--) {
+          expect(back).not.toBeNull();
+          const page = await readListPage({ ...p, before: back! }, where, 7);
+          expect(page.rows.map((r) => r.id)).toEqual(pages[i].rows.map((r) => r.id));
+          back = page.prev;
+        }
+        expect(back).toBeNull();
+      });
+    }
+  }
+
+  it('starts a page at a row inclusively, and finds its next and previous neighbours', async () => {
+    const p = params({ sort: 'risk', dir: 'desc' });
+    const where = listWhere(p);
+    const order = expectedOrder('risk', 'desc');
+    const mid = made.find((m) => m.id === order[10])!;
+    const page = await readListPage({ ...p, at: `${mid.riskScore ?? ''}~${mid.id}` }, where, 3);
+    expect(page.rows.map((r) => r.id)).toEqual(order.slice(10, 13));
+    expect(page.prev).not.toBeNull();
+    expect(await readNeighbours(p, where, mid)).toEqual({ next: order[11], prev: order[9] });
+    const first = made.find((m) => m.id === order[0])!;
+    expect((await readNeighbours(p, where, first)).prev).toBeNull();
+    const last = made.find((m) => m.id === order[order.length - 1])!;
+    expect((await readNeighbours(p, where, last)).next).toBeNull();
+  });
+
+  it('filters by decision, risk range, capability tag and search words, and counts exactly', async () => {
+    const rejected = made.filter((m) => m.decision === 'REJECTED');
+    const p = params({ decision: ['REJECTED'] });
+    expect(await countList(listWhere(p))).toEqual({ exact: true, count: rejected.length });
+    const page = await readListPage(p, listWhere(p), 100);
+    expect(page.rows.map((r) => r.id).sort()).toEqual(rejected.map((m) => m.id).sort());
+
+    const ranged = params({ riskMin: 10, riskMax: 40 });
+    const inRange = made.filter((m) => m.riskScore !== null && m.riskScore >= 10 && m.riskScore <= 40);
+    expect(await countList(listWhere(ranged))).toEqual({ exact: true, count: inRange.length });
+
+    const cap = params({ cap: ['liveness:label:DIGITAL_COPY'] });
+    // Capability tags stay even when the top-level decision is missing (a running execution).
+    expect(await countList(listWhere(cap))).toEqual({ exact: true, count: made.filter((m) => m.livenessRejected).length });
+
+    const s = params({});
+    expect(await countList(listWhere(s, { words: searchWords('zebulon tester7')! }))).toEqual({ exact: true, count: 1 });
+    expect(await countList(listWhere(s, { words: searchWords('ZEBU')! }))).toEqual({ exact: true, count: 1 });
+    // LIKE wildcards typed by a user are literal characters, not patterns.
+    expect(await countList(listWhere(s, { words: searchWords('%%%')! }))).toEqual({ exact: true, count: 0 });
+    expect(searchWords('ab')).toBeNull();
+  });
+
+  it('filters by feedback: none, a status, or not yet delivered', async () => {
+    const fraud = buildExecution({ feedback: { status: 'FRAUD', reason: 'IDENTITY_FRAUD' } });
+    const none = buildExecution({});
+    for (const x of [fraud, none]) (x.result as Record<string, any>).workflow.reportingCriteria = `${TAG}-fb`;
+    await ingestMany(db(), [fraud, none].map((x) => ({ result: x.result, steps: x.steps, rules: x.rules, fetchedAt: new Date() })));
+    const ids = async (feedback: ListParams['feedback']) => {
+      const p = params({ criteria: `${TAG}-fb`, feedback });
+      return (await readListPage(p, listWhere(p), 10)).rows.map((r) => r.id);
+    };
+    expect(await ids(['FRAUD'])).toEqual([fraud.id]);
+    expect(await ids(['none'])).toEqual([none.id]);
+    expect(await ids(['pending'])).toEqual([]);
+  });
+});
+
+describe('executions list: URL parameters', () => {
+  it('keeps good values and drops bad ones to their defaults', () => {
+    const p = parseListParams({
+      decision: ['REJECTED', 'warning', '<script>'],
+      riskMin: '90',
+      riskMax: '10',
+      createdFrom: '2026-02-30',
+      createdTo: '2026-03-01',
+      sort: 'nonsense',
+      dir: 'asc',
+      size: '33',
+      cap: ['liveness:label:DIGITAL_COPY', 'bad tag'],
+      country: 'deu',
+      feedback: ['FRAUD', 'maybe'],
+      q: 'not-a-uuid',
+      st: '!!',
+      after: 'garbage',
+    });
+    expect(p).toMatchObject({
+      decision: ['REJECTED', 'WARNING'],
+      riskMin: 10,
+      riskMax: 90,
+      createdTo: '2026-03-01',
+      sort: 'created',
+      dir: 'asc',
+      size: 25,
+      cap: ['liveness:label:DIGITAL_COPY'],
+      country: 'DEU',
+      feedback: ['FRAUD'],
+    });
+    expect(p.createdFrom).toBeUndefined();
+    expect(p.q).toBeUndefined();
+    expect(p.st).toBeUndefined();
+    expect(p.after).toBeUndefined();
+  });
+});

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getExecutionDetail } from '@/lib/data/executions/detail';
+import { createReveal, endReveal, getActiveReveal, revealedIds } from '@/lib/data/reveals';
+import { resolveSearchTerm, saveSearchTerm } from '@/lib/data/search-terms';
+import { db } from '@/lib/db/client';
+import { auditLog, searchTerms, users } from '@/lib/db/schema';
+import { ingestMany } from '@/lib/sync/ingest';
+import { FX, PERSON, unusualExecutions, XSS_NAME } from '../fixtures/review';
+
+/** The detail's data layer against a real database: masking, reveals and their audit, links, search tokens. */
+const user = { id: randomUUID(), email: `reviewer-${Date.now()}@example.test` };
+const other = { id: randomUUID(), email: `other-${Date.now()}@example.test` };
+
+beforeAll(async () => {
+  await db().insert(users).values([
+    { id: user.id, email: user.email, name: 'Reviewer', role: 'analyst' },
+    { id: other.id, email: other.email, name: 'Other', role: 'analyst' },
+  ]);
+  // Fixed fixture ids: another test file may have written them already (ingest is idempotent).
+  await ingestMany(db(), unusualExecutions().map((x) => ({ ...x, fetchedAt: new Date() })));
+});
+
+describe('execution detail data', () => {
+  it('is masked by default, revealed for 15 minutes to one user with a reason, both audited', async () => {
+    const masked = await getExecutionDetail(FX.every, user);
+    expect(masked).not.toBeNull();
+    const text = JSON.stringify(masked);
+    expect(text).not.toContain(PERSON.lastName);
+    expect(text).not.toContain(PERSON.documentNumber);
+    expect(text).not.toContain('203.0.113.77');
+    expect(masked!.name).toMatch(/^P•+ Q•+$/);
+    expect(masked!.reveal).toBeNull();
+
+    const r = await createReveal(user, FX.every, 'Comparing the selfie for case 17');
+    expect(r!.expiresAt.getTime() - Date.now()).toBeGreaterThan(14 * 60_000);
+    expect(r!.expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(15 * 60_000 + 5_000);
+    const clear = await getExecutionDetail(FX.every, user);
+    expect(clear!.name).toBe(`${PERSON.firstName} ${PERSON.lastName}`);
+    expect(JSON.stringify(clear!.result)).toContain(PERSON.documentNumber);
+    // Another user still sees it masked.
+    expect(JSON.stringify(await getExecutionDetail(FX.every, other))).not.toContain(PERSON.lastName);
+    expect([...(await revealedIds(user.id, [FX.every, FX.wiped]))]).toEqual([FX.every]);
+
+    const trail = await db().select().from(auditLog).where(eq(auditLog.targetId, FX.every));
+    expect(trail.find((a) => a.action === 'pii.reveal' && a.actorId === user.id)?.details).toMatchObject({ reason: 'Comparing the selfie for case 17', minutes: 15 });
+    expect(trail.filter((a) => a.action === 'execution.view' && a.actorId === user.id).length).toBeGreaterThanOrEqual(2);
+    // The audit records which record was read, never what it says.
+    expect(JSON.stringify(trail)).not.toContain(PERSON.lastName);
+
+    expect(await endReveal(user, FX.every)).toBe(true);
+    expect(await getActiveReveal(user.id, FX.every)).toBeNull();
+    expect((await getExecutionDetail(FX.every, user))!.name).toMatch(/•/);
+  });
+
+  it('compares extracted and supplied data on the real values, and links other executions', async () => {
+    const d = (await getExecutionDetail(FX.every, user))!;
+    const last = d.comparison.find((c) => c.field === 'lastName')!;
+    expect(last.mismatch).toBe(true);
+    expect(String(last.extracted)).toMatch(/^Q•+$/);
+    expect(d.comparison.find((c) => c.field === 'firstName')!.mismatch).toBe(false);
+    expect(d.comparison.find((c) => c.field === 'address.country')).toMatchObject({ extracted: 'GBR', supplied: 'GBR', mismatch: false });
+    expect(d.links.document.map((l) => l.id)).toEqual([FX.sameDoc]);
+    expect(d.links.account.map((l) => l.id)).toEqual([FX.sameDoc]);
+    expect(d.links.face.map((l) => l.id)).toEqual([FX.face]);
+    expect(d.links.notCached).toBeGreaterThanOrEqual(1);
+    expect(d.images.map((i) => i.classifier).sort()).toEqual(['BACK', 'FACE', 'FRONT']);
+    // The other side of the face link finds this execution too.
+    expect((await getExecutionDetail(FX.face, user))!.links.face.map((l) => l.id)).toContain(FX.every);
+  });
+
+  it('handles unusual results: wiped, minimal, hostile text, unknown ids', async () => {
+    const wiped = (await getExecutionDetail(FX.wiped, user))!;
+    expect(wiped.wipedOutAt).not.toBeNull();
+    expect(wiped.hasPersonalData).toBe(false);
+    expect(wiped.images).toEqual([]);
+    const minimal = (await getExecutionDetail(FX.minimal, user))!;
+    expect(minimal).toMatchObject({ decisionType: null, riskScore: null, steps: [], ruleExecutions: [], comparison: [] });
+    const hostile = (await getExecutionDetail(FX.xss, user))!;
+    expect(hostile.name).toMatch(/^<•+/);
+    await createReveal(user, FX.xss, 'Checking hostile text rendering');
+    expect((await getExecutionDetail(FX.xss, user))!.name).toContain(XSS_NAME);
+    expect(await getExecutionDetail('not-a-uuid', user)).toBeNull();
+    expect(await getExecutionDetail(randomUUID(), user)).toBeNull();
+    expect(await createReveal(user, randomUUID(), 'No such execution here')).toBeNull();
+  });
+});
+
+describe('search tokens', () => {
+  it('stores a search once per user and term, resolves it for anyone, and forgets expired ones', async () => {
+    const a = await saveSearchTerm(user.id, '  Philippa   Quartermaine ');
+    expect(a).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    expect(await saveSearchTerm(user.id, 'philippa quartermaine')).toBe(a);
+    expect(await resolveSearchTerm(a)).toBe('Philippa Quartermaine');
+    const b = await saveSearchTerm(other.id, 'Philippa Quartermaine');
+    expect(b).not.toBe(a);
+    await db().update(searchTerms).set({ expiresAt: sql`now() - interval '1 minute'` }).where(eq(searchTerms.token, b));
+    expect(await resolveSearchTerm(b)).toBeNull();
+    expect(await resolveSearchTerm('nonexistenttoken')).toBeNull();
+  });
+});

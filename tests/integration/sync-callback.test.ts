@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import type PgBoss from 'pg-boss';
+import { count, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { db } from '@/lib/db/client';
+import { callbacks, executions } from '@/lib/db/schema';
+import { parseIpAllowlist } from '@/lib/ip-allowlist';
+import { createBoss, QUEUES } from '@/lib/jobs/boss';
+import type { RunningSimulator } from '@/lib/simulator';
+import { handleCallback, secretMatches, type CallbackDeps } from '@/lib/sync/callbacks';
+import { ingestExecution } from '@/lib/sync/ingest';
+import { buildExecution } from '../fixtures/execution';
+import { clientFor, dropQueueSchema, queueSchema, resetCache, startSim } from './sync-helpers';
+
+const SECRET = 'callback-secret-0123456789';
+const schema = queueSchema();
+let sim: RunningSimulator;
+let boss: PgBoss;
+let known: { executionId: string; accountId: string };
+
+function deps(over: Partial<CallbackDeps['settings']> = {}): CallbackDeps {
+  return {
+    db: db(),
+    idv: () => clientFor(sim),
+    jobs: async () => boss,
+    settings: { secret: SECRET, allowlist: null, maxBytes: 64 * 1024, verifyTimeoutMs: 2000, ...over },
+  };
+}
+
+function allowlist(value: string) {
+  const r = parseIpAllowlist(value);
+  if (!r.ok) throw new Error(r.error);
+  return r.list;
+}
+
+function body(ids = known, over: Record<string, unknown> = {}) {
+  return {
+    callbackSentAt: new Date().toISOString(),
+    workflowExecution: { id: ids.executionId, href: `${sim.url}/api/v1/workflow-executions/${ids.executionId}`, definitionKey: '10013', status: 'PROCESSED' },
+    account: { id: ids.accountId, href: `${sim.url}/api/v1/accounts/${ids.accountId}` },
+    ...over,
+  };
+}
+
+function post(payload: unknown, opts: { query?: string; headers?: Record<string, string>; raw?: BodyInit } = {}) {
+  return new Request(`http://console.test/api/idv/callback${opts.query ?? `?token=${SECRET}`}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9', ...opts.headers },
+    body: opts.raw ?? JSON.stringify(payload),
+    // Node needs this to send a stream body.
+    ...(opts.raw instanceof ReadableStream ? { duplex: 'half' } : {}),
+  } as RequestInit);
+}
+
+async function counts() {
+  const [c] = await db().select({ n: count() }).from(callbacks);
+  const jobs = await db().execute<{ n: number }>(sql.raw(`select count(*)::int as n from "${schema}".job where name = '${QUEUES.fetchExecution}'`));
+  return { callbacks: c.n, jobs: jobs.rows[0].n };
+}
+
+beforeAll(async () => {
+  await resetCache(db());
+  sim = await startSim({ executions: 20 });
+  boss = await createBoss({ schema, worker: false });
+  const page = await clientFor(sim).listExecutions({ page: 3, size: 1 });
+  known = { executionId: page.workflowExecutions[0].workflow.id, accountId: page.workflowExecutions[0].account.id };
+});
+afterAll(async () => {
+  await boss?.stop({ graceful: false });
+  await dropQueueSchema(db(), schema);
+  await sim?.close();
+});
+beforeEach(async () => {
+  await db().delete(callbacks);
+  await db().execute(sql.raw(`delete from "${schema}".job`));
+});
+
+describe('callback receiver', () => {
+  it('stores a valid callback and queues one fetch; a duplicate is stored but queues nothing new', async () => {
+    const started = Date.now();
+    const res = await handleCallback(post(body()), deps());
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ received: true });
+    expect(Date.now() - started).toBeLessThan(1000);
+    const [row] = await db().select().from(callbacks);
+    expect(row).toMatchObject({ executionId: known.executionId, accountId: known.accountId, status: 'PROCESSED', sourceIp: '203.0.113.9', processedAt: null });
+    const jobs = await db().execute<{ data: Record<string, unknown> }>(sql.raw(`select data from "${schema}".job where name = '${QUEUES.fetchExecution}'`));
+    expect(jobs.rows.map((j) => j.data)).toEqual([{ executionId: known.executionId, accountId: known.accountId, reason: 'callback', attempt: 0, hint: 'PROCESSED' }]);
+
+    expect((await handleCallback(post(body()), deps())).status).toBe(200);
+    expect(await counts()).toEqual({ callbacks: 2, jobs: 1 });
+  });
+
+  it('accepts both link forms, a bearer secret, and a numeric definitionKey', async () => {
+    const docsForm = body(known, {
+      workflowExecution: { id: known.executionId, href: `${sim.url}/api/v1/accounts/${known.accountId}/workflow-executions/${known.executionId}`, definitionKey: 10013, status: 'PROCESSED' },
+    });
+    expect((await handleCallback(post(docsForm), deps())).status).toBe(200);
+    expect((await handleCallback(post(body(), { query: '', headers: { authorization: `Bearer ${SECRET}` } }), deps())).status).toBe(200);
+    expect((await counts()).callbacks).toBe(2);
+  });
+
+  it('marks a cached execution stale until its fetch ran', async () => {
+    const cached = buildExecution();
+    await ingestExecution(db(), { result: cached.result, fetchedAt: new Date() });
+    const res = await handleCallback(post(body({ executionId: cached.id, accountId: cached.accountId })), deps());
+    expect(res.status).toBe(200);
+    const [row] = await db().select({ staleSince: executions.staleSince }).from(executions).where(eq(executions.id, cached.id));
+    expect(row.staleSince).toBeTruthy();
+  });
+
+  const bad: Array<[string, () => Request, number, Partial<CallbackDeps['settings']>?]> = [
+    ['no secret', () => post(body(), { query: '' }), 401],
+    ['a wrong secret', () => post(body(), { query: '?token=wrong-secret-0123456789' }), 401],
+    ['a wrong bearer secret', () => post(body(), { query: '', headers: { authorization: 'Bearer nope' } }), 401],
+    ['malformed JSON', () => post(undefined, { raw: '{"workflowExecution": {"id": ' }), 400],
+    ['JSON that is not a callback', () => post({ hello: 'world' }), 422],
+    ['ids that are not UUIDs', () => post(body({ executionId: 'not-a-uuid', accountId: known.accountId })), 422],
+    ['an href naming another execution', () => post(body(known, { workflowExecution: { id: known.executionId, href: `${sim.url}/api/v1/workflow-executions/${randomUUID()}`, status: 'PROCESSED' } })), 422],
+    ['an unknown execution', () => post(body({ executionId: randomUUID(), accountId: known.accountId })), 422],
+    ['a huge body (declared)', () => post(body(known, { padding: 'x'.repeat(70 * 1024) })), 413],
+    [
+      'a huge body (streamed, no length)',
+      () => {
+        const chunk = new TextEncoder().encode('x'.repeat(16 * 1024));
+        let sent = 0;
+        const stream = new ReadableStream<Uint8Array>({
+          pull(c) {
+            if (sent++ < 8) c.enqueue(chunk);
+            else c.close();
+          },
+        });
+        return post(undefined, { raw: stream });
+      },
+      413,
+    ],
+    ['a source address outside the allowlist', () => post(body()), 403, { allowlist: allowlist('198.51.100.0/24, 2001:db8::/32') }],
+    ['no secret configured at all', () => post(body()), 503, { secret: undefined }],
+  ];
+  for (const [what, request, status, settings] of bad) {
+    it(`refuses ${what} with ${status} and changes nothing`, async () => {
+      const before = await counts();
+      const res = await handleCallback(request(), deps(settings));
+      expect(res.status).toBe(status);
+      expect(await res.json()).toMatchObject({ status, title: expect.any(String), detail: expect.any(String) });
+      expect(await counts()).toEqual(before);
+    });
+  }
+
+  it('lets an allowed source address through', async () => {
+    expect((await handleCallback(post(body()), deps({ allowlist: allowlist('203.0.113.0/24') }))).status).toBe(200);
+  });
+
+  it('accepts the callback when the service cannot be asked (the fetch job decides later)', async () => {
+    sim.faults.errorRate = 1;
+    try {
+      const started = Date.now();
+      const res = await handleCallback(post(body({ executionId: randomUUID(), accountId: known.accountId })), deps({ verifyTimeoutMs: 300 }));
+      expect(res.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(1000);
+    } finally {
+      sim.faults.errorRate = 0;
+    }
+  });
+});
+
+describe('callback secret comparison', () => {
+  it('matches only the exact secret, whatever the length', () => {
+    expect(secretMatches(SECRET, SECRET)).toBe(true);
+    expect(secretMatches(`${SECRET}x`, SECRET)).toBe(false);
+    expect(secretMatches('', SECRET)).toBe(false);
+    expect(secretMatches(SECRET.toUpperCase(), SECRET)).toBe(false);
+  });
+});

@@ -1,0 +1,382 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/lib/db/client';
+import { getTrendsData } from '@/lib/data/trends';
+import { resolveTrendsFilters, type TrendsFilters } from '@/lib/data/trends-shared';
+import { ingestExecution, ingestMany } from '@/lib/sync/ingest';
+import { rebuildRollup } from '@/lib/sync/rollup';
+import { trendExecution, type TrendExecutionSpec } from '../fixtures/trends';
+
+/**
+ * The trends page's numbers on a hand-built data set whose every figure is worked out below,
+ * and the rollup kept by ingest checked against a rebuild from the raw rows and against the
+ * same queries run on the raw tables, after inserts, changes and re-ingest.
+ */
+
+const run = randomUUID().slice(0, 6);
+const K1 = `wf-a-${run}`;
+const K2 = `wf-b-${run}`;
+const RA = { id: `ra-${run}`, name: 'Velocity of attempts' };
+const RB = { id: `rb-${run}`, name: 'Country mismatch' };
+const RC = { id: `rc-${run}`, name: 'Known bad device' };
+const D = (d: string) => `2031-${d}T12:00:00.000Z`;
+let fetchSeq = 0;
+const fetchedAt = () => new Date(Date.UTC(2031, 5, 1) + ++fetchSeq * 1000);
+
+// 2031-03-03 is a Monday: the range 03-03..03-16 is exactly two ISO weeks.
+const DATA: Record<string, TrendExecutionSpec> = {
+  x1: { createdAt: D('03-03'), decision: 'PASSED', score: 10, country: 'DEU', docType: 'PASSPORT', definitionKey: K1, rules: [RA] },
+  x2: { createdAt: D('03-03'), decision: 'PASSED', score: 30, country: 'DEU', docType: 'ID_CARD', definitionKey: K1, feedback: { status: 'NOT_FRAUD' } },
+  x3: {
+    createdAt: D('03-03'), decision: 'REJECTED', score: 90, country: 'FRA', docType: 'PASSPORT', definitionKey: K1,
+    problems: [{ capability: 'usability', type: 'REJECTED', label: 'BLURRED' }], rules: [RA, RB], feedback: { status: 'FRAUD', reason: 'IDENTITY_FRAUD' },
+  },
+  x4: {
+    createdAt: D('03-04'), decision: 'WARNING', score: 50, country: 'FRA', docType: 'ID_CARD', definitionKey: K2,
+    problems: [{ capability: 'similarity', type: 'WARNING', label: 'NOT_POSSIBLE' }], rules: [RB],
+  },
+  x5: { createdAt: D('03-04'), decision: 'NOT_EXECUTED', score: -1, country: 'DEU', docType: 'PASSPORT', definitionKey: K1 },
+  x6: {
+    createdAt: D('03-05'), decision: 'REJECTED', score: 80, country: 'DEU', docType: 'PASSPORT', definitionKey: K2,
+    problems: [{ capability: 'liveness', type: 'REJECTED', label: 'DIGITAL_COPY' }, { capability: 'usability', type: 'REJECTED', label: 'BLURRED' }],
+    rules: [RB], feedback: { status: 'NOT_FRAUD' },
+  },
+  x7: { createdAt: D('03-05'), decision: 'PASSED', score: 0, country: null, docType: 'PASSPORT', definitionKey: K1, feedback: { status: 'FRAUD', reason: 'SYNTHETIC_ID_FRAUD' } },
+  x8: { createdAt: D('03-10'), decision: 'PASSED', score: 20, country: 'DEU', docType: 'PASSPORT', definitionKey: K1, rules: [RA] },
+  // A label the documentation does not list: kept, counted as the capability's worst decision.
+  x9: {
+    createdAt: D('03-10'), decision: 'REJECTED', score: 100, country: 'DEU', docType: 'PASSPORT', definitionKey: K1,
+    problems: [{ capability: 'imageChecks', type: 'REJECTED', label: 'NEW_UNKNOWN_LABEL' }], rules: [RC], feedback: { status: 'FRAUD', reason: 'IDENTITY_FRAUD' },
+  },
+  x10: {
+    createdAt: D('03-16'), decision: 'WARNING', score: 70, country: 'FRA', docType: 'PASSPORT', definitionKey: K2,
+    problems: [{ capability: 'usability', type: 'WARNING', label: 'UNSUPPORTED_COUNTRY' }],
+  },
+  x11: { createdAt: D('03-11'), decision: null, score: null, status: 'INITIATED', country: 'DEU', docType: 'PASSPORT', definitionKey: K1 },
+  // The previous period (02-17..03-02) and one day after the range.
+  p1: { createdAt: D('02-20'), decision: 'PASSED', score: 5, country: 'DEU', docType: 'PASSPORT', definitionKey: K1 },
+  p2: { createdAt: D('03-02'), decision: 'REJECTED', score: 75, country: 'DEU', docType: 'PASSPORT', definitionKey: K1, rules: [RA], feedback: { status: 'FRAUD', reason: 'IDENTITY_FRAUD' } },
+  after: { createdAt: D('03-17'), decision: 'PASSED', score: 10, country: 'DEU', docType: 'PASSPORT', definitionKey: K1 },
+};
+const built = Object.fromEntries(Object.entries(DATA).map(([k, spec]) => [k, trendExecution(spec)]));
+
+const filters = (over: Record<string, string> = {}): TrendsFilters =>
+  resolveTrendsFilters({ range: 'custom', from: '2031-03-03', to: '2031-03-16', ...over }, '2031-06-01');
+
+async function rollupSnapshot(from: string, to: string) {
+  const out: Record<string, unknown[]> = {};
+  for (const t of ['trend_decisions', 'trend_risk', 'trend_labels', 'trend_rules']) {
+    const r = await db().execute(sql`select * from ${sql.identifier(t)} where day between ${from}::date and ${to}::date and n <> 0`);
+    out[t] = r.rows.map((x) => JSON.stringify(x)).sort();
+  }
+  return out;
+}
+
+/**
+ * The filter option lists are global (not limited to this file's rows), and the rollup keeps
+ * the history of executions purged by retention: its lists hold every raw value, and this
+ * file's own values are in both.
+ */
+type Options = Awaited<ReturnType<typeof getTrendsData>>['options'];
+function expectOptions(rollup: Options, raw: Options) {
+  for (const k of ['definitionKeys', 'countries', 'docTypes'] as const) {
+    expect(rollup[k], k).toEqual(expect.arrayContaining(raw[k]));
+  }
+  expect(raw.definitionKeys).toEqual(expect.arrayContaining([K1, K2]));
+  expect(rollup.definitionKeys).toEqual(expect.arrayContaining([K1, K2]));
+  expect(raw.countries).toEqual(expect.arrayContaining(['DEU', 'FRA']));
+}
+const strip = (d: Awaited<ReturnType<typeof getTrendsData>>) => ({ ...d, asOf: null, options: null });
+
+/** The incremental rollup equals a rebuild from raw rows, and every query equals its raw-table twin. */
+async function expectRollupExact(from: string, to: string, combos: Array<Record<string, string>>) {
+  const incremental = await rollupSnapshot(from, to);
+  await rebuildRollup(db(), { from, to });
+  expect(await rollupSnapshot(from, to)).toEqual(incremental);
+  for (const c of combos) {
+    const f = filters(c);
+    const [a, b] = await Promise.all([getTrendsData(f), getTrendsData(f, { source: 'raw' })]);
+    expect(strip(a), JSON.stringify(c)).toEqual(strip(b));
+    expectOptions(a.options, b.options);
+  }
+}
+
+const COMBOS: Array<Record<string, string>> = [
+  {}, { granularity: 'week' }, { definitionKey: K1 }, { definitionKey: K2, granularity: 'month' }, { country: 'DEU' }, { docType: 'PASSPORT' },
+  { country: 'DEU', docType: 'PASSPORT', definitionKey: K1 }, { country: 'FRA', granularity: 'week' },
+  // Ranges with whole months, read from the month rows (and their previous periods).
+  { from: '2031-02-01', to: '2031-03-31', granularity: 'month' }, { from: '2031-02-15', to: '2031-04-10' },
+  { from: '2031-01-01', to: '2031-12-31', granularity: 'month', country: 'DEU' }, { from: '2031-03-01', to: '2031-03-31', definitionKey: K2, granularity: 'week' },
+];
+
+describe('trends: known data set, every chart exactly', () => {
+  beforeAll(async () => {
+    // One at a time, as callbacks would arrive, then the same again as a batch (all unchanged).
+    for (const x of Object.values(built)) await ingestExecution(db(), { ...x, fetchedAt: fetchedAt() });
+    const again = await ingestMany(db(), Object.values(built).map((x) => ({ ...x, fetchedAt: fetchedAt() })));
+    expect(again.every((o) => o.outcome === 'unchanged')).toBe(true);
+  });
+
+  it('KPIs against the previous period of the same length', async () => {
+    const d = await getTrendsData(filters());
+    expect(d.previous).toEqual({ from: '2031-02-17', to: '2031-03-02' });
+    // -1 (not executed) and no score are left out of the average: 450 / 9.
+    expect(d.kpis.current).toEqual({ executions: 11, passed: 4, warning: 2, rejected: 3, riskSum: 450, riskCount: 9, fraud: 3 });
+    expect(d.kpis.previous).toEqual({ executions: 2, passed: 1, warning: 0, rejected: 1, riskSum: 80, riskCount: 2, fraud: 1 });
+  });
+
+  it('decisions per day, with empty days, and per ISO week', async () => {
+    const d = await getTrendsData(filters());
+    expect(d.buckets.map((b) => b.key)).toEqual(Array.from({ length: 14 }, (_, i) => `2031-03-${String(3 + i).padStart(2, '0')}`));
+    expect(d.decisionTypes).toEqual(['PASSED', 'WARNING', 'REJECTED', 'NOT_EXECUTED', '']);
+    const empty = { total: 0, counts: {} };
+    expect(d.decisions).toEqual([
+      { total: 3, counts: { PASSED: 2, REJECTED: 1 } },
+      { total: 2, counts: { WARNING: 1, NOT_EXECUTED: 1 } },
+      { total: 2, counts: { PASSED: 1, REJECTED: 1 } },
+      empty, empty, empty, empty,
+      { total: 2, counts: { PASSED: 1, REJECTED: 1 } },
+      { total: 1, counts: { '': 1 } },
+      empty, empty, empty, empty,
+      { total: 1, counts: { WARNING: 1 } },
+    ]);
+    const w = await getTrendsData(filters({ granularity: 'week' }));
+    expect(w.buckets).toEqual([
+      { key: '2031-03-03', from: '2031-03-03', to: '2031-03-09' },
+      { key: '2031-03-10', from: '2031-03-10', to: '2031-03-16' },
+    ]);
+    expect(w.decisions).toEqual([
+      { total: 7, counts: { PASSED: 3, WARNING: 1, REJECTED: 2, NOT_EXECUTED: 1 } },
+      { total: 4, counts: { PASSED: 1, WARNING: 1, REJECTED: 1, '': 1 } },
+    ]);
+  });
+
+  it('months are clipped to the range', async () => {
+    const m = await getTrendsData(filters({ granularity: 'month', from: '2031-02-20', to: '2031-03-04' }));
+    expect(m.buckets).toEqual([
+      { key: '2031-02-01', from: '2031-02-20', to: '2031-02-28' },
+      { key: '2031-03-01', from: '2031-03-01', to: '2031-03-04' },
+    ]);
+    expect(m.decisions.map((b) => b.total)).toEqual([1, 6]); // p1; then p2, x1, x2, x3, x4, x5
+  });
+
+  it('risk score distribution (with -1) and average / p90 over time', async () => {
+    const d = await getTrendsData(filters());
+    expect(d.riskDistribution).toHaveLength(102);
+    expect(d.riskDistribution.filter((b) => b.n > 0)).toEqual([-1, 0, 10, 20, 30, 50, 70, 80, 90, 100].map((score) => ({ score, n: 1 })));
+    const none = { n: 0, sum: 0, p90: null };
+    expect(d.riskOverTime).toEqual([
+      { n: 3, sum: 130, p90: 90 },
+      { n: 1, sum: 50, p90: 50 }, // the -1 of that day is not a score
+      { n: 2, sum: 80, p90: 80 },
+      none, none, none, none,
+      { n: 2, sum: 120, p90: 100 },
+      none, // the only execution that day has no score yet
+      none, none, none, none,
+      { n: 1, sum: 70, p90: 70 },
+    ]);
+    const w = await getTrendsData(filters({ granularity: 'week' }));
+    // 0,10,30,50,80,90: ceil(0.9 * 6) = 6th value; 20,70,100: ceil(2.7) = 3rd.
+    expect(w.riskOverTime).toEqual([{ n: 6, sum: 260, p90: 90 }, { n: 3, sum: 190, p90: 100 }]);
+    const raw = await db().execute<{ wk: string; p90: number }>(sql`
+      select to_char(date_trunc('week', created_at at time zone 'UTC'), 'YYYY-MM-DD') as wk, percentile_disc(0.9) within group (order by risk_score) as p90
+      from executions where definition_key in (${K1}, ${K2}) and risk_score >= 0 and created_at >= '2031-03-03' and created_at < '2031-03-17' group by 1 order by 1`);
+    expect(raw.rows.map((r) => r.p90)).toEqual([90, 100]);
+  });
+
+  it('top labels per capability and top matched rules over time', async () => {
+    const w = await getTrendsData(filters({ granularity: 'week' }));
+    expect(w.labels).toEqual([
+      { capability: 'imageChecks', decisionType: 'REJECTED', label: 'NEW_UNKNOWN_LABEL', total: 1, series: [0, 1] },
+      { capability: 'liveness', decisionType: 'REJECTED', label: 'DIGITAL_COPY', total: 1, series: [1, 0] },
+      { capability: 'similarity', decisionType: 'WARNING', label: 'NOT_POSSIBLE', total: 1, series: [1, 0] },
+      { capability: 'usability', decisionType: 'REJECTED', label: 'BLURRED', total: 2, series: [2, 0] },
+      { capability: 'usability', decisionType: 'WARNING', label: 'UNSUPPORTED_COUNTRY', total: 1, series: [0, 1] },
+    ]);
+    expect(w.rules).toEqual([
+      { ruleId: RA.id, name: RA.name, total: 3, series: [2, 1] },
+      { ruleId: RB.id, name: RB.name, total: 3, series: [3, 0] },
+      { ruleId: RC.id, name: RC.name, total: 1, series: [0, 1] },
+    ]);
+  });
+
+  it('country and document type breakdowns, unknown country kept', async () => {
+    const d = await getTrendsData(filters());
+    expect(d.countries).toEqual([
+      { key: 'DEU', total: 7, counts: { PASSED: 3, REJECTED: 2, NOT_EXECUTED: 1, '': 1 } },
+      { key: 'FRA', total: 3, counts: { REJECTED: 1, WARNING: 2 } },
+      { key: '', total: 1, counts: { PASSED: 1 } },
+    ]);
+    expect(d.docTypes).toEqual([
+      { key: 'PASSPORT', total: 9, counts: { PASSED: 3, REJECTED: 3, WARNING: 1, NOT_EXECUTED: 1, '': 1 } },
+      { key: 'ID_CARD', total: 2, counts: { PASSED: 1, WARNING: 1 } },
+    ]);
+    // A breakdown under a filter of the same dimension shows only that value.
+    expect((await getTrendsData(filters({ country: 'FRA' }))).countries).toEqual([{ key: 'FRA', total: 3, counts: { REJECTED: 1, WARNING: 2 } }]);
+  });
+
+  it('confirmed fraud over time, its reasons, the decision x feedback matrix and rule precision', async () => {
+    const w = await getTrendsData(filters({ granularity: 'week' }));
+    expect(w.fraud).toEqual([{ total: 7, fraud: 2, notFraud: 2 }, { total: 4, fraud: 1, notFraud: 0 }]);
+    expect(w.fraudReasons).toEqual([
+      { reason: 'IDENTITY_FRAUD', total: 2, series: [1, 1] },
+      { reason: 'SYNTHETIC_ID_FRAUD', total: 1, series: [1, 0] },
+    ]);
+    expect(w.matrix).toEqual([
+      { decision: '', feedback: '', n: 1 },
+      { decision: 'NOT_EXECUTED', feedback: '', n: 1 },
+      { decision: 'PASSED', feedback: '', n: 2 },
+      { decision: 'PASSED', feedback: 'FRAUD', n: 1 }, // missed fraud
+      { decision: 'PASSED', feedback: 'NOT_FRAUD', n: 1 },
+      { decision: 'REJECTED', feedback: 'FRAUD', n: 2 },
+      { decision: 'REJECTED', feedback: 'NOT_FRAUD', n: 1 }, // false reject
+      { decision: 'WARNING', feedback: '', n: 2 },
+    ]);
+    expect(w.rulePrecision).toEqual([
+      { ruleId: RB.id, name: RB.name, matched: 3, fraud: 1, notFraud: 1 },
+      { ruleId: RA.id, name: RA.name, matched: 3, fraud: 1, notFraud: 0 },
+      { ruleId: RC.id, name: RC.name, matched: 1, fraud: 1, notFraud: 0 },
+    ]);
+    expect(w.alerts).toEqual([]);
+  });
+
+  it('filters combine, and offer every value seen', async () => {
+    const d = await getTrendsData(filters({ country: 'DEU', docType: 'PASSPORT', definitionKey: K1 }));
+    // x1, x5, x8, x9, x11 (x6 is K2).
+    expect(d.kpis.current).toMatchObject({ executions: 5, passed: 2, rejected: 1, fraud: 1, riskSum: 130, riskCount: 3 });
+    expect(d.options.definitionKeys).toEqual(expect.arrayContaining([K1, K2]));
+    expect(d.options.countries).toEqual(expect.arrayContaining(['DEU', 'FRA']));
+    expect(d.options.countries).not.toContain('');
+    expect(d.asOf).not.toBeNull();
+  });
+
+  it('an empty range is all zeros, not an error', async () => {
+    const d = await getTrendsData(filters({ from: '2031-01-05', to: '2031-01-11' }));
+    expect(d.kpis.current.executions).toBe(0);
+    expect(d.decisions.every((b) => b.total === 0)).toBe(true);
+    expect(d.riskOverTime.every((b) => b.p90 === null)).toBe(true);
+    expect([d.labels, d.rules, d.countries, d.matrix, d.rulePrecision, d.alerts]).toEqual([[], [], [], [], [], []]);
+  });
+
+  it('rollup equals the raw rows after inserts, for every filter combination', async () => {
+    await expectRollupExact('2031-01-01', '2031-12-31', COMBOS);
+  });
+
+  it('stays exact when executions change: decision, feedback, day, country, rules; re-ingest writes nothing', async () => {
+    const before = await getTrendsData(filters());
+    // x4: WARNING -> REJECTED with a new label, score and feedback.
+    const x4 = structuredClone(built.x4);
+    const next4 = trendExecution({ ...DATA.x4, id: x4.id, decision: 'REJECTED', score: 85, problems: [{ capability: 'usability', type: 'REJECTED', label: 'GLARE' }], feedback: { status: 'FRAUD', reason: 'THIRD_PARTY_FRAUD' } });
+    expect((await ingestExecution(db(), { ...next4, fetchedAt: fetchedAt() })).outcome).toBe('updated');
+    // x6: analyst feedback changes from NOT_FRAUD to FRAUD after a refetch.
+    const next6 = trendExecution({ ...DATA.x6, id: built.x6.id, feedback: { status: 'FRAUD', reason: 'ACCOUNT_TAKEOVER' } });
+    await ingestExecution(db(), { ...next6, fetchedAt: fetchedAt() });
+    // x10 moves a day earlier and to another country; x8 loses its rule.
+    await ingestExecution(db(), { ...trendExecution({ ...DATA.x10, id: built.x10.id, createdAt: D('03-15'), country: 'ITA' }), fetchedAt: fetchedAt() });
+    await ingestExecution(db(), { ...trendExecution({ ...DATA.x8, id: built.x8.id, rules: [] }), fetchedAt: fetchedAt() });
+    // The INITIATED one completes.
+    await ingestExecution(db(), { ...trendExecution({ ...DATA.x11, id: built.x11.id, status: 'PROCESSED', decision: 'PASSED', score: 15 }), fetchedAt: fetchedAt() });
+
+    const after = await getTrendsData(filters());
+    expect(after.kpis.current).toEqual({
+      executions: 11, passed: 5, warning: 1, rejected: 4,
+      riskSum: before.kpis.current.riskSum + (85 - 50) + 15, riskCount: 10, fraud: 5,
+    });
+    expect(after.matrix).toEqual(expect.arrayContaining([{ decision: 'REJECTED', feedback: 'FRAUD', n: 4 }]));
+    expect(after.matrix.find((m) => m.decision === 'REJECTED' && m.feedback === 'NOT_FRAUD')).toBeUndefined();
+    expect(after.countries.map((c) => c.key)).toEqual(['DEU', 'FRA', '', 'ITA']);
+    expect(after.labels.find((l) => l.label === 'NOT_POSSIBLE')).toBeUndefined();
+    expect(after.labels.find((l) => l.label === 'GLARE')).toMatchObject({ total: 1 });
+    expect(after.rules.find((r) => r.ruleId === RA.id)).toMatchObject({ total: 2, series: [2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] });
+    expect(after.decisions[12].counts).toEqual({ WARNING: 1 });
+    expect(after.decisions[13].total).toBe(0);
+
+    const snapshot = await rollupSnapshot('2031-01-01', '2031-12-31');
+    const again = await ingestMany(db(), [next4, next6].map((x) => ({ ...x, fetchedAt: fetchedAt() })));
+    expect(again.map((o) => o.outcome)).toEqual(['unchanged', 'unchanged']);
+    expect(await rollupSnapshot('2031-01-01', '2031-12-31')).toEqual(snapshot);
+    await expectRollupExact('2031-01-01', '2031-12-31', COMBOS);
+    // A rebuild of a few days leaves their months' rows right too.
+    const whole = await rollupSnapshot('2031-01-01', '2031-12-31');
+    await rebuildRollup(db(), { from: '2031-03-04', to: '2031-03-10' });
+    expect(await rollupSnapshot('2031-01-01', '2031-12-31')).toEqual(whole);
+  });
+});
+
+describe('trends: a large, varied batch', () => {
+  it('is applied in statements under the parameter limit and stays exact', async () => {
+    const countries = ['DEU', 'FRA', 'ITA', 'ESP', 'POL', 'NLD', 'BEL', 'AUT', 'PRT', 'GRC', null];
+    const labels = [['usability', 'BLURRED'], ['liveness', 'DIGITAL_COPY'], ['imageChecks', 'FAKE'], ['similarity', 'NO_MATCH'], ['dataChecks', 'MRZ_CHECKSUM']];
+    const inputs = Array.from({ length: 300 }, (_, i) => {
+      const bad = i % 3 === 0;
+      const [capability, label] = labels[i % labels.length];
+      return {
+        ...trendExecution({
+          createdAt: new Date(Date.UTC(2033, 0, 1 + (i % 90), i % 24)).toISOString(),
+          definitionKey: `wf-big-${i % 4}-${run}`, country: countries[i % countries.length], docType: ['PASSPORT', 'ID_CARD', 'VISA'][i % 3],
+          decision: bad ? 'REJECTED' : i % 7 === 0 ? 'NOT_EXECUTED' : 'PASSED', score: bad ? 71 + (i % 30) : i % 7 === 0 ? -1 : i % 31,
+          problems: bad ? [{ capability, type: 'REJECTED', label }] : [],
+          rules: [{ id: `big-${i % 9}-${run}`, name: `Rule ${i % 9}` }, { id: `big-x-${i % 5}-${run}`, name: 'Other' }],
+          feedback: i % 11 === 0 ? { status: 'FRAUD', reason: 'IDENTITY_FRAUD' } : i % 13 === 0 ? { status: 'NOT_FRAUD' } : undefined,
+        }),
+        fetchedAt: fetchedAt(),
+      };
+    });
+    await ingestMany(db(), inputs);
+    // And the same executions changed as a batch (decisions and feedback), so counts go down too.
+    await ingestMany(db(), inputs.map((x, i) => {
+      const r = structuredClone(x);
+      if (i % 2) (r.result as any).decision = { type: 'WARNING', details: { label: 'WARNING' }, risk: { score: 50 } };
+      if (i % 5 === 0) (r.result as any).feedback = { status: 'NOT_FRAUD', providedAt: '2033-05-01T00:00:00Z' };
+      return { ...r, fetchedAt: fetchedAt() };
+    }));
+    const f = resolveTrendsFilters({ range: 'custom', from: '2033-01-01', to: '2033-03-31', granularity: 'week' }, '2033-06-01');
+    expect((await getTrendsData(f)).kpis.current.executions).toBe(300);
+    await expectRollupExact('2033-01-01', '2033-12-31', []);
+    for (const q of [{}, { country: 'DEU' }, { definitionKey: `wf-big-1-${run}`, docType: 'VISA' }]) {
+      const g = { ...f, ...q };
+      const [a, b] = [await getTrendsData(g), await getTrendsData(g, { source: 'raw' })];
+      expect(strip(a)).toEqual(strip(b));
+      expectOptions(a.options, b.options);
+    }
+  });
+});
+
+describe('trends: spike alerts', () => {
+  const KS = `wf-spike-${run}`;
+  it('flags the day whose reject rate and label rate jump above the trailing 28-day baseline', async () => {
+    const inputs = [];
+    // 30 quiet days in 2032 with 20 executions each and 1 or 2 rejections (BLURRED), then a wave.
+    for (let day = 0; day < 31; day++) {
+      const date = new Date(Date.UTC(2032, 0, 1 + day)).toISOString().slice(0, 10);
+      const total = day === 30 ? 25 : 20;
+      const rejected = day === 30 ? 15 : 1 + (day % 2);
+      for (let i = 0; i < total; i++) {
+        const bad = i < rejected;
+        inputs.push({
+          ...trendExecution({
+            createdAt: `${date}T0${i % 10}:00:00.000Z`, definitionKey: KS, decision: bad ? 'REJECTED' : 'PASSED', score: bad ? 90 : 10,
+            problems: bad ? [{ capability: 'usability', type: 'REJECTED', label: 'BLURRED' }] : [],
+          }),
+          fetchedAt: fetchedAt(),
+        });
+      }
+    }
+    await ingestMany(db(), inputs);
+    const f = resolveTrendsFilters({ range: 'custom', from: '2032-01-20', to: '2032-01-31', definitionKey: KS }, '2032-02-01');
+    const d = await getTrendsData(f);
+    expect(d.alerts).toHaveLength(2);
+    const [a, b] = d.alerts;
+    for (const x of [a, b]) {
+      expect(x).toMatchObject({ day: '2032-01-31', n: 15, total: 25, rate: 0.6, baselineDays: 28 });
+      // The baseline alternates 1/20 and 2/20: mean 0.075.
+      expect(x.mean).toBeCloseTo(0.075, 10);
+      expect(x.sd).toBeGreaterThan(0.02);
+    }
+    expect(d.alerts.map((x) => x.kind).sort()).toEqual(['label', 'reject_rate']);
+    expect(d.alerts.find((x) => x.kind === 'label')).toMatchObject({ capability: 'usability', label: 'BLURRED', decisionType: 'REJECTED' });
+    const raw = await getTrendsData(f, { source: 'raw' });
+    expect(raw.alerts).toEqual(d.alerts);
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { idvConfigFromEnv } from '@/lib/idv/config';
+import { IdvConfigError } from '@/lib/idv/errors';
+
+const creds = { IDV_CLIENT_ID: 'id-1', IDV_CLIENT_SECRET: 'very-secret-value' };
+
+function configError(env: Record<string, string | undefined>): IdvConfigError {
+  try {
+    idvConfigFromEnv(env);
+  } catch (err) {
+    if (err instanceof IdvConfigError) return err;
+    throw err;
+  }
+  throw new Error('expected an IdvConfigError');
+}
+
+describe('idvConfigFromEnv', () => {
+  it('one IDV_BASE_URL serves every concern (trailing slash dropped), with defaults', () => {
+    const c = idvConfigFromEnv({ ...creds, IDV_BASE_URL: 'http://127.0.0.1:4010/' });
+    expect(c).toMatchObject({
+      authUrl: 'http://127.0.0.1:4010',
+      accountUrl: 'http://127.0.0.1:4010',
+      apiUrl: 'http://127.0.0.1:4010',
+      retrievalUrl: 'http://127.0.0.1:4010',
+      clientId: 'id-1',
+      clientSecret: 'very-secret-value',
+      userAgent: 'Verdict/0.1',
+      timeoutMs: 15_000,
+      maxRetries: 4,
+      retrievalRatePerSec: 15,
+      accountRatePerSec: 1,
+      accountBurst: 5,
+      tokenRatePerSec: 10,
+    });
+  });
+
+  it('per-concern URLs override the base', () => {
+    const c = idvConfigFromEnv({
+      ...creds,
+      IDV_BASE_URL: 'http://sim.local:4010',
+      IDV_AUTH_URL: 'https://auth.emea-1.example.com',
+      IDV_RETRIEVAL_URL: 'https://retrieval.emea-1.example.com/',
+    });
+    expect(c.authUrl).toBe('https://auth.emea-1.example.com');
+    expect(c.retrievalUrl).toBe('https://retrieval.emea-1.example.com');
+    expect(c.accountUrl).toBe('http://sim.local:4010');
+    expect(c.apiUrl).toBe('http://sim.local:4010');
+  });
+
+  it('works with the four per-concern URLs and no base', () => {
+    const c = idvConfigFromEnv({
+      ...creds,
+      IDV_AUTH_URL: 'https://auth.amer-1.example.com',
+      IDV_ACCOUNT_URL: 'https://account.amer-1.example.com',
+      IDV_API_URL: 'https://api.amer-1.example.com',
+      IDV_RETRIEVAL_URL: 'https://retrieval.amer-1.example.com',
+      IDV_USER_AGENT: 'Acme Review/1.0',
+    });
+    expect(c.apiUrl).toBe('https://api.amer-1.example.com');
+    expect(c.userAgent).toBe('Acme Review/1.0');
+  });
+
+  it('names a missing concern URL', () => {
+    const err = configError({
+      ...creds,
+      IDV_AUTH_URL: 'https://auth.example.com',
+      IDV_ACCOUNT_URL: 'https://account.example.com',
+      IDV_API_URL: 'https://api.example.com',
+    });
+    expect(err.message).toContain('IDV_RETRIEVAL_URL');
+    expect(err.message).toContain('IDV_BASE_URL');
+    expect(err.message).not.toContain('IDV_AUTH_URL');
+  });
+
+  it('names a missing secret without printing the other credential', () => {
+    const err = configError({ IDV_BASE_URL: 'http://localhost:4010', IDV_CLIENT_ID: 'id-1', IDV_CLIENT_SECRET: '' });
+    expect(err.message).toContain('IDV_CLIENT_SECRET');
+    expect(err.message).not.toContain('IDV_CLIENT_ID');
+    expect(err.message).not.toContain('id-1');
+    expect(configError({ IDV_BASE_URL: 'http://localhost:4010' }).message).toMatch(/IDV_CLIENT_ID[\s\S]*IDV_CLIENT_SECRET/);
+  });
+
+  it('names an invalid URL or number', () => {
+    expect(configError({ ...creds, IDV_BASE_URL: 'not a url' }).message).toContain('IDV_BASE_URL');
+    expect(configError({ ...creds, IDV_BASE_URL: 'ftp://files.example.com' }).message).toContain('IDV_BASE_URL');
+    expect(configError({ ...creds, IDV_BASE_URL: 'http://x', IDV_RETRIEVAL_RATE_PER_SEC: 'fast' }).message).toContain('IDV_RETRIEVAL_RATE_PER_SEC');
+    expect(configError({ ...creds, IDV_BASE_URL: 'http://x', IDV_MAX_RETRIES: '-1' }).message).toContain('IDV_MAX_RETRIES');
+  });
+
+  it('reads the numeric knobs', () => {
+    const c = idvConfigFromEnv({
+      ...creds,
+      IDV_BASE_URL: 'http://x',
+      IDV_TIMEOUT_MS: '5000',
+      IDV_MAX_RETRIES: '2',
+      IDV_RETRIEVAL_RATE_PER_SEC: '5',
+      IDV_ACCOUNT_BURST: '3',
+    });
+    expect(c).toMatchObject({ timeoutMs: 5000, maxRetries: 2, retrievalRatePerSec: 5, accountBurst: 3 });
+  });
+});
