@@ -21,6 +21,7 @@ export async function lockedMinutes(keys: string[]): Promise<number> {
  */
 export async function recordFailure(keys: string[]): Promise<{ delayMs: number; locked: boolean }> {
   let worst = 0;
+  let locked = false;
   for (const key of keys) {
     const [row] = await db()
       .insert(loginThrottle)
@@ -37,13 +38,15 @@ export async function recordFailure(keys: string[]): Promise<{ delayMs: number; 
     // IPs get a larger allowance than single accounts: an office shares one address.
     const limit = key.startsWith('ip:') ? maxFailures() * 4 : maxFailures();
     if (row.failures >= limit) {
+      locked = true;
       await db()
         .update(loginThrottle)
         .set({ lockedUntil: new Date(Date.now() + lockMinutes() * 60_000) })
         .where(eq(loginThrottle.key, key));
     }
   }
-  const locked = worst >= maxFailures();
+  // Locked only when a key reached its own limit (an IP's failures alone, under its larger
+  // allowance, do not lock anybody; saying so would be a lie the next right password exposes).
   return { delayMs: worst < 2 ? 0 : Math.min(250 * 2 ** (worst - 2), 2000), locked };
 }
 

@@ -103,7 +103,11 @@ test.describe('sign-in and roles', () => {
 
     await admin.getByRole('button', { name: `Activate ${email}` }).click();
     await expect(admin.getByRole('button', { name: `Deactivate ${email}` })).toBeVisible();
-    for (let i = 0; i < 5; i++) await signIn(user, email, `wrong-password-${i}`);
+    for (let i = 0; i < 5; i++) {
+      // Each failure is answered (after its growing delay) before the next attempt.
+      await signIn(user, email, `wrong-password-${i}`);
+      await expect(user.getByRole('alert')).toBeVisible({ timeout: 15_000 });
+    }
     await expect(user.getByRole('alert').filter({ hasText: /Too many failed sign-ins/ })).toBeVisible();
     await signIn(user, email, 'temp-password-123');
     await expect(user.getByRole('alert').filter({ hasText: /Too many failed sign-ins/ })).toBeVisible();

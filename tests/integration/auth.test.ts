@@ -68,6 +68,17 @@ describe('users and sessions (real database)', () => {
     expect(await lockedMinutes([key])).toBe(0);
   });
 
+  it('failures counted for a shared IP do not claim a lock on an e-mail that has not reached its own limit', async () => {
+    const ip = `ip:10.9.${Date.now() % 250}.${Math.floor(Math.random() * 250)}`;
+    for (let i = 0; i < 8; i++) await recordFailure([`email:other-${i}-${Date.now()}@example.test`, ip]);
+    const email = `email:fresh-${Date.now()}@example.test`;
+    const r = await recordFailure([email, ip]);
+    // The IP has 9 failures (allowance 20), the e-mail 1: nothing is locked, and it is not said to be.
+    expect(r.locked).toBe(false);
+    expect(await lockedMinutes([email, ip])).toBe(0);
+    await clearFailures([email, ip]);
+  });
+
   it('the audit log is append-only: rows cannot be changed or deleted', async () => {
     await audit({ action: 'test.append_only', actorEmail: 'x@example.test', ip: null });
     const refused = (e: unknown) => /append-only/.test(String((e as { cause?: Error }).cause?.message ?? (e as Error).message));
