@@ -54,6 +54,10 @@ test.describe('sync page', () => {
     await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible();
     const health = page.getByRole('region', { name: 'Sync health' });
     await expect(health.getByText('Executions at the service')).toBeVisible();
+    // Feedback delivery has its own card: what waits, what the service refused, what got through.
+    const delivery = page.getByRole('region', { name: 'Feedback delivery' });
+    await expect(delivery.getByText('Labels are stored first and sent with retries.')).toBeVisible();
+    await expect(delivery.getByText('Delivered in 24 h')).toBeVisible();
     // The start-up backfill counts the service and fills the cache.
     await expect(health.getByText(/counted by a full walk|estimated from the list/)).toBeVisible({ timeout: 45_000 });
     await page.getByRole('button', { name: 'Start a backfill' }).click();

@@ -7,7 +7,9 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { requireRole } from '@/lib/auth/guards';
+import { getFeedbackDeliveryStats } from '@/lib/data/feedback';
 import { getSyncOverview, type SyncRun } from '@/lib/data/sync';
+import { FeedbackDeliveryStatsCard } from '@/components/feedback/delivery-stats';
 import { formatDateTime, formatNumber, formatRelative } from '@/lib/format';
 import { retryFailedAction, startSyncRunAction } from './actions';
 
@@ -81,9 +83,9 @@ function runResult(r: SyncRun): string {
 
 export default async function SyncPage() {
   await requireRole('admin');
-  const o = await getSyncOverview();
+  const [o, feedback] = await Promise.all([getSyncOverview(), getFeedbackDeliveryStats()]);
   const diff = o.service && o.cached.exact ? o.service.count - o.cached.count : null;
-  const working = Boolean(o.activeRun) || o.queue.fetchWaiting + o.queue.fetchRunning > 0;
+  const working = Boolean(o.activeRun) || o.queue.fetchWaiting + o.queue.fetchRunning > 0 || feedback.pending + feedback.delivering > 0;
   return (
     <>
       <PageHeader
@@ -110,6 +112,10 @@ export default async function SyncPage() {
       </section>
 
       {o.activeRun ? <RunProgress run={o.activeRun} /> : null}
+
+      <section aria-label="Feedback delivery" className="mb-6">
+        <FeedbackDeliveryStatsCard stats={feedback} />
+      </section>
 
       <Card className="mb-6">
         <CardHeader className="flex-row items-center justify-between">
