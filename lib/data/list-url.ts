@@ -1,28 +1,11 @@
 /**
- * The one way to link to the executions list with filters. The list page reads exactly these
- * URL parameters; every chart, cell and alert of the trends page builds its link here, so a
- * click lands on exactly the executions behind the number. Browser-safe (no server imports).
- *
- * Meaning of each parameter (what the list must apply):
- * - `decision`: top-level decision type, repeatable (any of them).
- * - `createdFrom` / `createdTo`, `completedFrom` / `completedTo`: inclusive UTC calendar dates.
- * - `riskMin` / `riskMax`: inclusive risk score bounds (-1 is "not executed").
- * - `capability` with `capDecision` or `capLabel`: some entry of that capability has that decision / label.
- * - `feedback`: `FRAUD` / `NOT_FRAUD` (the service's feedback status), `none` (NULL or NA),
- *   `pending` (submitted here, not yet delivered); `feedbackReason`: the service's feedback reason.
- * - `rule`: a rule id that matched.
+ * Links from the trends page to the executions list. Trends speak in dimensions (a capability
+ * and its decision or label, a workflow definition key, one feedback value); this turns them
+ * into the list's own parameters and hands them to the list's URL builder
+ * (lib/executions/list-params.ts), so there is one URL format and a click lands on exactly the
+ * executions behind the number. Browser-safe (no server imports).
  */
 import { listHref as listPageHref, type ListParams } from '@/lib/executions/list-params';
-
-export const LIST_PATH = '/executions';
-
-export const LIST_PARAMS = [
-  'decision', 'status', 'riskMin', 'riskMax', 'createdFrom', 'createdTo', 'completedFrom', 'completedTo',
-  'definitionKey', 'capability', 'capDecision', 'capLabel', 'country', 'docType', 'feedback', 'feedbackReason',
-  'criteria', 'rule', 'q', 'sort', 'dir', 'size',
-] as const;
-
-export type ListParam = (typeof LIST_PARAMS)[number];
 
 export interface ListFilters {
   decision?: string | string[];
