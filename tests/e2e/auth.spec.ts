@@ -90,8 +90,8 @@ test.describe('sign-in and roles', () => {
     await signIn(user, email, 'temp-password-123');
     await expect(user.getByRole('button', { name: /Account menu/ })).toBeVisible();
 
-    await admin.getByRole('button', { name: `Deactivate ${email}` }).click();
-    await expect(admin.getByRole('button', { name: `Activate ${email}` })).toBeVisible();
+    await admin.getByRole('button', { name: `Deactivate ${email}`, exact: true }).click();
+    await expect(admin.getByRole('button', { name: `Activate ${email}`, exact: true })).toBeVisible();
 
     // A new request with the old cookie: its session has ended on the server.
     const after = await user.request.get('/', { maxRedirects: 0 });
@@ -101,8 +101,8 @@ test.describe('sign-in and roles', () => {
     await signIn(user, email, 'temp-password-123');
     await expect(user.getByRole('alert').filter({ hasText: 'This account is deactivated.' })).toBeVisible();
 
-    await admin.getByRole('button', { name: `Activate ${email}` }).click();
-    await expect(admin.getByRole('button', { name: `Deactivate ${email}` })).toBeVisible();
+    await admin.getByRole('button', { name: `Activate ${email}`, exact: true }).click();
+    await expect(admin.getByRole('button', { name: `Deactivate ${email}`, exact: true })).toBeVisible();
     for (let i = 0; i < 5; i++) {
       // Each failure is answered (after its growing delay) before the next attempt.
       await signIn(user, email, `wrong-password-${i}`);
