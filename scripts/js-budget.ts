@@ -27,11 +27,15 @@ function routeFiles(dir: string, route: string): string[] | null {
   const page = route.replace(/^\//, '');
   const files = new Set<string>(build.rootMainFiles);
   for (const [entry, chunks] of Object.entries(m.entryJSFiles)) {
-    const name = entry.replace(/^\[project\]\/[^/]+\/app\//, '');
+    const name = entry.replace(/^\[project\]\/(?:.*?\/)?app\//, '');
     // The page and each layout above it (app/layout, (console)/layout, ...).
     const isLayout = name.endsWith('/layout') || name === 'layout';
     const isAbove = isLayout && (name === 'layout' || page.startsWith(name.slice(0, -'layout'.length)));
     if (name === page || isAbove) for (const c of chunks) files.add(c);
+  }
+  // A change in how the bundler names entries must not turn this into a count of the framework alone.
+  if (!Object.keys(m.entryJSFiles).some((e) => e.replace(/^\[project\]\/(?:.*?\/)?app\//, '') === page)) {
+    throw new Error(`js:budget: no entry for ${page} in the client manifest (entries: ${Object.keys(m.entryJSFiles).join(', ')})`);
   }
   return [...files];
 }

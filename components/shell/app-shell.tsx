@@ -1,12 +1,14 @@
 'use client';
-import { Activity, BarChart3, CheckSquare, ClipboardList, Home, List, LogOut, Menu, Moon, RefreshCw, Settings, Sun, Users } from 'lucide-react';
+import { Activity, BarChart3, CheckSquare, ClipboardList, Home, List, Menu, Moon, RefreshCw, Settings, Sun, Users } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
-import { signOutAndLeave } from '@/lib/auth/sign-out';
+import { OnFirstUse } from '@/components/ui/on-first-use';
 import { cn } from '@/lib/utils';
+import { AccountButton } from './account-button';
+
+const AccountMenu = React.lazy(() => import('./account-menu'));
 
 const ICONS = { home: Home, list: List, chart: BarChart3, audit: ClipboardList, sync: RefreshCw, users: Users, settings: Settings, check: CheckSquare, activity: Activity };
 
@@ -76,26 +78,7 @@ export function AppShell({ nav, user, demo, theme, children }: { nav: ShellNavIt
             <Button variant="ghost" size="icon" onClick={toggleTheme} aria-label={dark ? 'Switch to light theme' : 'Switch to dark theme'}>
               {dark ? <Sun className="h-4 w-4" aria-hidden /> : <Moon className="h-4 w-4" aria-hidden />}
             </Button>
-            <DropdownMenu>
-              <DropdownMenuTrigger asChild>
-                <Button variant="ghost" className="gap-2" aria-label={`Account menu for ${user.name}`}>
-                  <span className="flex h-7 w-7 items-center justify-center rounded-full bg-primary/15 text-xs font-semibold text-primary" aria-hidden>
-                    {user.name.slice(0, 1).toUpperCase()}
-                  </span>
-                  <span className="hidden text-sm sm:inline">{user.name}</span>
-                </Button>
-              </DropdownMenuTrigger>
-              <DropdownMenuContent align="end">
-                <DropdownMenuLabel>
-                  <span className="block text-fg">{user.email}</span>
-                  <span className="capitalize">{user.role}</span>
-                </DropdownMenuLabel>
-                <DropdownMenuSeparator />
-                <DropdownMenuItem onSelect={() => void signOutAndLeave('/login')}>
-                  <LogOut className="h-4 w-4" aria-hidden /> Sign out
-                </DropdownMenuItem>
-              </DropdownMenuContent>
-            </DropdownMenu>
+            <OnFirstUse trigger={(p) => <AccountButton user={user} {...p} />}>{(use) => <AccountMenu user={user} defaultOpen={use.open} />}</OnFirstUse>
           </div>
         </header>
         <main id="main" className="mx-auto w-full max-w-[1400px] flex-1 px-4 py-6 md:px-6">

@@ -106,7 +106,7 @@ test.describe('sign-in and roles', () => {
     for (let i = 0; i < 5; i++) {
       // Each failure is answered (after its growing delay) before the next attempt.
       await signIn(user, email, `wrong-password-${i}`);
-      await expect(user.getByRole('alert')).toBeVisible({ timeout: 15_000 });
+      await expect(user.getByRole('alert').filter({ hasText: /Wrong e-mail or password|Too many failed sign-ins/ })).toBeVisible({ timeout: 15_000 });
     }
     await expect(user.getByRole('alert').filter({ hasText: /Too many failed sign-ins/ })).toBeVisible();
     await signIn(user, email, 'temp-password-123');

@@ -152,6 +152,15 @@ test.describe('executions list', () => {
     await expect(page.getByRole('columnheader', { name: /Workflow/ })).toHaveCount(0);
     await page.reload();
     await expect(page.getByRole('columnheader', { name: /Workflow/ })).toHaveCount(0);
+    // By keyboard, before the menu's code is loaded (it loads on first use): Enter opens it with
+    // focus inside, Escape closes it and gives focus back to the button.
+    await page.getByRole('button', { name: 'Choose columns' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('menu')).toBeVisible();
+    await expect(page.getByRole('menu')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('menu')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Choose columns' })).toBeFocused();
     await page.getByRole('button', { name: 'Choose columns' }).click();
     await page.getByRole('menuitemcheckbox', { name: 'Workflow' }).click();
     await page.keyboard.press('Escape');

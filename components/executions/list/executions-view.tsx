@@ -1,18 +1,19 @@
 'use client';
-import { ChevronLeft, ChevronRight, ChevronsLeft, Columns3, Download, SlidersHorizontal } from 'lucide-react';
+import { ChevronLeft, ChevronRight, ChevronsLeft, Download, SlidersHorizontal } from 'lucide-react';
 import dynamic from 'next/dynamic';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
-import { DropdownMenu, DropdownMenuCheckboxItem, DropdownMenuContent, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
+import { OnFirstUse } from '@/components/ui/on-first-use';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Select } from '@/components/ui/input';
 import { saveHiddenColumnsAction } from '@/app/(console)/executions/review-actions';
 import type { ListFacets } from '@/lib/data/executions/facets';
 import type { ExecutionListRow, ListTotal } from '@/lib/data/executions/list';
-import { LIST_COLUMN_IDS, LIST_COLUMN_LABELS, REQUIRED_COLUMNS, type ListColumnId } from '@/lib/executions/columns';
+import type { ListColumnId } from '@/lib/executions/columns';
 import { activeFilterCount, PAGE_SIZES, toSearchParams, type ListParams, type PageSize } from '@/lib/executions/list-params';
 import { formatApproximate, formatNumber } from '@/lib/format';
 import { ActiveFilters } from './active-filters';
+import { ColumnsButton } from './column-menu-button';
 import { ExecutionsTable } from './executions-table';
 import { ListNavProvider, useListNav } from './list-nav';
 import { SearchBox } from './search-box';
@@ -48,29 +49,10 @@ export function totalText(t: ListTotal): string {
 /** Hard limit of one export; the button says so. */
 export const EXPORT_MAX_ROWS = 100_000;
 
-function ColumnMenu({ hidden, onChange }: { hidden: ListColumnId[]; onChange(hidden: ListColumnId[]): void }) {
-  return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="secondary" aria-label="Choose columns">
-          <Columns3 aria-hidden className="h-4 w-4" /> Columns
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end">
-        <DropdownMenuLabel>Shown columns (remembered for you)</DropdownMenuLabel>
-        <DropdownMenuSeparator />
-        {LIST_COLUMN_IDS.filter((c) => !REQUIRED_COLUMNS.includes(c)).map((c) => (
-          <DropdownMenuCheckboxItem
-            key={c}
-            checked={!hidden.includes(c)}
-            onCheckedChange={(on) => onChange(on ? hidden.filter((h) => h !== c) : [...hidden, c])}
-          >
-            {LIST_COLUMN_LABELS[c]}
-          </DropdownMenuCheckboxItem>
-        ))}
-      </DropdownMenuContent>
-    </DropdownMenu>
-  );
+const ColumnMenu = React.lazy(() => import('./column-menu'));
+
+function ColumnChooser({ hidden, onChange }: { hidden: ListColumnId[]; onChange(hidden: ListColumnId[]): void }) {
+  return <OnFirstUse trigger={(p) => <ColumnsButton {...p} />}>{(use) => <ColumnMenu hidden={hidden} onChange={onChange} defaultOpen={use.open} />}</OnFirstUse>;
 }
 
 function Pager({ next, prev, count }: { next: string | null; prev: string | null; count: number }) {
@@ -124,7 +106,7 @@ function View(props: ExecutionsViewProps) {
         <Button variant="secondary" aria-expanded={showFilters} aria-controls="filter-panel" onClick={() => setShowFilters((s) => !s)}>
           <SlidersHorizontal aria-hidden className="h-4 w-4" /> Filters{filters ? ` (${filters})` : ''}
         </Button>
-        <ColumnMenu hidden={hidden} onChange={changeHidden} />
+        <ColumnChooser hidden={hidden} onChange={changeHidden} />
         <Button asChild variant="secondary">
           <a href={`/api/executions/export${exportQuery ? `?${exportQuery}` : ''}`} download title={`Export the filtered list as CSV (at most ${formatNumber(EXPORT_MAX_ROWS)} rows, masked as on screen)`}>
             <Download aria-hidden className="h-4 w-4" /> Export CSV
