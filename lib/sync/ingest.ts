@@ -13,7 +13,7 @@ import {
 } from '@/lib/db/schema';
 import {
   listCapabilityEntries,
-  parseOrThrow,
+  parseOnce,
   RuleExecutionsResponseSchema,
   stepCapabilityIds,
   StepsResponseSchema,
@@ -237,7 +237,7 @@ function serialize(v: unknown): string | undefined {
 
 /** Pure mapping of one input to all of its rows. Throws an IdvParseError naming the field when unusable. */
 export function toRows(input: IngestInput, opts: { personalData?: boolean } = {}): ExecutionRows {
-  const parsed = parseOrThrow(WorkflowExecutionResultSchema, input.result, 'workflow execution result');
+  const parsed = parseOnce(WorkflowExecutionResultSchema, input.result, 'workflow execution result');
   const raw = input.result as Record<string, unknown>;
   const id = parsed.workflow.id.toLowerCase();
   const wiped = Boolean(parsed.wipedOutAt);
@@ -278,7 +278,7 @@ export function toRows(input: IngestInput, opts: { personalData?: boolean } = {}
 
   let stepRows: ExecutionRows['steps'] = null;
   if (input.steps !== undefined) {
-    const s = parseOrThrow(StepsResponseSchema, input.steps, 'workflow steps');
+    const s = parseOnce(StepsResponseSchema, input.steps, 'workflow steps');
     stepRows = s.steps.map((step, position) => ({
       executionId: id,
       position,
@@ -292,7 +292,7 @@ export function toRows(input: IngestInput, opts: { personalData?: boolean } = {}
   }
 
   let ruleExecs: RuleExecution[] | null = null;
-  if (input.rules !== undefined) ruleExecs = parseOrThrow(RuleExecutionsResponseSchema, input.rules, 'rule executions').executions;
+  if (input.rules !== undefined) ruleExecs = parseOnce(RuleExecutionsResponseSchema, input.rules, 'rule executions').executions;
   else if (parsed.rules?.executions?.length) ruleExecs = parsed.rules.executions;
   const rules = ruleExecs ? ruleRows(id, ruleExecs) : null;
 
