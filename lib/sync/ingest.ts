@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, getTableColumns, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import {
   capabilityEntries,
@@ -386,28 +386,32 @@ function rollupOf(e: Omit<RollupRow, 'matchedRuleIds' | 'decisionType' | 'decisi
 }
 
 /**
- * Inserts child rows in slices, each one statement whose only parameter is a JSON array that
- * Postgres maps onto the table's row type (jsonb_populate_recordset). Building a multi-row
- * insert through the query builder costs more CPU than the database spends on it: a backfill
- * page of 100 executions carries some 3,000 rule results. Rows where a column is missing in
- * some rows (a default would apply) go through the query builder instead.
+ * Inserts the child rows of every table in one statement (a CTE per table) whose parameters
+ * are one JSON array per table, which Postgres maps onto the table's row type
+ * (jsonb_populate_recordset). Building a multi-row insert through the query builder costs more
+ * CPU than the database spends on it (a backfill page of 100 executions carries some 3,000
+ * rule results), and under load every extra round trip in the page's transaction adds latency.
+ * Rows where a column is missing in some rows (a default would apply) go through the query
+ * builder instead.
  */
-async function insertChunked<T extends Record<string, unknown>>(tx: Tx, table: Parameters<Tx['insert']>[0], rows: T[]) {
-  if (!rows.length) return;
-  const columns = getTableColumns(table as never) as Record<string, { name: string }>;
-  const keys = Object.keys(rows[0]).filter((k) => k in columns && rows[0][k] !== undefined);
-  const uniform = rows.every((r) => keys.every((k) => r[k] !== undefined) && Object.keys(r).every((k) => keys.includes(k) || r[k] === undefined));
-  if (!uniform) {
-    const perRow = keys.length || 1;
-    const size = Math.max(1, Math.floor(20_000 / perRow));
-    for (let i = 0; i < rows.length; i += size) await tx.insert(table).values(rows.slice(i, i + size) as never);
-    return;
+async function insertChildren(tx: Tx, sets: Array<[table: Parameters<Tx['insert']>[0], rows: Array<Record<string, unknown>>]>) {
+  const steps: SQL[] = [];
+  for (const [table, rows] of sets) {
+    if (!rows.length) continue;
+    const columns = getTableColumns(table as never) as Record<string, { name: string }>;
+    const keys = Object.keys(rows[0]).filter((k) => k in columns && rows[0][k] !== undefined);
+    const uniform = rows.every((r) => keys.every((k) => r[k] !== undefined) && Object.keys(r).every((k) => keys.includes(k) || r[k] === undefined));
+    if (!uniform) {
+      const perRow = keys.length || 1;
+      const size = Math.max(1, Math.floor(20_000 / perRow));
+      for (let i = 0; i < rows.length; i += size) await tx.insert(table).values(rows.slice(i, i + size) as never);
+      continue;
+    }
+    const names = sql.join(keys.map((k) => sql.identifier(columns[k].name)), sql`, `);
+    const json = rows.map((r) => Object.fromEntries(keys.map((k) => [columns[k].name, r[k] instanceof Date ? (r[k] as Date).toISOString() : r[k]])));
+    steps.push(sql`${sql.identifier(`ins_${steps.length}`)} as (insert into ${table} (${names}) select ${names} from jsonb_populate_recordset(null::${table}, ${JSON.stringify(json)}::jsonb))`);
   }
-  const names = sql.join(keys.map((k) => sql.identifier(columns[k].name)), sql`, `);
-  for (let i = 0; i < rows.length; i += 5000) {
-    const json = rows.slice(i, i + 5000).map((r) => Object.fromEntries(keys.map((k) => [columns[k].name, r[k] instanceof Date ? (r[k] as Date).toISOString() : r[k]])));
-    await tx.execute(sql`insert into ${table} (${names}) select ${names} from jsonb_populate_recordset(null::${table}, ${JSON.stringify(json)}::jsonb)`);
-  }
+  if (steps.length) await tx.execute(sql`with ${sql.join(steps, sql`, `)} select 1`);
 }
 
 /** Columns an existing execution takes from a re-ingest as is (`excluded`); the others are below. */
@@ -538,26 +542,33 @@ export async function ingestMany(dbOrTx: DbOrTx, inputs: IngestInput[]): Promise
     if (!winners.size) return outcomes;
 
     const all = [...winners.values()];
-    const changedIds = all.map((r) => r.execution.id!);
-    // Children are replaced as a whole; steps and rules only when the input carried them.
-    await tx.delete(credentials).where(inArray(credentials.executionId, changedIds));
-    await tx.delete(capabilityEntries).where(inArray(capabilityEntries.executionId, changedIds));
-    await tx.delete(executionLinks).where(inArray(executionLinks.executionId, changedIds));
-    const withSteps = all.filter((r) => r.steps !== null).map((r) => r.execution.id!);
-    if (withSteps.length) await tx.delete(stepsTable).where(inArray(stepsTable.executionId, withSteps));
-    const withRules = all.filter((r) => r.ruleExecutions !== null).map((r) => r.execution.id!);
-    if (withRules.length) {
-      await tx.delete(ruleResults).where(inArray(ruleResults.executionId, withRules));
-      await tx.delete(ruleExecutions).where(inArray(ruleExecutions.executionId, withRules));
-    }
+    // Children are replaced as a whole; steps and rules only when the input carried them. A new
+    // execution has none (they cascade with it), so a first backfill deletes nothing.
+    const replaced = all.filter((r) => existing.has(r.execution.id!));
+    const deletes: SQL[] = [];
+    const deleteOf = (table: typeof credentials | typeof capabilityEntries | typeof executionLinks | typeof stepsTable | typeof ruleResults | typeof ruleExecutions, ids: string[]) => {
+      if (ids.length) deletes.push(sql`${sql.identifier(`del_${deletes.length}`)} as (delete from ${table} where ${table.executionId} = any(${sql.param(ids)}::uuid[]))`);
+    };
+    const replacedIds = replaced.map((r) => r.execution.id!);
+    deleteOf(credentials, replacedIds);
+    deleteOf(capabilityEntries, replacedIds);
+    deleteOf(executionLinks, replacedIds);
+    deleteOf(stepsTable, replaced.filter((r) => r.steps !== null).map((r) => r.execution.id!));
+    const withRules = replaced.filter((r) => r.ruleExecutions !== null).map((r) => r.execution.id!);
+    deleteOf(ruleResults, withRules);
+    deleteOf(ruleExecutions, withRules);
+    // One statement for all deletes (data-modifying CTEs on different tables).
+    if (deletes.length) await tx.execute(sql`with ${sql.join(deletes, sql`, `)} select 1`);
 
     await upsertExecutions(tx, all.map((r) => r.execution));
-    await insertChunked(tx, credentials, all.flatMap((r) => r.credentials));
-    await insertChunked(tx, capabilityEntries, all.flatMap((r) => r.capabilityEntries));
-    await insertChunked(tx, executionLinks, dedupeLinks(all.flatMap((r) => r.links)));
-    await insertChunked(tx, stepsTable, all.flatMap((r) => r.steps ?? []));
-    await insertChunked(tx, ruleExecutions, all.flatMap((r) => r.ruleExecutions ?? []));
-    await insertChunked(tx, ruleResults, all.flatMap((r) => r.ruleResults ?? []));
+    await insertChildren(tx, [
+      [credentials, all.flatMap((r) => r.credentials)],
+      [capabilityEntries, all.flatMap((r) => r.capabilityEntries)],
+      [executionLinks, dedupeLinks(all.flatMap((r) => r.links))],
+      [stepsTable, all.flatMap((r) => r.steps ?? [])],
+      [ruleExecutions, all.flatMap((r) => r.ruleExecutions ?? [])],
+      [ruleResults, all.flatMap((r) => r.ruleResults ?? [])],
+    ]);
 
     if (changeHooks.length) {
       const changes = all.map((r) => {
