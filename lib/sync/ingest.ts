@@ -386,32 +386,38 @@ function rollupOf(e: Omit<RollupRow, 'matchedRuleIds' | 'decisionType' | 'decisi
 }
 
 /**
- * Inserts the child rows of every table in one statement (a CTE per table) whose parameters
- * are one JSON array per table, which Postgres maps onto the table's row type
- * (jsonb_populate_recordset). Building a multi-row insert through the query builder costs more
+ * Statement steps (CTEs) inserting the child rows of every table, each table's rows one JSON
+ * array which Postgres maps onto the table's row type (jsonb_populate_recordset). Building a multi-row insert through the query builder costs more
  * CPU than the database spends on it (a backfill page of 100 executions carries some 3,000
  * rule results), and under load every extra round trip in the page's transaction adds latency.
  * Rows where a column is missing in some rows (a default would apply) go through the query
- * builder instead.
+ * builder instead (`others`, run after the statement).
  */
-async function insertChildren(tx: Tx, sets: Array<[table: Parameters<Tx['insert']>[0], rows: Array<Record<string, unknown>>]>) {
+function insertChildren(sets: Array<[table: Parameters<Tx['insert']>[0], rows: Array<Record<string, unknown>>]>): { steps: SQL[]; others: (tx: Tx) => Promise<void> } {
   const steps: SQL[] = [];
+  const others: Array<[Parameters<Tx['insert']>[0], Array<Record<string, unknown>>]> = [];
   for (const [table, rows] of sets) {
     if (!rows.length) continue;
     const columns = getTableColumns(table as never) as Record<string, { name: string }>;
     const keys = Object.keys(rows[0]).filter((k) => k in columns && rows[0][k] !== undefined);
     const uniform = rows.every((r) => keys.every((k) => r[k] !== undefined) && Object.keys(r).every((k) => keys.includes(k) || r[k] === undefined));
     if (!uniform) {
-      const perRow = keys.length || 1;
-      const size = Math.max(1, Math.floor(20_000 / perRow));
-      for (let i = 0; i < rows.length; i += size) await tx.insert(table).values(rows.slice(i, i + size) as never);
+      others.push([table, rows]);
       continue;
     }
     const names = sql.join(keys.map((k) => sql.identifier(columns[k].name)), sql`, `);
     const json = rows.map((r) => Object.fromEntries(keys.map((k) => [columns[k].name, r[k] instanceof Date ? (r[k] as Date).toISOString() : r[k]])));
     steps.push(sql`${sql.identifier(`ins_${steps.length}`)} as (insert into ${table} (${names}) select ${names} from jsonb_populate_recordset(null::${table}, ${JSON.stringify(json)}::jsonb))`);
   }
-  if (steps.length) await tx.execute(sql`with ${sql.join(steps, sql`, `)} select 1`);
+  return {
+    steps,
+    others: async (tx) => {
+      for (const [table, rows] of others) {
+        const size = Math.max(1, Math.floor(20_000 / (Object.keys(rows[0]).length || 1)));
+        for (let i = 0; i < rows.length; i += size) await tx.insert(table).values(rows.slice(i, i + size) as never);
+      }
+    },
+  };
 }
 
 /** Columns an existing execution takes from a re-ingest as is (`excluded`); the others are below. */
@@ -434,15 +440,17 @@ const UPSERT_SET = sql.raw(
 );
 
 /**
- * Inserts or replaces execution rows, 500 a statement, each statement's only parameter a JSON
- * array mapped onto the table's row type (as insertChunked does): drizzle spent more CPU
- * building a 500-row, 40-column VALUES list than Postgres spent on it. A key missing from a
- * row (raw steps or rules not in the input) is NULL, which the update above keeps as stored.
+ * Statement steps (CTEs) that insert or replace execution rows, 500 a step, each step's only
+ * parameter a JSON array mapped onto the table's row type (as insertChildren does): drizzle
+ * spent more CPU building a 500-row, 40-column VALUES list than Postgres spent on it. A key
+ * missing from a row (raw steps or rules not in the input) is NULL, which the update above
+ * keeps as stored.
  */
-async function upsertExecutions(tx: Tx, rows: Array<typeof executions.$inferInsert>) {
+function upsertExecutions(rows: Array<typeof executions.$inferInsert>): SQL[] {
   const columns = getTableColumns(executions) as Record<string, { name: string }>;
   const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((k) => k in columns);
   const names = sql.join(keys.map((k) => sql.identifier(columns[k].name)), sql`, `);
+  const steps: SQL[] = [];
   for (let i = 0; i < rows.length; i += 500) {
     const json = rows.slice(i, i + 500).map((r) => {
       const o: Record<string, unknown> = {};
@@ -452,10 +460,11 @@ async function upsertExecutions(tx: Tx, rows: Array<typeof executions.$inferInse
       }
       return o;
     });
-    await tx.execute(sql`insert into ${executions} (${names})
+    steps.push(sql`${sql.identifier(`up_${i}`)} as (insert into ${executions} (${names})
       select ${names} from jsonb_populate_recordset(null::${executions}, ${JSON.stringify(json)}::jsonb)
-      on conflict (id) do update set ${UPSERT_SET}`);
+      on conflict (id) do update set ${UPSERT_SET})`);
   }
+  return steps;
 }
 
 async function inTx<T>(dbOrTx: DbOrTx, fn: (tx: Tx) => Promise<T>): Promise<T> {
@@ -560,8 +569,7 @@ export async function ingestMany(dbOrTx: DbOrTx, inputs: IngestInput[]): Promise
     // One statement for all deletes (data-modifying CTEs on different tables).
     if (deletes.length) await tx.execute(sql`with ${sql.join(deletes, sql`, `)} select 1`);
 
-    await upsertExecutions(tx, all.map((r) => r.execution));
-    await insertChildren(tx, [
+    const children = insertChildren([
       [credentials, all.flatMap((r) => r.credentials)],
       [capabilityEntries, all.flatMap((r) => r.capabilityEntries)],
       [executionLinks, dedupeLinks(all.flatMap((r) => r.links))],
@@ -569,6 +577,10 @@ export async function ingestMany(dbOrTx: DbOrTx, inputs: IngestInput[]): Promise
       [ruleExecutions, all.flatMap((r) => r.ruleExecutions ?? [])],
       [ruleResults, all.flatMap((r) => r.ruleResults ?? [])],
     ]);
+    // Executions and their children in one statement: the children's foreign keys are checked
+    // at its end, when the execution rows are there.
+    await tx.execute(sql`with ${sql.join([...upsertExecutions(all.map((r) => r.execution)), ...children.steps], sql`, `)} select 1`);
+    await children.others(tx);
 
     if (changeHooks.length) {
       const changes = all.map((r) => {
