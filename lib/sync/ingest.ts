@@ -345,7 +345,7 @@ export function toRows(input: IngestInput, opts: { personalData?: boolean } = {}
       fetchedAt: input.fetchedAt,
       contentHash: hash,
       staleSince: null,
-      updatedAt: new Date(),
+      // updated_at: the column default (now(), the transaction's time) on insert, now() on update.
     },
     credentials: (parsed.credentials ?? [])
       .filter((c) => typeof c.id === 'string' && UUID.test(c.id))
@@ -473,6 +473,21 @@ async function inTx<T>(dbOrTx: DbOrTx, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return (dbOrTx as Db).transaction(fn);
 }
 
+const prepared = new WeakMap<IngestInput, ExecutionRows>();
+/**
+ * Maps an input ahead of its write, so that ingest of that same input object reuses the rows:
+ * a backfill maps the pages it prefetches while the database writes the current one, instead
+ * of inside the page's transaction. An unusable input is left for ingest to report. The rows
+ * carry no write time (updated_at is the transaction's), so mapping early changes nothing.
+ */
+export function prepareInput(input: IngestInput): void {
+  try {
+    prepared.set(input, toRows(input));
+  } catch {
+    // ingestMany throws the same error when it maps the input again.
+  }
+}
+
 /**
  * Writes many executions in one transaction with a handful of statements per table: the path
  * of backfills and benchmarks. Returns one outcome per input, in order. An input that cannot
@@ -481,7 +496,7 @@ async function inTx<T>(dbOrTx: DbOrTx, fn: (tx: Tx) => Promise<T>): Promise<T> {
 export async function ingestMany(dbOrTx: DbOrTx, inputs: IngestInput[]): Promise<Array<{ id: string; outcome: IngestOutcome }>> {
   if (!inputs.length) return [];
   // Mapped before the transaction: an unusable input fails the batch before anything is written.
-  const mapped = inputs.map((input) => ({ input, rows: toRows(input) }));
+  const mapped = inputs.map((input) => ({ input, rows: prepared.get(input) ?? toRows(input) }));
   for (const m of mapped) {
     if (!UUID.test(m.rows.execution.id!)) throw new IdvParseError('workflow execution result', [{ code: 'custom', path: ['workflow', 'id'], message: 'must be a UUID', input: undefined }]);
     if (!UUID.test(m.rows.execution.accountId!)) throw new IdvParseError('workflow execution result', [{ code: 'custom', path: ['account', 'id'], message: 'must be a UUID', input: undefined }]);
