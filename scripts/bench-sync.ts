@@ -108,7 +108,12 @@ async function main() {
     if (c.e !== N) throw new Error(`expected ${N} executions in the cache, found ${c.e}`);
 
     // ---- the naive sequential client ---------------------------------------------------------
-    await db.execute(sql`truncate executions cascade`);
+    // The cascade reaches the append-only feedback tables, whose triggers refuse TRUNCATE; this
+    // throwaway database may bypass triggers for the reset (as tests/integration/sync-helpers.ts).
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`truncate executions, trend_decisions, trend_risk, trend_labels, trend_rules, trend_rule_names cascade`);
+    });
     const naiveIdv = client(sim.url, sim.clientId, sim.clientSecret);
     const naiveBefore = sim.stats();
     const naiveLat: number[] = [];

@@ -21,6 +21,7 @@ import {
   HealthResponseSchema,
   ListQuerySchema,
   ListEnvelopeSchema,
+  markParsed,
   parseOrThrow,
   PreparedDataSchema,
   ReportResponseSchema,
@@ -300,7 +301,7 @@ export class IdvClient {
     const skipped: ListExecutionsResult['skipped'] = [];
     envelope.workflowExecutions.forEach((item, index) => {
       const r = WorkflowExecutionResultSchema.safeParse(item);
-      if (r.success) workflowExecutions.push(r.data);
+      if (r.success) workflowExecutions.push(markParsed(WorkflowExecutionResultSchema, r.data));
       else {
         const issues = r.error.issues.map((i) => ({ ...i, path: ['workflowExecutions', index, ...i.path] }));
         skipped.push({ index, error: new IdvParseError('R12 workflow execution list', issues, 'R12 listExecutions', { cause: r.error }), raw: item });

@@ -1020,5 +1020,24 @@ export type HealthResponse = z.infer<typeof HealthResponseSchema>;
 export function parseOrThrow<T extends z.ZodType>(schema: T, data: unknown, what: string, operation?: string): z.output<T> {
   const r = schema.safeParse(data);
   if (!r.success) throw new IdvParseError(what, r.error.issues, operation ?? what, { cause: r.error });
-  return r.data;
+  return markParsed(schema, r.data);
+}
+
+/**
+ * Objects this process got as the output of parsing with a schema (the client's answers), so
+ * that `parseOnce` does not parse the same object again: a backfill page spent as long
+ * re-validating the R12 items in ingest as the client had spent validating them. The mark is
+ * on the object, so it assumes parsed values are not edited in place (nothing does); a caller
+ * that edits one should edit a copy (structuredClone), which is parsed again.
+ */
+const parsedWith = new WeakMap<object, z.ZodType>();
+export function markParsed<T>(schema: z.ZodType, value: T): T {
+  if (value && typeof value === 'object') parsedWith.set(value, schema);
+  return value;
+}
+
+/** `parseOrThrow`, except that an object that is itself the output of parsing with `schema` is returned as is. */
+export function parseOnce<T extends z.ZodType>(schema: T, data: unknown, what: string, operation?: string): z.output<T> {
+  if (data && typeof data === 'object' && parsedWith.get(data) === schema) return data as z.output<T>;
+  return parseOrThrow(schema, data, what, operation);
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, getTableColumns, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import {
   capabilityEntries,
@@ -13,7 +13,7 @@ import {
 } from '@/lib/db/schema';
 import {
   listCapabilityEntries,
-  parseOrThrow,
+  parseOnce,
   RuleExecutionsResponseSchema,
   stepCapabilityIds,
   StepsResponseSchema,
@@ -165,16 +165,79 @@ function ruleRows(executionId: string, execs: RuleExecution[]) {
 /**
  * JSON with object keys sorted: the content hash must not depend on key order, because data
  * read back from JSONB (stored steps and rules reused by a backfill) comes back reordered.
+ *
+ * The output is exactly that of the former definition, so stored content hashes stay valid:
+ *   JSON.stringify(value, (_k, v) => (plain object ? Object.fromEntries(sorted entries) : v))
+ * That is: keys sorted by UTF-16 code units, except that array-index keys ("0", "17") come
+ * first in numeric order (as they do in any rebuilt object); undefined, functions and symbols
+ * left out of objects and written as null in arrays; non-finite numbers as null; toJSON honoured.
+ * Written out by hand because the replacer rebuilt every object of a ~12 kB body (result,
+ * steps, rules) for each ingest, at about twice the cost. tests/unit/sync/canonical-json.test.ts
+ * checks it against the former definition.
  */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]])) : v,
-  );
+  return serialize(value) as string;
+}
+
+/** Characters for which JSON.stringify writes more than the character itself. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+const quote = (s: string) => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);
+const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
+const isArrayIndex = (k: string) => {
+  const c = k.charCodeAt(0);
+  return c >= 48 && c <= 57 && ARRAY_INDEX.test(k) && Number(k) < 4294967295;
+};
+/** `"key":` of the keys seen so far (a body has a few hundred distinct ones). */
+const quotedKeys = new Map<string, string>();
+const quoteKey = (k: string) => {
+  let q = quotedKeys.get(k);
+  if (q === undefined) {
+    q = `${quote(k)}:`;
+    if (quotedKeys.size < 10_000) quotedKeys.set(k, q);
+  }
+  return q;
+};
+
+function serialize(v: unknown): string | undefined {
+  switch (typeof v) {
+    case 'string':
+      return quote(v);
+    case 'number':
+      return Number.isFinite(v) ? String(v) : 'null';
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'bigint':
+      return JSON.stringify(v); // throws, as JSON.stringify does
+    case 'object': {
+      if (v === null) return 'null';
+      if (Array.isArray(v)) {
+        let out = '[';
+        for (let i = 0; i < v.length; i++) out += (i ? ',' : '') + (serialize(v[i]) ?? 'null');
+        return `${out}]`;
+      }
+      if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return serialize((v as { toJSON: () => unknown }).toJSON());
+      const o = v as Record<string, unknown>;
+      // Own enumerable keys list array indices first, in numeric order: keep them there, sort the rest.
+      const keys = Object.keys(o);
+      let indices = 0;
+      while (indices < keys.length && isArrayIndex(keys[indices])) indices++;
+      if (indices) for (const k of keys.splice(indices).sort()) keys.push(k);
+      else keys.sort();
+      let out = '{';
+      for (const k of keys) {
+        const s = serialize(o[k]);
+        if (s !== undefined) out += (out.length > 1 ? ',' : '') + quoteKey(k) + s;
+      }
+      return `${out}}`;
+    }
+    default:
+      return undefined;
+  }
 }
 
 /** Pure mapping of one input to all of its rows. Throws an IdvParseError naming the field when unusable. */
 export function toRows(input: IngestInput, opts: { personalData?: boolean } = {}): ExecutionRows {
-  const parsed = parseOrThrow(WorkflowExecutionResultSchema, input.result, 'workflow execution result');
+  const parsed = parseOnce(WorkflowExecutionResultSchema, input.result, 'workflow execution result');
   const raw = input.result as Record<string, unknown>;
   const id = parsed.workflow.id.toLowerCase();
   const wiped = Boolean(parsed.wipedOutAt);
@@ -215,7 +278,7 @@ export function toRows(input: IngestInput, opts: { personalData?: boolean } = {}
 
   let stepRows: ExecutionRows['steps'] = null;
   if (input.steps !== undefined) {
-    const s = parseOrThrow(StepsResponseSchema, input.steps, 'workflow steps');
+    const s = parseOnce(StepsResponseSchema, input.steps, 'workflow steps');
     stepRows = s.steps.map((step, position) => ({
       executionId: id,
       position,
@@ -229,7 +292,7 @@ export function toRows(input: IngestInput, opts: { personalData?: boolean } = {}
   }
 
   let ruleExecs: RuleExecution[] | null = null;
-  if (input.rules !== undefined) ruleExecs = parseOrThrow(RuleExecutionsResponseSchema, input.rules, 'rule executions').executions;
+  if (input.rules !== undefined) ruleExecs = parseOnce(RuleExecutionsResponseSchema, input.rules, 'rule executions').executions;
   else if (parsed.rules?.executions?.length) ruleExecs = parsed.rules.executions;
   const rules = ruleExecs ? ruleRows(id, ruleExecs) : null;
 
@@ -282,7 +345,7 @@ export function toRows(input: IngestInput, opts: { personalData?: boolean } = {}
       fetchedAt: input.fetchedAt,
       contentHash: hash,
       staleSince: null,
-      updatedAt: new Date(),
+      // updated_at: the column default (now(), the transaction's time) on insert, now() on update.
     },
     credentials: (parsed.credentials ?? [])
       .filter((c) => typeof c.id === 'string' && UUID.test(c.id))
@@ -323,34 +386,106 @@ function rollupOf(e: Omit<RollupRow, 'matchedRuleIds' | 'decisionType' | 'decisi
 }
 
 /**
- * Inserts child rows in slices, each one statement whose only parameter is a JSON array that
- * Postgres maps onto the table's row type (jsonb_populate_recordset). Building a multi-row
- * insert through the query builder costs more CPU than the database spends on it: a backfill
- * page of 100 executions carries some 3,000 rule results. Rows where a column is missing in
- * some rows (a default would apply) go through the query builder instead.
+ * Statement steps (CTEs) inserting the child rows of every table, each table's rows one JSON
+ * array which Postgres maps onto the table's row type (jsonb_populate_recordset). Building a multi-row insert through the query builder costs more
+ * CPU than the database spends on it (a backfill page of 100 executions carries some 3,000
+ * rule results), and under load every extra round trip in the page's transaction adds latency.
+ * Rows where a column is missing in some rows (a default would apply) go through the query
+ * builder instead (`others`, run after the statement).
  */
-async function insertChunked<T extends Record<string, unknown>>(tx: Tx, table: Parameters<Tx['insert']>[0], rows: T[]) {
-  if (!rows.length) return;
-  const columns = getTableColumns(table as never) as Record<string, { name: string }>;
-  const keys = Object.keys(rows[0]).filter((k) => k in columns && rows[0][k] !== undefined);
-  const uniform = rows.every((r) => keys.every((k) => r[k] !== undefined) && Object.keys(r).every((k) => keys.includes(k) || r[k] === undefined));
-  if (!uniform) {
-    const perRow = keys.length || 1;
-    const size = Math.max(1, Math.floor(20_000 / perRow));
-    for (let i = 0; i < rows.length; i += size) await tx.insert(table).values(rows.slice(i, i + size) as never);
-    return;
+function insertChildren(sets: Array<[table: Parameters<Tx['insert']>[0], rows: Array<Record<string, unknown>>]>): { steps: SQL[]; others: (tx: Tx) => Promise<void> } {
+  const steps: SQL[] = [];
+  const others: Array<[Parameters<Tx['insert']>[0], Array<Record<string, unknown>>]> = [];
+  for (const [table, rows] of sets) {
+    if (!rows.length) continue;
+    const columns = getTableColumns(table as never) as Record<string, { name: string }>;
+    const keys = Object.keys(rows[0]).filter((k) => k in columns && rows[0][k] !== undefined);
+    const uniform = rows.every((r) => keys.every((k) => r[k] !== undefined) && Object.keys(r).every((k) => keys.includes(k) || r[k] === undefined));
+    if (!uniform) {
+      others.push([table, rows]);
+      continue;
+    }
+    const names = sql.join(keys.map((k) => sql.identifier(columns[k].name)), sql`, `);
+    const json = rows.map((r) => Object.fromEntries(keys.map((k) => [columns[k].name, r[k] instanceof Date ? (r[k] as Date).toISOString() : r[k]])));
+    steps.push(sql`${sql.identifier(`ins_${steps.length}`)} as (insert into ${table} (${names}) select ${names} from jsonb_populate_recordset(null::${table}, ${JSON.stringify(json)}::jsonb))`);
   }
+  return {
+    steps,
+    others: async (tx) => {
+      for (const [table, rows] of others) {
+        const size = Math.max(1, Math.floor(20_000 / (Object.keys(rows[0]).length || 1)));
+        for (let i = 0; i < rows.length; i += size) await tx.insert(table).values(rows.slice(i, i + size) as never);
+      }
+    },
+  };
+}
+
+/** Columns an existing execution takes from a re-ingest as is (`excluded`); the others are below. */
+const UPSERT_FROM_EXCLUDED = [
+  'account_id', 'status', 'status_rank', 'decision_type', 'decision_label', 'risk_score', 'definition_key', 'original_definition_key',
+  'user_reference', 'customer_internal_reference', 'reporting_criteria', 'created_at', 'started_at', 'completed_at', 'wiped_out_at',
+  'issuing_country', 'document_type', 'document_number', 'first_name', 'last_name', 'date_of_birth', 'document_key', 'search_text',
+  'capability_tags', 'feedback_status', 'feedback_reason', 'feedback_provided_at', 'has_personal_data', 'result', 'fetched_at', 'content_hash',
+];
+const UPSERT_SET = sql.raw(
+  [
+    ...UPSERT_FROM_EXCLUDED.map((c) => `"${c}" = excluded."${c}"`),
+    // Steps and rules absent from the input (NULL here) keep the stored ones.
+    'raw_steps = coalesce(excluded.raw_steps, executions.raw_steps)',
+    'raw_rules = coalesce(excluded.raw_rules, executions.raw_rules)',
+    'gone_at = null',
+    'stale_since = null',
+    'updated_at = now()',
+  ].join(', '),
+);
+
+/**
+ * Statement steps (CTEs) that insert or replace execution rows, 500 a step, each step's only
+ * parameter a JSON array mapped onto the table's row type (as insertChildren does): drizzle
+ * spent more CPU building a 500-row, 40-column VALUES list than Postgres spent on it. A key
+ * missing from a row (raw steps or rules not in the input) is NULL, which the update above
+ * keeps as stored.
+ */
+function upsertExecutions(rows: Array<typeof executions.$inferInsert>): SQL[] {
+  const columns = getTableColumns(executions) as Record<string, { name: string }>;
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((k) => k in columns);
   const names = sql.join(keys.map((k) => sql.identifier(columns[k].name)), sql`, `);
-  for (let i = 0; i < rows.length; i += 5000) {
-    const json = rows.slice(i, i + 5000).map((r) => Object.fromEntries(keys.map((k) => [columns[k].name, r[k] instanceof Date ? (r[k] as Date).toISOString() : r[k]])));
-    await tx.execute(sql`insert into ${table} (${names}) select ${names} from jsonb_populate_recordset(null::${table}, ${JSON.stringify(json)}::jsonb)`);
+  const steps: SQL[] = [];
+  for (let i = 0; i < rows.length; i += 500) {
+    const json = rows.slice(i, i + 500).map((r) => {
+      const o: Record<string, unknown> = {};
+      for (const k of keys) {
+        const v = (r as Record<string, unknown>)[k];
+        if (v !== undefined) o[columns[k].name] = v instanceof Date ? v.toISOString() : v;
+      }
+      return o;
+    });
+    steps.push(sql`${sql.identifier(`up_${i}`)} as (insert into ${executions} (${names})
+      select ${names} from jsonb_populate_recordset(null::${executions}, ${JSON.stringify(json)}::jsonb)
+      on conflict (id) do update set ${UPSERT_SET})`);
   }
+  return steps;
 }
 
 async function inTx<T>(dbOrTx: DbOrTx, fn: (tx: Tx) => Promise<T>): Promise<T> {
   // A drizzle transaction has `rollback`; a plain database handle does not.
   if ('rollback' in dbOrTx) return fn(dbOrTx as Tx);
   return (dbOrTx as Db).transaction(fn);
+}
+
+const prepared = new WeakMap<IngestInput, ExecutionRows>();
+/**
+ * Maps an input ahead of its write, so that ingest of that same input object reuses the rows:
+ * a backfill maps the pages it prefetches while the database writes the current one, instead
+ * of inside the page's transaction. An unusable input is left for ingest to report. The rows
+ * carry no write time (updated_at is the transaction's), so mapping early changes nothing.
+ */
+export function prepareInput(input: IngestInput): void {
+  try {
+    prepared.set(input, toRows(input));
+  } catch {
+    // ingestMany throws the same error when it maps the input again.
+  }
 }
 
 /**
@@ -361,7 +496,7 @@ async function inTx<T>(dbOrTx: DbOrTx, fn: (tx: Tx) => Promise<T>): Promise<T> {
 export async function ingestMany(dbOrTx: DbOrTx, inputs: IngestInput[]): Promise<Array<{ id: string; outcome: IngestOutcome }>> {
   if (!inputs.length) return [];
   // Mapped before the transaction: an unusable input fails the batch before anything is written.
-  const mapped = inputs.map((input) => ({ input, rows: toRows(input) }));
+  const mapped = inputs.map((input) => ({ input, rows: prepared.get(input) ?? toRows(input) }));
   for (const m of mapped) {
     if (!UUID.test(m.rows.execution.id!)) throw new IdvParseError('workflow execution result', [{ code: 'custom', path: ['workflow', 'id'], message: 'must be a UUID', input: undefined }]);
     if (!UUID.test(m.rows.execution.accountId!)) throw new IdvParseError('workflow execution result', [{ code: 'custom', path: ['account', 'id'], message: 'must be a UUID', input: undefined }]);
@@ -431,72 +566,36 @@ export async function ingestMany(dbOrTx: DbOrTx, inputs: IngestInput[]): Promise
     if (!winners.size) return outcomes;
 
     const all = [...winners.values()];
-    const changedIds = all.map((r) => r.execution.id!);
-    // Children are replaced as a whole; steps and rules only when the input carried them.
-    await tx.delete(credentials).where(inArray(credentials.executionId, changedIds));
-    await tx.delete(capabilityEntries).where(inArray(capabilityEntries.executionId, changedIds));
-    await tx.delete(executionLinks).where(inArray(executionLinks.executionId, changedIds));
-    const withSteps = all.filter((r) => r.steps !== null).map((r) => r.execution.id!);
-    if (withSteps.length) await tx.delete(stepsTable).where(inArray(stepsTable.executionId, withSteps));
-    const withRules = all.filter((r) => r.ruleExecutions !== null).map((r) => r.execution.id!);
-    if (withRules.length) {
-      await tx.delete(ruleResults).where(inArray(ruleResults.executionId, withRules));
-      await tx.delete(ruleExecutions).where(inArray(ruleExecutions.executionId, withRules));
-    }
+    // Children are replaced as a whole; steps and rules only when the input carried them. A new
+    // execution has none (they cascade with it), so a first backfill deletes nothing.
+    const replaced = all.filter((r) => existing.has(r.execution.id!));
+    const deletes: SQL[] = [];
+    const deleteOf = (table: typeof credentials | typeof capabilityEntries | typeof executionLinks | typeof stepsTable | typeof ruleResults | typeof ruleExecutions, ids: string[]) => {
+      if (ids.length) deletes.push(sql`${sql.identifier(`del_${deletes.length}`)} as (delete from ${table} where ${table.executionId} = any(${sql.param(ids)}::uuid[]))`);
+    };
+    const replacedIds = replaced.map((r) => r.execution.id!);
+    deleteOf(credentials, replacedIds);
+    deleteOf(capabilityEntries, replacedIds);
+    deleteOf(executionLinks, replacedIds);
+    deleteOf(stepsTable, replaced.filter((r) => r.steps !== null).map((r) => r.execution.id!));
+    const withRules = replaced.filter((r) => r.ruleExecutions !== null).map((r) => r.execution.id!);
+    deleteOf(ruleResults, withRules);
+    deleteOf(ruleExecutions, withRules);
+    // One statement for all deletes (data-modifying CTEs on different tables).
+    if (deletes.length) await tx.execute(sql`with ${sql.join(deletes, sql`, `)} select 1`);
 
-    const execRows = all.map((r) => r.execution);
-    for (let i = 0; i < execRows.length; i += 500) {
-      await tx
-        .insert(executions)
-        .values(execRows.slice(i, i + 500))
-        .onConflictDoUpdate({
-          target: executions.id,
-          set: {
-            accountId: sql`excluded.account_id`,
-            status: sql`excluded.status`,
-            statusRank: sql`excluded.status_rank`,
-            decisionType: sql`excluded.decision_type`,
-            decisionLabel: sql`excluded.decision_label`,
-            riskScore: sql`excluded.risk_score`,
-            definitionKey: sql`excluded.definition_key`,
-            originalDefinitionKey: sql`excluded.original_definition_key`,
-            userReference: sql`excluded.user_reference`,
-            customerInternalReference: sql`excluded.customer_internal_reference`,
-            reportingCriteria: sql`excluded.reporting_criteria`,
-            createdAt: sql`excluded.created_at`,
-            startedAt: sql`excluded.started_at`,
-            completedAt: sql`excluded.completed_at`,
-            wipedOutAt: sql`excluded.wiped_out_at`,
-            goneAt: sql`null`,
-            issuingCountry: sql`excluded.issuing_country`,
-            documentType: sql`excluded.document_type`,
-            documentNumber: sql`excluded.document_number`,
-            firstName: sql`excluded.first_name`,
-            lastName: sql`excluded.last_name`,
-            dateOfBirth: sql`excluded.date_of_birth`,
-            documentKey: sql`excluded.document_key`,
-            searchText: sql`excluded.search_text`,
-            capabilityTags: sql`excluded.capability_tags`,
-            feedbackStatus: sql`excluded.feedback_status`,
-            feedbackReason: sql`excluded.feedback_reason`,
-            feedbackProvidedAt: sql`excluded.feedback_provided_at`,
-            hasPersonalData: sql`excluded.has_personal_data`,
-            result: sql`excluded.result`,
-            rawSteps: sql`coalesce(excluded.raw_steps, ${executions.rawSteps})`,
-            rawRules: sql`coalesce(excluded.raw_rules, ${executions.rawRules})`,
-            fetchedAt: sql`excluded.fetched_at`,
-            contentHash: sql`excluded.content_hash`,
-            staleSince: sql`null`,
-            updatedAt: sql`now()`,
-          },
-        });
-    }
-    await insertChunked(tx, credentials, all.flatMap((r) => r.credentials));
-    await insertChunked(tx, capabilityEntries, all.flatMap((r) => r.capabilityEntries));
-    await insertChunked(tx, executionLinks, dedupeLinks(all.flatMap((r) => r.links)));
-    await insertChunked(tx, stepsTable, all.flatMap((r) => r.steps ?? []));
-    await insertChunked(tx, ruleExecutions, all.flatMap((r) => r.ruleExecutions ?? []));
-    await insertChunked(tx, ruleResults, all.flatMap((r) => r.ruleResults ?? []));
+    const children = insertChildren([
+      [credentials, all.flatMap((r) => r.credentials)],
+      [capabilityEntries, all.flatMap((r) => r.capabilityEntries)],
+      [executionLinks, dedupeLinks(all.flatMap((r) => r.links))],
+      [stepsTable, all.flatMap((r) => r.steps ?? [])],
+      [ruleExecutions, all.flatMap((r) => r.ruleExecutions ?? [])],
+      [ruleResults, all.flatMap((r) => r.ruleResults ?? [])],
+    ]);
+    // Executions and their children in one statement: the children's foreign keys are checked
+    // at its end, when the execution rows are there.
+    await tx.execute(sql`with ${sql.join([...upsertExecutions(all.map((r) => r.execution)), ...children.steps], sql`, `)} select 1`);
+    await children.others(tx);
 
     if (changeHooks.length) {
       const changes = all.map((r) => {

@@ -132,29 +132,30 @@ export const labelsOfExecution = sql`(
 /** Distinct matched rule ids of `e` (for a lateral join). */
 export const rulesOfExecution = sql`(select distinct r.rule_id from rule_results r where r.execution_id = e.id and r.matched)`;
 
-/** The rollup tables and the columns that follow the cube keys in each one's primary key. */
+/** The rollup tables and the columns (with their SQL types) that follow the cube keys in each one's primary key. */
 const CUBE_TABLES = {
-  decisions: { table: 'trend_decisions', keys: ['decision_type', 'feedback_status', 'feedback_reason'] },
-  risk: { table: 'trend_risk', keys: ['risk_score'] },
-  labels: { table: 'trend_labels', keys: ['capability', 'decision_type', 'label'] },
-  rules: { table: 'trend_rules', keys: ['rule_id', 'feedback_status'] },
+  decisions: { table: 'trend_decisions', keys: [['decision_type', 'text'], ['feedback_status', 'text'], ['feedback_reason', 'text']] },
+  risk: { table: 'trend_risk', keys: [['risk_score', 'integer']] },
+  labels: { table: 'trend_labels', keys: [['capability', 'text'], ['decision_type', 'text'], ['label', 'text']] },
+  rules: { table: 'trend_rules', keys: [['rule_id', 'text'], ['feedback_status', 'text']] },
 } as const;
 type CubeTable = keyof typeof CUBE_TABLES;
-const CUBE_KEYS = ['scope', 'definition_key', 'issuing_country', 'document_type', 'day'] as const;
+const CUBE_KEYS = [['scope', 'smallint'], ['definition_key', 'text'], ['issuing_country', 'text'], ['document_type', 'text'], ['day', 'date']] as const;
 
-/** Net count changes per rollup row; rows are the primary key values in column order. */
+/** Net count changes per rollup row of each table; a row is its primary key values in column order. */
 class Deltas {
-  private map = new Map<string, { table: CubeTable; key: Array<string | number>; n: number }>();
-  add(table: CubeTable, key: Array<string | number>, n: number) {
-    const id = JSON.stringify([table, key]);
-    const d = this.map.get(id);
+  private maps = { decisions: new Map(), risk: new Map(), labels: new Map(), rules: new Map() } as Record<CubeTable, Map<string, { key: Array<string | number>; n: number }>>;
+  /** `id` identifies `key` within the table (its values joined by NUL, which Postgres text cannot hold). */
+  add(table: CubeTable, id: string, key: () => Array<string | number>, n: number) {
+    const map = this.maps[table];
+    const d = map.get(id);
     if (d) d.n += n;
-    else this.map.set(id, { table, key, n });
+    else map.set(id, { key: key(), n });
   }
   /** Non-zero deltas of one table in a fixed order, so concurrent transactions lock rollup rows in the same order. */
   of(table: CubeTable) {
-    return [...this.map.entries()]
-      .filter(([, d]) => d.table === table && d.n !== 0)
+    return [...this.maps[table].entries()]
+      .filter(([, d]) => d.n !== 0)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([, d]) => d);
   }
@@ -181,16 +182,20 @@ function cubeOf(k: RollupKeys): Array<[number, string, string, string, string]> 
  * Applies the change of each execution from `before` (null: new) to `after` to the rollup, in
  * the caller's transaction. This is ingest's change hook. One statement adds every delta to
  * the four tables (and refreshes rule names); a second one, only when some count went down,
- * drops the rows that reached zero.
+ * drops the rows that reached zero. Each table's deltas travel as one JSON parameter (an array
+ * of rows, each an array of the key values in column order, then n): a VALUES list of typed
+ * placeholders cost more to build and to parse than the database spent on the rows.
  */
 export async function applyRollupChanges(tx: DbOrTx, changes: ReadonlyArray<{ before: RollupRow | null; after: RollupRow | null }>) {
   const deltas = new Deltas();
+  const S = '\u0000';
   const add = (k: RollupKeys, n: number) => {
     for (const cube of cubeOf(k)) {
-      deltas.add('decisions', [...cube, k.decisionType, k.feedbackStatus, k.feedbackReason], n);
-      if (k.riskScore != null) deltas.add('risk', [...cube, k.riskScore], n);
-      for (const l of k.labels) deltas.add('labels', [...cube, l.capability, l.decisionType, l.label], n);
-      for (const r of k.ruleIds) deltas.add('rules', [...cube, r, k.feedbackStatus], n);
+      const c = cube.join(S);
+      deltas.add('decisions', `${c}${S}${k.decisionType}${S}${k.feedbackStatus}${S}${k.feedbackReason}`, () => [...cube, k.decisionType, k.feedbackStatus, k.feedbackReason], n);
+      if (k.riskScore != null) deltas.add('risk', `${c}${S}${k.riskScore}`, () => [...cube, k.riskScore!], n);
+      for (const l of k.labels) deltas.add('labels', `${c}${S}${l.capability}${S}${l.decisionType}${S}${l.label}`, () => [...cube, l.capability, l.decisionType, l.label], n);
+      for (const r of k.ruleIds) deltas.add('rules', `${c}${S}${r}${S}${k.feedbackStatus}`, () => [...cube, r, k.feedbackStatus], n);
     }
   };
   const withRules: string[] = [];
@@ -202,67 +207,44 @@ export async function applyRollupChanges(tx: DbOrTx, changes: ReadonlyArray<{ be
     }
   }
   const tables = (Object.keys(CUBE_TABLES) as CubeTable[]).map((t) => ({ t, list: deltas.of(t) })).filter((x) => x.list.length > 0);
-  // Statements stay well below Postgres' 65,535 parameters, whatever the size of the batch.
-  const statements = new ParamBatches();
+  const steps: SQL[] = [];
   for (const { t, list } of tables) {
-    const { table, cols } = tableOf(t);
-    for (const [i, chunk] of statements.chunk(list, cols.length + 1)) {
-      statements.push(
-        sql`${sql.identifier(`up_${t}_${i}`)} as (insert into ${sql.identifier(table)} as t (${colList(cols)}, n)
-          values ${sql.join(chunk.map((d) => tuple(cols, d.key, sql`${d.n}::integer`)), sql`, `)}
-          on conflict (${colList(cols)}) do update set n = t.n + excluded.n)`,
-        chunk.length * (cols.length + 1),
-      );
-    }
+    const { table, names, fromJson } = tableOf(t);
+    // Rows are written (and so locked) in the array's sorted order.
+    steps.push(sql`${sql.identifier(`up_${t}`)} as (insert into ${sql.identifier(table)} as t (${names}, n)
+      select ${fromJson}, (r->>${sql.raw(String(CUBE_TABLES[t].keys.length + CUBE_KEYS.length))})::integer
+      from jsonb_array_elements(${JSON.stringify(list.map((d) => [...d.key, d.n]))}::jsonb) with ordinality as j(r, i)
+      order by i
+      on conflict (${names}) do update set n = t.n + excluded.n)`);
   }
-  if (withRules.length) statements.push(sql`up_names as (${ruleNamesUpsert(sql`r.execution_id = any(${sql.param(withRules.sort())}::uuid[])`)})`, 1);
-  for (const steps of statements.all()) await tx.execute(sql`with ${sql.join(steps, sql`, `)} select 1`);
-  // A row whose count reached zero no longer describes any execution: drop it.
+  if (withRules.length) steps.push(sql`up_names as (${ruleNamesUpsert(sql`r.execution_id = any(${sql.param(withRules.sort())}::uuid[])`)})`);
+  if (steps.length) await tx.execute(sql`with ${sql.join(steps, sql`, `)} select 1`);
+  // A row whose count reached zero no longer describes any execution: drop it. (A CTE of the
+  // statement above would not see the counts it wrote, hence a second statement.)
+  const drops: SQL[] = [];
   for (const { t, list } of tables) {
-    const { table, cols } = tableOf(t);
-    for (const [, chunk] of statements.chunk(list.filter((d) => d.n < 0), cols.length)) {
-      // A join with a VALUES list, not a row IN (...) list: that one nests an expression per
-      // row, which the embedded database's stack cannot take for large batches.
-      const on = sql.join(cols.map((c) => sql`t.${sql.identifier(c)} = v.${sql.identifier(c)}`), sql` and `);
-      await tx.execute(sql`delete from ${sql.identifier(table)} t using (values ${sql.join(chunk.map((d) => tuple(cols, d.key)), sql`, `)}) as v (${colList(cols)})
-        where t.n = 0 and ${on}`);
-    }
+    const down = list.filter((d) => d.n < 0);
+    if (!down.length) continue;
+    const { table, cols, names, fromJson } = tableOf(t);
+    const on = sql.join(cols.map((c) => sql`t.${sql.identifier(c)} = x.${sql.identifier(c)}`), sql` and `);
+    drops.push(sql`${sql.identifier(`down_${t}`)} as (delete from ${sql.identifier(table)} t
+      using (select ${fromJson} from jsonb_array_elements(${JSON.stringify(down.map((d) => d.key))}::jsonb) r) as x (${names})
+      where t.n = 0 and ${on})`);
   }
+  if (drops.length) await tx.execute(sql`with ${sql.join(drops, sql`, `)} select 1`);
 }
 
-/** Groups CTEs into statements of at most MAX_PARAMS parameters. */
-class ParamBatches {
-  static MAX_PARAMS = 30_000;
-  private batches: SQL[][] = [[]];
-  private used = 0;
-  push(step: SQL, params: number) {
-    if (this.used + params > ParamBatches.MAX_PARAMS && this.batches.at(-1)!.length) {
-      this.batches.push([]);
-      this.used = 0;
-    }
-    this.batches.at(-1)!.push(step);
-    this.used += params;
-  }
-  all() {
-    return this.batches.filter((b) => b.length > 0);
-  }
-  /** Slices of `list` that fit in one statement at `perRow` parameters a row. */
-  *chunk<T>(list: T[], perRow: number): Generator<[number, T[]]> {
-    const size = Math.max(1, Math.floor(ParamBatches.MAX_PARAMS / perRow));
-    for (let i = 0; i < list.length; i += size) yield [i / size, list.slice(i, i + size)];
-  }
-}
-
+/** A table's primary key columns, and the same values read from a JSON array `r` (one row, in column order). */
 function tableOf(which: CubeTable) {
   const { table, keys } = CUBE_TABLES[which];
-  return { table, cols: [...CUBE_KEYS, ...keys] as string[] };
-}
-const colList = (cols: string[]) => sql.join(cols.map((c) => sql.identifier(c)), sql`, `);
-/** A primary key as a row of typed placeholders (for the upsert's and the delete's VALUES lists). */
-function tuple(cols: string[], key: Array<string | number>, ...more: SQL[]): SQL {
-  const typed = (v: string | number, i: number) =>
-    cols[i] === 'scope' ? sql`${v}::smallint` : cols[i] === 'day' ? sql`${v}::date` : cols[i] === 'risk_score' ? sql`${v}::integer` : sql`${v}::text`;
-  return sql`(${sql.join([...key.map(typed), ...more], sql`, `)})`;
+  const all = [...CUBE_KEYS, ...keys];
+  const cols = all.map(([c]) => c) as string[];
+  return {
+    table,
+    cols,
+    names: sql.join(cols.map((c) => sql.identifier(c)), sql`, `),
+    fromJson: sql.raw(all.map(([, type], i) => `(r->>${i})::${type}`).join(', ')),
+  };
 }
 
 /** Keeps the latest name of each matched rule, so the page names rules without reading rule_results. */
@@ -338,7 +320,7 @@ export async function rebuildRollup(database: Db, range: DayRange = {}): Promise
     if (range.to) months.push(sql`day <= (date_trunc('month', ${range.to}::date) + interval '1 month - 1 day')::date`);
     const inMonths = sql.join(months, sql` and `);
     for (const t of Object.values(CUBE_TABLES)) {
-      const keys = sql.raw(t.keys.join(', '));
+      const keys = sql.raw(t.keys.map(([c]) => c).join(', '));
       await tx.execute(sql`delete from ${sql.identifier(t.table)} where scope >= ${MONTH_SCOPE} and ${inMonths}`);
       await tx.execute(sql`
         insert into ${sql.identifier(t.table)} (scope, definition_key, issuing_country, document_type, day, ${keys}, n)

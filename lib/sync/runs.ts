@@ -22,7 +22,7 @@ import { IdvError, IdvHttpError, IdvParseError, isNotFound, isRetryable } from '
 import { isTerminalWorkflowStatus, type WorkflowExecutionResult } from '@/lib/idv/schemas';
 import { fetchExecution, type SyncDeps } from './fetch';
 import { resolveFetchFailures } from './failures';
-import { ingestMany, toRows, type IngestInput, type IngestOutcome, type Tx } from './ingest';
+import { ingestMany, prepareInput, toRows, type IngestInput, type IngestOutcome, type Tx } from './ingest';
 
 export type RunKind = 'backfill' | 'reconcile' | 'poll';
 export type SyncRun = typeof syncRuns.$inferSelect;
@@ -259,6 +259,8 @@ async function loadPage(deps: SyncDeps, run: SyncRun, page: number, signal: Abor
       fetchedAt: listedAt,
     };
   });
+  // Mapped now, while the previous page is being written, not in this page's transaction.
+  for (const input of inputs) prepareInput(input);
   return { page, listedAt, items, inputs, skipped };
 }
 
