@@ -59,15 +59,16 @@ const lit = (xs: string[]) => `array[${xs.map((x) => `'${x}'`).join(',')}]`;
 /** One million rows straight in SQL; indexes are dropped for the load and rebuilt after, as a restore would. */
 async function seed(c: Client, n: number) {
   const t0 = performance.now();
-  const idx = await c.query<{ indexdef: string; indexname: string }>(
-    `select indexname, indexdef from pg_indexes where tablename in ('executions', 'rule_results') and indexname not like '%_pkey'`,
-  );
-  for (const i of idx.rows) await c.query(`drop index "${i.indexname}"`);
   // The cascade reaches the append-only feedback tables, whose truncate triggers refuse it: this
   // is the bench's own database, so skip triggers for the reset (superuser, as the local server is).
   await c.query('set session_replication_role = replica');
   await c.query('truncate executions cascade');
   await c.query('set session_replication_role = default');
+  // Dropped after the reset, so a failed reset cannot leave a kept database without them.
+  const idx = await c.query<{ indexdef: string; indexname: string }>(
+    `select indexname, indexdef from pg_indexes where tablename in ('executions', 'rule_results') and indexname not like '%_pkey'`,
+  );
+  for (const i of idx.rows) await c.query(`drop index "${i.indexname}"`);
   await c.query('truncate trend_decisions, trend_risk, trend_labels, trend_rules, trend_rule_names');
   await c.query('select setseed(0.42)');
   // Decisions 70 / 15 / 12 / 3 %, scores in their default bands (-1 for not executed), skewed

@@ -206,34 +206,51 @@ async function riskDistribution({ database, mode, whole }: Ctx) {
 /**
  * Count, sum and 90th percentile of the scores 0..100 per period, from the histogram. p90 is
  * percentile_disc(0.9): the first score whose cumulative count reaches ceil(0.9 * n), computed
- * in float8 exactly as Postgres does, so it equals percentile_disc over the raw rows.
+ * in float8 exactly as Postgres does, so it equals percentile_disc over the raw rows. Each
+ * period's histogram comes back as two arrays (at most 101 scores) and the cumulative walk runs
+ * here: two window passes over every (period, score) row cost more than the whole read.
  */
 async function riskOverTime({ database, f, mode, series, buckets }: Ctx) {
-  const r = await rows<{ bucket: string; n: number; sum: string; p90: number | null }>(database, sql`
+  const r = await rows<{ bucket: string; n: number; sum: string; scores: number[]; counts: number[] }>(database, sql`
     with h as (
-      select ${bucketOf(f.granularity)} as bucket, risk_score as score, sum(n)::bigint as n
+      select ${bucketOf(f.granularity)} as bucket, risk_score as score, sum(n)::int as n
       from ${source('risk', series, mode)} s where risk_score >= 0 group by 1, 2
-    ), c as (
-      select bucket, score, n, sum(n) over (partition by bucket order by score) as cum, sum(n) over (partition by bucket) as total from h
     )
-    select ${text(sql`bucket`)} as bucket, sum(n)::int as n, sum(score * n)::bigint as sum,
-      min(score) filter (where cum >= ceil(0.9::float8 * total::float8)) as p90
-    from c group by bucket order by bucket`);
+    select ${text(sql`bucket`)} as bucket, sum(n)::int as n, sum(score::bigint * n)::bigint as sum,
+      array_agg(score order by score) as scores, array_agg(n order by score) as counts
+    from h group by bucket order by bucket`);
   const at = indexOfBuckets(buckets);
   const out = buckets.map(() => ({ n: 0, sum: 0, p90: null as number | null }));
-  for (const x of r) out[at(x.bucket)] = { n: x.n, sum: Number(x.sum), p90: x.p90 };
+  for (const x of r) out[at(x.bucket)] = { n: x.n, sum: Number(x.sum), p90: percentileDisc(x.scores, x.counts.map(Number), x.n, 0.9) };
   return out;
+}
+
+/** percentile_disc(p) of a histogram sorted by value: the first value whose cumulative count reaches ceil(p * total). */
+export function percentileDisc(values: number[], counts: number[], total: number, p: number): number | null {
+  if (total <= 0) return null;
+  const rank = Math.ceil(p * total);
+  let cum = 0;
+  for (let i = 0; i < values.length; i++) {
+    cum += counts[i];
+    if (cum >= rank) return Number(values[i]);
+  }
+  return null;
 }
 
 /** Per capability, its most frequent REJECTED / WARNING labels in the range, with their series. */
 async function labelsOverTime({ database, f, mode, series, buckets }: Ctx, perCapability = 6) {
+  // Grouped bucket first (the index order of day rows) and in the "C" collation (equality is
+  // the same, comparisons cheaper); the ranking runs over the keys' totals, not every row.
   const r = await rows<{ capability: string; decision_type: string; label: string; total: number; bucket: string; n: number }>(database, sql`
-    with g as (select capability, decision_type, label, ${bucketOf(f.granularity)} as bucket, sum(n)::int as n
+    with g as (select ${bucketOf(f.granularity)} as bucket, capability collate "C" as capability, decision_type collate "C" as decision_type,
+                 label collate "C" as label, sum(n)::int as n
                from ${source('labels', series, mode)} s group by 1, 2, 3, 4),
-    t as (select g.*, (sum(n) over (partition by capability, decision_type, label))::int as total from g),
-    r as (select t.*, dense_rank() over (partition by capability order by total desc, label collate "C", decision_type collate "C") as rk from t)
-    select capability, decision_type, label, total, ${text(sql`bucket`)} as bucket, n from r where rk <= ${perCapability}
-    order by capability collate "C", rk, r.bucket`);
+    t as (select capability, decision_type, label, sum(n)::int as total from g group by 1, 2, 3),
+    r as (select t.*, dense_rank() over (partition by capability order by total desc, label, decision_type) as rk from t)
+    select g.capability, g.decision_type, g.label, r.total, ${text(sql`g.bucket`)} as bucket, g.n
+    from g join r on r.capability = g.capability and r.decision_type = g.decision_type and r.label = g.label
+    where r.rk <= ${perCapability}
+    order by g.capability, r.rk, g.bucket`);
   return seriesBy(r, buckets, (x) => `${x.capability}\u0000${x.decision_type}\u0000${x.label}`, (x) => ({
     capability: x.capability,
     decisionType: x.decision_type,
@@ -263,10 +280,11 @@ async function ruleNames(database: Db, ids: string[]): Promise<Map<string, strin
 
 async function rulesOverTime({ database, f, mode, series, buckets }: Ctx, limit = 8) {
   const r = await rows<{ rule_id: string; total: number; bucket: string; n: number }>(database, sql`
-    with g as (select rule_id, ${bucketOf(f.granularity)} as bucket, sum(n)::int as n from ${source('rules', series, mode)} s group by 1, 2),
-    t as (select g.*, (sum(n) over (partition by rule_id))::int as total from g),
-    r as (select t.*, dense_rank() over (order by total desc, rule_id collate "C") as rk from t)
-    select rule_id, total, ${text(sql`bucket`)} as bucket, n from r where rk <= ${limit} order by rk, r.bucket`);
+    with g as (select ${bucketOf(f.granularity)} as bucket, rule_id collate "C" as rule_id, sum(n)::int as n
+               from ${source('rules', series, mode)} s group by 1, 2),
+    t as (select rule_id, sum(n)::int as total from g group by 1),
+    r as (select t.*, dense_rank() over (order by total desc, rule_id) as rk from t)
+    select g.rule_id, r.total, ${text(sql`g.bucket`)} as bucket, g.n from g join r using (rule_id) where r.rk <= ${limit} order by r.rk, g.bucket`);
   const top = seriesBy(r, buckets, (x) => x.rule_id, (x) => ({ ruleId: x.rule_id, total: x.total }));
   const names = await ruleNames(database, top.map((s) => s.ruleId));
   return top.map((s) => ({ ruleId: s.ruleId, name: names.get(s.ruleId) ?? null, total: s.total, series: s.series }));
