@@ -10,7 +10,8 @@
  * Options: --executions=N (default 1,000,000), --runs=N (rollup runs per scenario, default 20),
  * --keep (keep the database and reuse it next time), --reseed (seed again even when kept),
  * --raw-runs=N (raw runs per scenario, default 5; 0 skips them), --breakdown (each rollup query's
- * median time per scenario, the queries run one after another), --only=N,M (scenario numbers, 1-based).
+ * median time per scenario, the queries run one after another), --only=N,M (scenario numbers, 1-based),
+ * --no-rebuild (keep the kept database's rollup as it is).
  */
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
@@ -162,8 +163,9 @@ async function main() {
     } else log(`Reusing ${have.toLocaleString('en-US')} executions in ${DB_NAME}.`);
 
     let t0 = performance.now();
-    const built = await rebuildRollup(db);
-    await c.query('vacuum analyze trend_decisions, trend_risk, trend_labels, trend_rules, trend_rule_names');
+    // --no-rebuild (with --keep): time the kept rollup as it is, to iterate on the queries.
+    const built = flag('no-rebuild') ? { executions: NaN } : await rebuildRollup(db);
+    await c.query('vacuum analyze trend_decisions, trend_risk, trend_risk_days, trend_labels, trend_rules, trend_rule_names');
     const sizes = await c.query<{ t: string; n: string }>(`select relname as t, n_live_tup::text as n from pg_stat_user_tables where relname like 'trend_%' order by 1`);
     log(`Rollup rebuilt from raw rows in ${secs(t0)} (${built.executions.toLocaleString('en-US')} executions; rows: ${sizes.rows.map((r) => `${r.t} ${Number(r.n).toLocaleString('en-US')}`).join(', ')}).`);
 
