@@ -378,6 +378,83 @@ async function kpis({ database, f, mode, whole }: Ctx): Promise<{ current: Kpi; 
   return out;
 }
 
+type LabelSpike = { day: string; capability: string; decision_type: string; label: string; n: number; total: number; rate: number; mean: number; sd: number | null; baseline_days: number };
+
+/**
+ * The label spikes of `spikeAlerts`, from each label's daily counts and the daily totals (the
+ * days with executions). Per label, the trailing sums of its rates are differences of running
+ * sums taken in day order, with the very float8 operations the former SQL windows did, so the
+ * figures are the same to the last bit; a label absent on a baseline day adds nothing (rate 0).
+ * Computed here: three window passes over every (day, label) row of a year cost more in SQL
+ * than reading those rows.
+ */
+export function labelSpikes(
+  labRows: Array<{ day: string; capability: string; decision_type: string; label: string; n: number }>,
+  totRows: Array<{ day: string; total: number }>,
+  from: string,
+): LabelSpike[] {
+  const R = SPIKE_RULE;
+  const dayNo = (d: string) => Date.parse(`${d}T00:00:00Z`) / 86_400_000;
+  const totals = new Map(totRows.map((t) => [t.day, t.total]));
+  // Days with executions among the previous `baselineDays`, per day with executions.
+  const days = totRows.map((t) => dayNo(t.day)).sort((a, b) => a - b);
+  const baselineOf = (d: number) => {
+    let n = 0;
+    for (const x of days) if (x >= d - R.baselineDays && x <= d - 1) n++;
+    return n;
+  };
+  const baseline = new Map<string, number>();
+  const groups = new Map<string, Array<{ day: string; d: number; n: number; total: number; rate: number }>>();
+  const heads = new Map<string, { capability: string; decision_type: string; label: string }>();
+  for (const x of labRows) {
+    const total = totals.get(x.day);
+    if (total === undefined) continue; // the inner join with the totals
+    const k = `${x.capability}\u0000${x.decision_type}\u0000${x.label}`;
+    let g = groups.get(k);
+    if (!g) {
+      groups.set(k, (g = []));
+      heads.set(k, { capability: x.capability, decision_type: x.decision_type, label: x.label });
+    }
+    g.push({ day: x.day, d: dayNo(x.day), n: x.n, total, rate: x.n / total });
+  }
+  const out: LabelSpike[] = [];
+  for (const [k, g] of groups) {
+    g.sort((a, b) => a.d - b.d);
+    // Running sums of rate and rate² in day order (rows unbounded preceding).
+    const c1: number[] = [];
+    const c2: number[] = [];
+    let a1 = 0;
+    let a2 = 0;
+    for (let i = 0; i < g.length; i++) {
+      a1 = i === 0 ? g[i].rate : a1 + g[i].rate;
+      a2 = i === 0 ? g[i].rate * g[i].rate : a2 + g[i].rate * g[i].rate;
+      c1.push(a1);
+      c2.push(a2);
+    }
+    // The running sum at the last row on or before day `d` (0 when none).
+    const upto = (c: number[], i: number, d: number) => {
+      let j = i;
+      while (j >= 0 && g[j].d > d) j--;
+      return j >= 0 ? c[j] : 0;
+    };
+    for (let i = 0; i < g.length; i++) {
+      const x = g[i];
+      if (x.day < from) continue;
+      let b = baseline.get(x.day);
+      if (b === undefined) baseline.set(x.day, (b = baselineOf(x.d)));
+      if (b < R.minBaselineDays || x.total < R.minExecutions || x.n < R.minCount) continue;
+      const s1 = upto(c1, i, x.d - 1) - upto(c1, i, x.d - (R.baselineDays + 1));
+      const s2 = upto(c2, i, x.d - 1) - upto(c2, i, x.d - (R.baselineDays + 1));
+      const mean = s1 / b;
+      const sd = b > 1 ? Math.sqrt(Math.max(0, (s2 - (s1 * s1) / b) / (b - 1))) : null;
+      if (!(x.rate > mean + R.sigmas * Math.max(sd ?? 0, R.minSdPoints / 100))) continue;
+      out.push({ day: x.day, ...heads.get(k)!, n: x.n, total: x.total, rate: x.rate, mean, sd, baseline_days: b });
+    }
+  }
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return out.sort((a, b) => cmp(b.day, a.day) || b.rate - a.rate || cmp(a.capability, b.capability) || cmp(a.label, b.label));
+}
+
 /**
  * Days of the range whose reject rate, or a label's rate, is above the mean of the trailing
  * baseline days by more than `sigmas` standard deviations (see SPIKE_RULE). The baseline is the
@@ -392,34 +469,19 @@ async function spikeAlerts({ database, f, mode, slice }: Ctx): Promise<SpikeAler
     and w.rate > w.mean + ${R.sigmas} * greatest(coalesce(w.sd, 0), ${R.minSdPoints / 100})`;
   const totals = sql`select day, sum(n)::int as total, coalesce(sum(n) filter (where decision_type = 'REJECTED'), 0)::int as rejected
     from ${source('decisions', wide, mode)} s group by day`;
-  const [rej, lab] = await Promise.all([
+  const [rej, labRows, totRows] = await Promise.all([
     rows<{ day: string; n: number; total: number; rate: number; mean: number; sd: number | null; baseline_days: number }>(database, sql`
       with d as (select day, total, rejected as n, rejected::float8 / total as rate from (${totals}) t),
       w as (select d.*, avg(rate) over win as mean, stddev_samp(rate) over win as sd, count(*) over win as baseline_days
             from d window win as (${frame}))
       select ${text(sql`w.day`)} as day, w.n, w.total, w.rate, w.mean, w.sd, w.baseline_days::int from w where ${spike}
       order by w.day desc`),
-    rows<{ day: string; capability: string; decision_type: string; label: string; n: number; total: number; rate: number; mean: number; sd: number | null; baseline_days: number }>(database, sql`
-      with tot as (select day, total, count(*) over (${frame}) as baseline_days from (${totals}) t),
-      -- The "C" collation: the same partitions, cheaper comparisons in their sort.
-      lab as (select day, capability collate "C" as capability, decision_type collate "C" as decision_type, label collate "C" as label, sum(n)::int as n
-              from ${source('labels', wide, mode)} s group by 1, 2, 3, 4),
-      r as (select lab.*, tot.total, tot.baseline_days, lab.n::float8 / tot.total as rate from lab join tot using (day)),
-      -- Sums over the trailing days as differences of running sums: one pass per label instead
-      -- of re-adding every frame (a label's absent days add nothing).
-      c as (select r.*, sum(rate) over run as c1, sum(rate * rate) over run as c2
-            from r window run as (partition by capability, decision_type, label order by day rows unbounded preceding)),
-      s as (select c.*,
-              coalesce(last_value(c1) over upto1, 0) - coalesce(last_value(c1) over upto29, 0) as s1,
-              coalesce(last_value(c2) over upto1, 0) - coalesce(last_value(c2) over upto29, 0) as s2
-            from c window
-              upto1 as (partition by capability, decision_type, label order by day range between unbounded preceding and interval '1 day' preceding),
-              upto29 as (partition by capability, decision_type, label order by day range between unbounded preceding and ${sql.raw(`interval '${R.baselineDays + 1} days'`)} preceding)),
-      w as (select s.*, s1 / nullif(baseline_days, 0) as mean,
-                   case when baseline_days > 1 then sqrt(greatest(0, (s2 - s1 * s1 / baseline_days) / (baseline_days - 1))) end as sd from s)
-      select ${text(sql`w.day`)} as day, w.capability, w.decision_type, w.label, w.n, w.total, w.rate, w.mean, w.sd, w.baseline_days::int
-      from w where ${spike} order by w.day desc, w.rate desc, w.capability collate "C", w.label collate "C"`),
+    rows<{ day: string; capability: string; decision_type: string; label: string; n: number }>(database, sql`
+      select ${text(sql`day`)} as day, capability, decision_type, label, sum(n)::int as n
+      from ${source('labels', wide, mode)} s group by s.day, 2, 3, 4`),
+    rows<{ day: string; total: number }>(database, sql`select ${text(sql`day`)} as day, total from (${totals}) t`),
   ]);
+  const lab = labelSpikes(labRows, totRows, f.from);
   const alerts: SpikeAlert[] = [
     ...rej.map((x) => ({ day: x.day, kind: 'reject_rate' as const, n: x.n, total: x.total, rate: x.rate, mean: x.mean, sd: x.sd ?? 0, baselineDays: x.baseline_days })),
     ...lab.map((x) => ({
