@@ -378,60 +378,53 @@ async function kpis({ database, f, mode, whole }: Ctx): Promise<{ current: Kpi; 
   return out;
 }
 
-type LabelSpike = { day: string; capability: string; decision_type: string; label: string; n: number; total: number; rate: number; mean: number; sd: number | null; baseline_days: number };
+type LabelSpike = { d: number; capability: string; decision_type: string; label: string; n: number; total: number; rate: number; mean: number; sd: number | null; baseline_days: number };
 
 /**
  * The label spikes of `spikeAlerts`, from each label's daily counts and the daily totals (the
- * days with executions). Per label, the trailing sums of its rates are differences of running
- * sums taken in day order, with the very float8 operations the former SQL windows did, so the
- * figures are the same to the last bit; a label absent on a baseline day adds nothing (rate 0).
- * Computed here: three window passes over every (day, label) row of a year cost more in SQL
- * than reading those rows.
+ * days with executions), days numbered from the start of the read. Per label, the trailing sums
+ * of its rates are differences of running sums taken in day order, with the very float8
+ * operations the former SQL windows did, so the figures are the same to the last bit; a label
+ * absent on a baseline day adds nothing (rate 0). Computed here: three window passes over every
+ * (day, label) row of a year cost more in SQL than reading those rows.
  */
 export function labelSpikes(
-  labRows: Array<{ day: string; capability: string; decision_type: string; label: string; n: number }>,
-  totRows: Array<{ day: string; total: number }>,
-  from: string,
+  labels: Array<{ capability: string; decision_type: string; label: string; days: number[]; counts: number[] }>,
+  totRows: Array<{ d: number; total: number }>,
+  from: number,
 ): LabelSpike[] {
   const R = SPIKE_RULE;
-  const dayNo = (d: string) => Date.parse(`${d}T00:00:00Z`) / 86_400_000;
-  const totals = new Map(totRows.map((t) => [t.day, t.total]));
-  // Days with executions among the previous `baselineDays`, per day with executions.
-  const days = totRows.map((t) => dayNo(t.day)).sort((a, b) => a - b);
-  const baselineOf = (d: number) => {
-    let n = 0;
-    for (const x of days) if (x >= d - R.baselineDays && x <= d - 1) n++;
-    return n;
-  };
-  const baseline = new Map<string, number>();
-  const groups = new Map<string, Array<{ day: string; d: number; n: number; total: number; rate: number }>>();
-  const heads = new Map<string, { capability: string; decision_type: string; label: string }>();
-  for (const x of labRows) {
-    const total = totals.get(x.day);
-    if (total === undefined) continue; // the inner join with the totals
-    const k = `${x.capability}\u0000${x.decision_type}\u0000${x.label}`;
-    let g = groups.get(k);
-    if (!g) {
-      groups.set(k, (g = []));
-      heads.set(k, { capability: x.capability, decision_type: x.decision_type, label: x.label });
+  const totals = new Map(totRows.map((t) => [t.d, t.total]));
+  // Days with executions among the previous `baselineDays` (a RANGE frame over the totals' days).
+  const days = totRows.map((t) => t.d).sort((a, b) => a - b);
+  const below = (d: number) => {
+    let lo = 0;
+    let hi = days.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (days[mid] < d) lo = mid + 1;
+      else hi = mid;
     }
-    g.push({ day: x.day, d: dayNo(x.day), n: x.n, total, rate: x.n / total });
-  }
+    return lo;
+  };
+  const baselineOf = (d: number) => below(d) - below(d - R.baselineDays);
   const out: LabelSpike[] = [];
-  for (const [k, g] of groups) {
+  for (const l of labels) {
+    // Rows of this label on days with totals (the former inner join), in day order.
+    const g: Array<{ d: number; n: number; total: number; rate: number }> = [];
+    for (let i = 0; i < l.days.length; i++) {
+      const total = totals.get(l.days[i]);
+      if (total !== undefined) g.push({ d: l.days[i], n: l.counts[i], total, rate: l.counts[i] / total });
+    }
     g.sort((a, b) => a.d - b.d);
-    // Running sums of rate and rate² in day order (rows unbounded preceding).
+    // Running sums of rate and rate² (rows unbounded preceding).
     const c1: number[] = [];
     const c2: number[] = [];
-    let a1 = 0;
-    let a2 = 0;
     for (let i = 0; i < g.length; i++) {
-      a1 = i === 0 ? g[i].rate : a1 + g[i].rate;
-      a2 = i === 0 ? g[i].rate * g[i].rate : a2 + g[i].rate * g[i].rate;
-      c1.push(a1);
-      c2.push(a2);
+      c1.push(i === 0 ? g[i].rate : c1[i - 1] + g[i].rate);
+      c2.push(i === 0 ? g[i].rate * g[i].rate : c2[i - 1] + g[i].rate * g[i].rate);
     }
-    // The running sum at the last row on or before day `d` (0 when none).
+    // The running sum at the last row on or before day `d`, looking back from row i (0 when none).
     const upto = (c: number[], i: number, d: number) => {
       let j = i;
       while (j >= 0 && g[j].d > d) j--;
@@ -439,20 +432,19 @@ export function labelSpikes(
     };
     for (let i = 0; i < g.length; i++) {
       const x = g[i];
-      if (x.day < from) continue;
-      let b = baseline.get(x.day);
-      if (b === undefined) baseline.set(x.day, (b = baselineOf(x.d)));
-      if (b < R.minBaselineDays || x.total < R.minExecutions || x.n < R.minCount) continue;
+      if (x.d < from || x.total < R.minExecutions || x.n < R.minCount) continue;
+      const b = baselineOf(x.d);
+      if (b < R.minBaselineDays) continue;
       const s1 = upto(c1, i, x.d - 1) - upto(c1, i, x.d - (R.baselineDays + 1));
       const s2 = upto(c2, i, x.d - 1) - upto(c2, i, x.d - (R.baselineDays + 1));
       const mean = s1 / b;
       const sd = b > 1 ? Math.sqrt(Math.max(0, (s2 - (s1 * s1) / b) / (b - 1))) : null;
       if (!(x.rate > mean + R.sigmas * Math.max(sd ?? 0, R.minSdPoints / 100))) continue;
-      out.push({ day: x.day, ...heads.get(k)!, n: x.n, total: x.total, rate: x.rate, mean, sd, baseline_days: b });
+      out.push({ d: x.d, capability: l.capability, decision_type: l.decision_type, label: l.label, n: x.n, total: x.total, rate: x.rate, mean, sd, baseline_days: b });
     }
   }
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return out.sort((a, b) => cmp(b.day, a.day) || b.rate - a.rate || cmp(a.capability, b.capability) || cmp(a.label, b.label));
+  return out.sort((a, b) => b.d - a.d || b.rate - a.rate || cmp(a.capability, b.capability) || cmp(a.label, b.label));
 }
 
 /**
@@ -476,12 +468,14 @@ async function spikeAlerts({ database, f, mode, slice }: Ctx): Promise<SpikeAler
             from d window win as (${frame}))
       select ${text(sql`w.day`)} as day, w.n, w.total, w.rate, w.mean, w.sd, w.baseline_days::int from w where ${spike}
       order by w.day desc`),
-    rows<{ day: string; capability: string; decision_type: string; label: string; n: number }>(database, sql`
-      select ${text(sql`day`)} as day, capability, decision_type, label, sum(n)::int as n
-      from ${source('labels', wide, mode)} s group by s.day, 2, 3, 4`),
-    rows<{ day: string; total: number }>(database, sql`select ${text(sql`day`)} as day, total from (${totals}) t`),
+    // Per label, its days (numbered from the read's first day) and counts as two arrays.
+    rows<{ capability: string; decision_type: string; label: string; days: number[]; counts: number[] }>(database, sql`
+      select capability, decision_type, label, array_agg(day - ${wide.from}::date order by day) as days, array_agg(n order by day) as counts
+      from (select day, capability, decision_type, label, sum(n)::int as n from ${source('labels', wide, mode)} s group by s.day, 2, 3, 4) g
+      group by 1, 2, 3`),
+    rows<{ d: number; total: number }>(database, sql`select day - ${wide.from}::date as d, total from (${totals}) t`),
   ]);
-  const lab = labelSpikes(labRows, totRows, f.from);
+  const lab = labelSpikes(labRows, totRows, R.baselineDays).map((x) => ({ ...x, day: addDays(wide.from, x.d) }));
   const alerts: SpikeAlert[] = [
     ...rej.map((x) => ({ day: x.day, kind: 'reject_rate' as const, n: x.n, total: x.total, rate: x.rate, mean: x.mean, sd: x.sd ?? 0, baselineDays: x.baseline_days })),
     ...lab.map((x) => ({
