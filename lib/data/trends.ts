@@ -246,38 +246,39 @@ export function percentileDisc(values: number[], counts: number[], total: number
   return null;
 }
 
+/**
+ * Series per key as one row per key: `bs` the buckets (days from the range's first day, as
+ * `offsetOf` numbers them) and `ns` their counts. Thousands of (key, day) rows over the wire
+ * cost more than the query; a dozen rows of two arrays do not.
+ */
+function seriesOf(buckets: Bucket[], from: string) {
+  const day0 = Date.parse(`${from}T00:00:00Z`);
+  const idx = new Map(buckets.map((b, i) => [Math.round((Date.parse(`${b.key}T00:00:00Z`) - day0) / 86_400_000), i]));
+  return (bs: number[], ns: number[]) => {
+    const series = buckets.map(() => 0);
+    for (let i = 0; i < bs.length; i++) {
+      const at = idx.get(bs[i]);
+      if (at !== undefined) series[at] = ns[i];
+    }
+    return series;
+  };
+}
+/** The bucket of a row as `seriesOf` numbers it. */
+const offsetOf = (f: TrendsFilters) => sql`(${bucketOf(f.granularity)} - ${f.from}::date)`;
+
 /** Per capability, its most frequent REJECTED / WARNING labels in the range, with their series. */
 async function labelsOverTime({ database, f, mode, series, buckets }: Ctx, perCapability = 6) {
-  // Grouped bucket first (the index order of day rows) and in the "C" collation (equality is
-  // the same, comparisons cheaper); the ranking runs over the keys' totals, not every row.
-  const r = await rows<{ capability: string; decision_type: string; label: string; total: number; bucket: string; n: number }>(database, sql`
-    with g as (select ${bucketOf(f.granularity)} as bucket, capability collate "C" as capability, decision_type collate "C" as decision_type,
+  // Grouped in the "C" collation (equality is the same, comparisons cheaper); the ranking runs
+  // over the keys' totals, not every row.
+  const r = await rows<{ capability: string; decision_type: string; label: string; total: number; bs: number[]; ns: number[] }>(database, sql`
+    with g as (select ${offsetOf(f)} as b, capability collate "C" as capability, decision_type collate "C" as decision_type,
                  label collate "C" as label, sum(n)::int as n
                from ${source('labels', series, mode)} s group by 1, 2, 3, 4),
-    t as (select capability, decision_type, label, sum(n)::int as total from g group by 1, 2, 3),
+    t as (select capability, decision_type, label, sum(n)::int as total, array_agg(b order by b) as bs, array_agg(n order by b) as ns from g group by 1, 2, 3),
     r as (select t.*, dense_rank() over (partition by capability order by total desc, label, decision_type) as rk from t)
-    select g.capability, g.decision_type, g.label, r.total, ${text(sql`g.bucket`)} as bucket, g.n
-    from g join r on r.capability = g.capability and r.decision_type = g.decision_type and r.label = g.label
-    where r.rk <= ${perCapability}
-    order by g.capability, r.rk, g.bucket`);
-  return seriesBy(r, buckets, (x) => `${x.capability}\u0000${x.decision_type}\u0000${x.label}`, (x) => ({
-    capability: x.capability,
-    decisionType: x.decision_type,
-    label: x.label,
-    total: x.total,
-  }));
-}
-
-function seriesBy<R extends { bucket: string; n: number }, T extends object>(r: R[], buckets: Bucket[], keyOf: (x: R) => string, head: (x: R) => T) {
-  const at = indexOfBuckets(buckets);
-  const out = new Map<string, T & { series: number[] }>();
-  for (const x of r) {
-    const k = keyOf(x);
-    let e = out.get(k);
-    if (!e) out.set(k, (e = { ...head(x), series: buckets.map(() => 0) }));
-    e.series[at(x.bucket)] = x.n;
-  }
-  return [...out.values()];
+    select capability, decision_type, label, total, bs, ns from r where rk <= ${perCapability} order by capability, rk`);
+  const seriesFor = seriesOf(buckets, f.from);
+  return r.map((x) => ({ capability: x.capability, decisionType: x.decision_type, label: x.label, total: x.total, series: seriesFor(x.bs, x.ns) }));
 }
 
 async function ruleNames(database: Db, ids: string[]): Promise<Map<string, string | null>> {
@@ -288,15 +289,15 @@ async function ruleNames(database: Db, ids: string[]): Promise<Map<string, strin
 }
 
 async function rulesOverTime({ database, f, mode, series, buckets }: Ctx, limit = 8) {
-  const r = await rows<{ rule_id: string; total: number; bucket: string; n: number }>(database, sql`
-    with g as (select ${bucketOf(f.granularity)} as bucket, rule_id collate "C" as rule_id, sum(n)::int as n
+  const r = await rows<{ rule_id: string; total: number; bs: number[]; ns: number[] }>(database, sql`
+    with g as (select ${offsetOf(f)} as b, rule_id collate "C" as rule_id, sum(n)::int as n
                from ${source('rules', series, mode)} s group by 1, 2),
-    t as (select rule_id, sum(n)::int as total from g group by 1),
+    t as (select rule_id, sum(n)::int as total, array_agg(b order by b) as bs, array_agg(n order by b) as ns from g group by 1),
     r as (select t.*, dense_rank() over (order by total desc, rule_id) as rk from t)
-    select g.rule_id, r.total, ${text(sql`g.bucket`)} as bucket, g.n from g join r using (rule_id) where r.rk <= ${limit} order by r.rk, g.bucket`);
-  const top = seriesBy(r, buckets, (x) => x.rule_id, (x) => ({ ruleId: x.rule_id, total: x.total }));
-  const names = await ruleNames(database, top.map((s) => s.ruleId));
-  return top.map((s) => ({ ruleId: s.ruleId, name: names.get(s.ruleId) ?? null, total: s.total, series: s.series }));
+    select rule_id, total, bs, ns from r where rk <= ${limit} order by rk`);
+  const seriesFor = seriesOf(buckets, f.from);
+  const names = await ruleNames(database, r.map((x) => x.rule_id));
+  return r.map((x) => ({ ruleId: x.rule_id, name: names.get(x.rule_id) ?? null, total: x.total, series: seriesFor(x.bs, x.ns) }));
 }
 
 async function breakdown({ database, mode, whole }: Ctx, by: Dim, limit = 12) {
@@ -327,12 +328,12 @@ async function fraudOverTime({ database, f, mode, series, buckets }: Ctx) {
 }
 
 async function fraudReasons({ database, f, mode, series, buckets }: Ctx) {
-  const r = await rows<{ reason: string; total: number; bucket: string; n: number }>(database, sql`
-    with g as (select feedback_reason, ${bucketOf(f.granularity)} as bucket, sum(n)::int as n
-               from ${source('decisions', series, mode)} s where feedback_status = 'FRAUD' group by 1, 2),
-    t as (select g.*, (sum(n) over (partition by feedback_reason))::int as total from g)
-    select feedback_reason as reason, total, ${text(sql`bucket`)} as bucket, n from t order by total desc, feedback_reason collate "C", t.bucket`);
-  return seriesBy(r, buckets, (x) => x.reason, (x) => ({ reason: x.reason, total: x.total }));
+  const r = await rows<{ reason: string; total: number; bs: number[]; ns: number[] }>(database, sql`
+    with g as (select feedback_reason collate "C" as reason, ${offsetOf(f)} as b, sum(n)::int as n
+               from ${source('decisions', series, mode)} s where feedback_status = 'FRAUD' group by 1, 2)
+    select reason, sum(n)::int as total, array_agg(b order by b) as bs, array_agg(n order by b) as ns from g group by 1 order by total desc, reason`);
+  const seriesFor = seriesOf(buckets, f.from);
+  return r.map((x) => ({ reason: x.reason, total: x.total, series: seriesFor(x.bs, x.ns) }));
 }
 
 async function decisionFeedbackMatrix({ database, mode, whole }: Ctx) {
