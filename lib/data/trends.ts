@@ -224,7 +224,7 @@ async function riskOverTime({ database, f, mode, series, buckets }: Ctx) {
   }
   const r = await rows<{ bucket: string; n: number; sum: string; scores: number[]; counts: number[] }>(database, sql`
     with h as (
-      select ${bucketOf(f.granularity)} as bucket, risk_score as score, sum(n)::int as n
+      select ${bucketOf(f.granularity)} as bucket, risk_score as score, sum(n)::bigint as n
       from ${source('risk', series, mode)} s where risk_score >= 0 group by 1, 2
     )
     select ${text(sql`bucket`)} as bucket, sum(n)::int as n, sum(score::bigint * n)::bigint as sum,

@@ -240,19 +240,23 @@ export async function applyRollupChanges(tx: DbOrTx, changes: ReadonlyArray<{ be
 }
 
 const CUBE_KEY_LIST = sql.raw(CUBE_KEYS.join(', '));
+/** Equality of the cube keys of two aliases. */
+const onKeys = (a: string, b: string) => sql.raw(CUBE_KEYS.map((c) => `${a}.${c} = ${b}.${c}`).join(' and '));
 
 /**
  * Count, sum and p90 (percentile_disc(0.9) in float8, as Postgres computes it) of the scores
- * 0..100 of each day-grain trend_risk cube key matching `where` (over trend_risk aliased t).
+ * 0..100 of each day-grain trend_risk cube key matching `where` (over trend_risk aliased t), or
+ * of the (distinct) keys of the relation `keys`, read from the primary key, key by key.
  */
-function riskDaysOf(where: SQL): SQL {
+function riskDaysOf(where: SQL, keys?: SQL): SQL {
   return sql`select ${CUBE_KEY_LIST}, sum(n)::int as n, sum(risk_score::bigint * n)::bigint as sum,
       min(risk_score) filter (where cum >= ceil(0.9::float8 * total::float8)) as p90
     from (
       select t.scope, t.definition_key, t.issuing_country, t.document_type, t.day, t.risk_score, t.n,
         sum(t.n) over (partition by t.scope, t.definition_key, t.issuing_country, t.document_type, t.day order by t.risk_score rows unbounded preceding) as cum,
         sum(t.n) over (partition by t.scope, t.definition_key, t.issuing_country, t.document_type, t.day) as total
-      from trend_risk t where t.scope < ${MONTH_SCOPE} and t.risk_score >= 0 and t.n > 0 and ${where}
+      from ${keys ? sql`${keys} k join trend_risk t on ${onKeys('k', 't')}` : sql`trend_risk t`}
+      where t.scope < ${MONTH_SCOPE} and t.risk_score >= 0 and t.n > 0 and ${where}
     ) h group by ${CUBE_KEY_LIST}`;
 }
 
@@ -260,9 +264,9 @@ function riskDaysOf(where: SQL): SQL {
 async function refreshRiskDays(tx: DbOrTx, keys: Array<Array<string | number>>) {
   if (keys.length === 0) return;
   const cols = [...CUBE_KEYS] as string[];
-  const on = (a: string, b: string) => sql.raw(cols.map((c) => `${a}.${c} = ${b}.${c}`).join(' and '));
+  const on = onKeys;
   await tx.execute(sql`with k (${colList(cols)}) as (values ${sql.join(keys.map((k) => tuple(cols, k)), sql`, `)}),
-    s as (${riskDaysOf(sql`exists (select 1 from k where ${on('k', 't')})`)}),
+    s as (${riskDaysOf(sql`true`, sql`k`)}),
     del as (delete from trend_risk_days d using k where ${on('d', 'k')} and not exists (select 1 from s where ${on('s', 'd')})),
     up as (insert into trend_risk_days (${colList(cols)}, n, sum, p90) select * from s
       on conflict (${colList(cols)}) do update set n = excluded.n, sum = excluded.sum, p90 = excluded.p90)
