@@ -8,7 +8,10 @@
  * the rollup and the same queries over the raw tables, and prints p50 / p95 and their ratio.
  *
  * Options: --executions=N (default 1,000,000), --runs=N (rollup runs per scenario, default 20),
- * --keep (keep the database and reuse it next time), --reseed (seed again even when kept).
+ * --keep (keep the database and reuse it next time), --reseed (seed again even when kept),
+ * --raw-runs=N (raw runs per scenario, default 5; 0 skips them), --breakdown (each rollup query's
+ * median time per scenario, the queries run one after another), --only=N,M (scenario numbers, 1-based),
+ * --no-rebuild (keep the kept database's rollup as it is).
  */
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
@@ -23,6 +26,7 @@ const flag = (name: string) => process.argv.includes(`--${name}`);
 const EXECUTIONS = Number(arg('executions', '1000000'));
 const RUNS = Number(arg('runs', '20'));
 const RAW_RUNS = Number(arg('raw-runs', '5'));
+const ONLY = process.argv.some((a) => a.startsWith('--only=')) ? arg('only', '').split(',').map(Number) : null;
 const DB_NAME = 'verdict_bench_trends';
 
 function serverUrl(): URL {
@@ -56,11 +60,16 @@ const lit = (xs: string[]) => `array[${xs.map((x) => `'${x}'`).join(',')}]`;
 /** One million rows straight in SQL; indexes are dropped for the load and rebuilt after, as a restore would. */
 async function seed(c: Client, n: number) {
   const t0 = performance.now();
+  // The cascade reaches the append-only feedback tables, whose truncate triggers refuse it: this
+  // is the bench's own database, so skip triggers for the reset (superuser, as the local server is).
+  await c.query('set session_replication_role = replica');
+  await c.query('truncate executions cascade');
+  await c.query('set session_replication_role = default');
+  // Dropped after the reset, so a failed reset cannot leave a kept database without them.
   const idx = await c.query<{ indexdef: string; indexname: string }>(
     `select indexname, indexdef from pg_indexes where tablename in ('executions', 'rule_results') and indexname not like '%_pkey'`,
   );
   for (const i of idx.rows) await c.query(`drop index "${i.indexname}"`);
-  await c.query('truncate executions cascade');
   await c.query('truncate trend_decisions, trend_risk, trend_labels, trend_rules, trend_rule_names');
   await c.query('select setseed(0.42)');
   // Decisions 70 / 15 / 12 / 3 %, scores in their default bands (-1 for not executed), skewed
@@ -123,6 +132,7 @@ function pct(xs: number[], p: number) {
 }
 
 async function time(db: Db, f: ReturnType<typeof resolveTrendsFilters>, source: TrendsSource, runs: number) {
+  if (runs <= 0) return { p50: NaN, p95: NaN };
   await getTrendsData(f, { source, database: db }); // warm-up
   const ms: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -153,8 +163,9 @@ async function main() {
     } else log(`Reusing ${have.toLocaleString('en-US')} executions in ${DB_NAME}.`);
 
     let t0 = performance.now();
-    const built = await rebuildRollup(db);
-    await c.query('vacuum analyze trend_decisions, trend_risk, trend_labels, trend_rules, trend_rule_names');
+    // --no-rebuild (with --keep): time the kept rollup as it is, to iterate on the queries.
+    const built = flag('no-rebuild') ? { executions: NaN } : await rebuildRollup(db);
+    await c.query('vacuum analyze trend_decisions, trend_risk, trend_risk_days, trend_labels, trend_rules, trend_rule_names');
     const sizes = await c.query<{ t: string; n: string }>(`select relname as t, n_live_tup::text as n from pg_stat_user_tables where relname like 'trend_%' order by 1`);
     log(`Rollup rebuilt from raw rows in ${secs(t0)} (${built.executions.toLocaleString('en-US')} executions; rows: ${sizes.rows.map((r) => `${r.t} ${Number(r.n).toLocaleString('en-US')}`).join(', ')}).`);
 
@@ -193,10 +204,22 @@ async function main() {
     console.log(`Trends page data, ${EXECUTIONS.toLocaleString('en-US')} executions over 365 days (server time of all queries of one page view, ms):`);
     console.log(`${'scenario'.padEnd(44)} ${'rollup p50'.padStart(10)} ${'p95'.padStart(8)}   ${'raw p50'.padStart(9)} ${'p95'.padStart(8)}   ratio`);
     for (const [name, q] of scenarios) {
+      if (ONLY && !ONLY.includes(scenarios.findIndex((x) => x[0] === name) + 1)) continue;
       const f = resolveTrendsFilters(q, today);
       const r = await time(db, f, 'rollup', RUNS);
       const w = await time(db, f, 'raw', RAW_RUNS);
       console.log(`${name.padEnd(44)} ${r.p50.toFixed(1).padStart(10)} ${r.p95.toFixed(1).padStart(8)}   ${w.p50.toFixed(0).padStart(9)} ${w.p95.toFixed(0).padStart(8)}   ${(w.p50 / r.p50).toFixed(0)}x`);
+      if (flag('breakdown')) {
+        // Each query on its own (one after another), median of the runs, slowest first.
+        const per: Record<string, number[]> = {};
+        for (let i = 0; i < Math.max(3, Math.min(RUNS, 10)); i++) {
+          const timings: Record<string, number> = {};
+          await getTrendsData(f, { database: db, timings });
+          for (const [k, v] of Object.entries(timings)) (per[k] ??= []).push(v);
+        }
+        const med = Object.entries(per).map(([k, v]) => [k, pct(v, 0.5)] as const).sort((a, b) => b[1] - a[1]);
+        console.log(`    ${med.map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')} (sum ${med.reduce((a, [, v]) => a + v, 0).toFixed(1)})`);
+      }
       if (name.startsWith('30 days')) {
         // The numbers must be the same whichever way they are computed.
         const [a, b] = await Promise.all([getTrendsData(f, { database: db }), getTrendsData(f, { source: 'raw', database: db })]);

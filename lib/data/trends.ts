@@ -65,7 +65,7 @@ function nextMonth(day: string): string {
   return new Date(Date.UTC(y, m, 1)).toISOString().slice(0, 10);
 }
 
-type Fact = 'decisions' | 'risk' | 'labels' | 'rules';
+type Fact = 'decisions' | 'risk' | 'riskDays' | 'labels' | 'rules';
 const FACTS: Record<Fact, { table: string; columns: string[]; raw: (c: typeof rollupColumns) => SQL; join?: SQL; where?: SQL }> = {
   decisions: {
     table: 'trend_decisions',
@@ -73,6 +73,8 @@ const FACTS: Record<Fact, { table: string; columns: string[]; raw: (c: typeof ro
     raw: (c) => sql`${c.decisionType} as decision_type, ${c.feedbackStatus} as feedback_status, ${c.feedbackReason} as feedback_reason`,
   },
   risk: { table: 'trend_risk', columns: ['risk_score'], raw: () => sql`e.risk_score`, where: sql`e.risk_score is not null` },
+  // Day summaries of the scores 0..100 (rollup only: raw rows use the histogram).
+  riskDays: { table: 'trend_risk_days', columns: ['sum', 'p90'], raw: () => sql`null::bigint as sum, null::int as p90` },
   labels: {
     table: 'trend_labels',
     columns: ['capability', 'decision_type', 'label'],
@@ -206,52 +208,77 @@ async function riskDistribution({ database, mode, whole }: Ctx) {
 /**
  * Count, sum and 90th percentile of the scores 0..100 per period, from the histogram. p90 is
  * percentile_disc(0.9): the first score whose cumulative count reaches ceil(0.9 * n), computed
- * in float8 exactly as Postgres does, so it equals percentile_disc over the raw rows.
+ * in float8 exactly as Postgres does, so it equals percentile_disc over the raw rows. Each
+ * period's histogram comes back as two arrays (at most 101 scores) and the cumulative walk runs
+ * here: two window passes over every (period, score) row cost more than the whole read.
  */
 async function riskOverTime({ database, f, mode, series, buckets }: Ctx) {
-  const r = await rows<{ bucket: string; n: number; sum: string; p90: number | null }>(database, sql`
+  const at = indexOfBuckets(buckets);
+  const out = buckets.map(() => ({ n: 0, sum: 0, p90: null as number | null }));
+  if (mode === 'rollup' && f.granularity === 'day' && !series.months) {
+    // Day buckets: the precomputed day summaries, one row a day.
+    const d = await rows<{ bucket: string; n: number; sum: string; p90: number }>(database, sql`
+      select ${text(sql`day`)} as bucket, n, sum, p90 from ${source('riskDays', series, mode)} s`);
+    for (const x of d) out[at(x.bucket)] = { n: x.n, sum: Number(x.sum), p90: x.p90 };
+    return out;
+  }
+  const r = await rows<{ bucket: string; n: number; sum: string; scores: number[]; counts: number[] }>(database, sql`
     with h as (
       select ${bucketOf(f.granularity)} as bucket, risk_score as score, sum(n)::bigint as n
       from ${source('risk', series, mode)} s where risk_score >= 0 group by 1, 2
-    ), c as (
-      select bucket, score, n, sum(n) over (partition by bucket order by score) as cum, sum(n) over (partition by bucket) as total from h
     )
-    select ${text(sql`bucket`)} as bucket, sum(n)::int as n, sum(score * n)::bigint as sum,
-      min(score) filter (where cum >= ceil(0.9::float8 * total::float8)) as p90
-    from c group by bucket order by bucket`);
-  const at = indexOfBuckets(buckets);
-  const out = buckets.map(() => ({ n: 0, sum: 0, p90: null as number | null }));
-  for (const x of r) out[at(x.bucket)] = { n: x.n, sum: Number(x.sum), p90: x.p90 };
+    select ${text(sql`bucket`)} as bucket, sum(n)::int as n, sum(score::bigint * n)::bigint as sum,
+      array_agg(score order by score) as scores, array_agg(n order by score) as counts
+    from h group by bucket order by bucket`);
+  for (const x of r) out[at(x.bucket)] = { n: x.n, sum: Number(x.sum), p90: percentileDisc(x.scores, x.counts.map(Number), x.n, 0.9) };
   return out;
 }
 
-/** Per capability, its most frequent REJECTED / WARNING labels in the range, with their series. */
-async function labelsOverTime({ database, f, mode, series, buckets }: Ctx, perCapability = 6) {
-  const r = await rows<{ capability: string; decision_type: string; label: string; total: number; bucket: string; n: number }>(database, sql`
-    with g as (select capability, decision_type, label, ${bucketOf(f.granularity)} as bucket, sum(n)::int as n
-               from ${source('labels', series, mode)} s group by 1, 2, 3, 4),
-    t as (select g.*, (sum(n) over (partition by capability, decision_type, label))::int as total from g),
-    r as (select t.*, dense_rank() over (partition by capability order by total desc, label collate "C", decision_type collate "C") as rk from t)
-    select capability, decision_type, label, total, ${text(sql`bucket`)} as bucket, n from r where rk <= ${perCapability}
-    order by capability collate "C", rk, r.bucket`);
-  return seriesBy(r, buckets, (x) => `${x.capability}\u0000${x.decision_type}\u0000${x.label}`, (x) => ({
-    capability: x.capability,
-    decisionType: x.decision_type,
-    label: x.label,
-    total: x.total,
-  }));
+/** percentile_disc(p) of a histogram sorted by value: the first value whose cumulative count reaches ceil(p * total). */
+export function percentileDisc(values: number[], counts: number[], total: number, p: number): number | null {
+  if (total <= 0) return null;
+  const rank = Math.ceil(p * total);
+  let cum = 0;
+  for (let i = 0; i < values.length; i++) {
+    cum += counts[i];
+    if (cum >= rank) return Number(values[i]);
+  }
+  return null;
 }
 
-function seriesBy<R extends { bucket: string; n: number }, T extends object>(r: R[], buckets: Bucket[], keyOf: (x: R) => string, head: (x: R) => T) {
-  const at = indexOfBuckets(buckets);
-  const out = new Map<string, T & { series: number[] }>();
-  for (const x of r) {
-    const k = keyOf(x);
-    let e = out.get(k);
-    if (!e) out.set(k, (e = { ...head(x), series: buckets.map(() => 0) }));
-    e.series[at(x.bucket)] = x.n;
-  }
-  return [...out.values()];
+/**
+ * Series per key as one row per key: `bs` the buckets (days from the range's first day, as
+ * `offsetOf` numbers them) and `ns` their counts. Thousands of (key, day) rows over the wire
+ * cost more than the query; a dozen rows of two arrays do not.
+ */
+function seriesOf(buckets: Bucket[], from: string) {
+  const day0 = Date.parse(`${from}T00:00:00Z`);
+  const idx = new Map(buckets.map((b, i) => [Math.round((Date.parse(`${b.key}T00:00:00Z`) - day0) / 86_400_000), i]));
+  return (bs: number[], ns: number[]) => {
+    const series = buckets.map(() => 0);
+    for (let i = 0; i < bs.length; i++) {
+      const at = idx.get(bs[i]);
+      if (at !== undefined) series[at] = ns[i];
+    }
+    return series;
+  };
+}
+/** The bucket of a row as `seriesOf` numbers it. */
+const offsetOf = (f: TrendsFilters) => sql`(${bucketOf(f.granularity)} - ${f.from}::date)`;
+
+/** Per capability, its most frequent REJECTED / WARNING labels in the range, with their series. */
+async function labelsOverTime({ database, f, mode, series, buckets }: Ctx, perCapability = 6) {
+  // Grouped in the "C" collation (equality is the same, comparisons cheaper); the ranking runs
+  // over the keys' totals, not every row.
+  const r = await rows<{ capability: string; decision_type: string; label: string; total: number; bs: number[]; ns: number[] }>(database, sql`
+    with g as (select ${offsetOf(f)} as b, capability collate "C" as capability, decision_type collate "C" as decision_type,
+                 label collate "C" as label, sum(n)::int as n
+               from ${source('labels', series, mode)} s group by 1, 2, 3, 4),
+    t as (select capability, decision_type, label, sum(n)::int as total, array_agg(b order by b) as bs, array_agg(n order by b) as ns from g group by 1, 2, 3),
+    r as (select t.*, dense_rank() over (partition by capability order by total desc, label, decision_type) as rk from t)
+    select capability, decision_type, label, total, bs, ns from r where rk <= ${perCapability} order by capability, rk`);
+  const seriesFor = seriesOf(buckets, f.from);
+  return r.map((x) => ({ capability: x.capability, decisionType: x.decision_type, label: x.label, total: x.total, series: seriesFor(x.bs, x.ns) }));
 }
 
 async function ruleNames(database: Db, ids: string[]): Promise<Map<string, string | null>> {
@@ -262,14 +289,15 @@ async function ruleNames(database: Db, ids: string[]): Promise<Map<string, strin
 }
 
 async function rulesOverTime({ database, f, mode, series, buckets }: Ctx, limit = 8) {
-  const r = await rows<{ rule_id: string; total: number; bucket: string; n: number }>(database, sql`
-    with g as (select rule_id, ${bucketOf(f.granularity)} as bucket, sum(n)::int as n from ${source('rules', series, mode)} s group by 1, 2),
-    t as (select g.*, (sum(n) over (partition by rule_id))::int as total from g),
-    r as (select t.*, dense_rank() over (order by total desc, rule_id collate "C") as rk from t)
-    select rule_id, total, ${text(sql`bucket`)} as bucket, n from r where rk <= ${limit} order by rk, r.bucket`);
-  const top = seriesBy(r, buckets, (x) => x.rule_id, (x) => ({ ruleId: x.rule_id, total: x.total }));
-  const names = await ruleNames(database, top.map((s) => s.ruleId));
-  return top.map((s) => ({ ruleId: s.ruleId, name: names.get(s.ruleId) ?? null, total: s.total, series: s.series }));
+  const r = await rows<{ rule_id: string; total: number; bs: number[]; ns: number[] }>(database, sql`
+    with g as (select ${offsetOf(f)} as b, rule_id collate "C" as rule_id, sum(n)::int as n
+               from ${source('rules', series, mode)} s group by 1, 2),
+    t as (select rule_id, sum(n)::int as total, array_agg(b order by b) as bs, array_agg(n order by b) as ns from g group by 1),
+    r as (select t.*, dense_rank() over (order by total desc, rule_id) as rk from t)
+    select rule_id, total, bs, ns from r where rk <= ${limit} order by rk`);
+  const seriesFor = seriesOf(buckets, f.from);
+  const names = await ruleNames(database, r.map((x) => x.rule_id));
+  return r.map((x) => ({ ruleId: x.rule_id, name: names.get(x.rule_id) ?? null, total: x.total, series: seriesFor(x.bs, x.ns) }));
 }
 
 async function breakdown({ database, mode, whole }: Ctx, by: Dim, limit = 12) {
@@ -300,12 +328,12 @@ async function fraudOverTime({ database, f, mode, series, buckets }: Ctx) {
 }
 
 async function fraudReasons({ database, f, mode, series, buckets }: Ctx) {
-  const r = await rows<{ reason: string; total: number; bucket: string; n: number }>(database, sql`
-    with g as (select feedback_reason, ${bucketOf(f.granularity)} as bucket, sum(n)::int as n
-               from ${source('decisions', series, mode)} s where feedback_status = 'FRAUD' group by 1, 2),
-    t as (select g.*, (sum(n) over (partition by feedback_reason))::int as total from g)
-    select feedback_reason as reason, total, ${text(sql`bucket`)} as bucket, n from t order by total desc, feedback_reason collate "C", t.bucket`);
-  return seriesBy(r, buckets, (x) => x.reason, (x) => ({ reason: x.reason, total: x.total }));
+  const r = await rows<{ reason: string; total: number; bs: number[]; ns: number[] }>(database, sql`
+    with g as (select feedback_reason collate "C" as reason, ${offsetOf(f)} as b, sum(n)::int as n
+               from ${source('decisions', series, mode)} s where feedback_status = 'FRAUD' group by 1, 2)
+    select reason, sum(n)::int as total, array_agg(b order by b) as bs, array_agg(n order by b) as ns from g group by 1 order by total desc, reason`);
+  const seriesFor = seriesOf(buckets, f.from);
+  return r.map((x) => ({ reason: x.reason, total: x.total, series: seriesFor(x.bs, x.ns) }));
 }
 
 async function decisionFeedbackMatrix({ database, mode, whole }: Ctx) {
@@ -351,6 +379,75 @@ async function kpis({ database, f, mode, whole }: Ctx): Promise<{ current: Kpi; 
   return out;
 }
 
+type LabelSpike = { d: number; capability: string; decision_type: string; label: string; n: number; total: number; rate: number; mean: number; sd: number | null; baseline_days: number };
+
+/**
+ * The label spikes of `spikeAlerts`, from each label's daily counts and the daily totals (the
+ * days with executions), days numbered from the start of the read. Per label, the trailing sums
+ * of its rates are differences of running sums taken in day order, with the very float8
+ * operations the former SQL windows did, so the figures are the same to the last bit; a label
+ * absent on a baseline day adds nothing (rate 0). Computed here: three window passes over every
+ * (day, label) row of a year cost more in SQL than reading those rows.
+ */
+export function labelSpikes(
+  labels: Array<{ capability: string; decision_type: string; label: string; days: number[]; counts: number[] }>,
+  totRows: Array<{ d: number; total: number }>,
+  from: number,
+): LabelSpike[] {
+  const R = SPIKE_RULE;
+  const totals = new Map(totRows.map((t) => [t.d, t.total]));
+  // Days with executions among the previous `baselineDays` (a RANGE frame over the totals' days).
+  const days = totRows.map((t) => t.d).sort((a, b) => a - b);
+  const below = (d: number) => {
+    let lo = 0;
+    let hi = days.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (days[mid] < d) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const baselineOf = (d: number) => below(d) - below(d - R.baselineDays);
+  const out: LabelSpike[] = [];
+  for (const l of labels) {
+    // Rows of this label on days with totals (the former inner join), in day order.
+    const g: Array<{ d: number; n: number; total: number; rate: number }> = [];
+    for (let i = 0; i < l.days.length; i++) {
+      const total = totals.get(l.days[i]);
+      if (total !== undefined) g.push({ d: l.days[i], n: l.counts[i], total, rate: l.counts[i] / total });
+    }
+    g.sort((a, b) => a.d - b.d);
+    // Running sums of rate and rate² (rows unbounded preceding).
+    const c1: number[] = [];
+    const c2: number[] = [];
+    for (let i = 0; i < g.length; i++) {
+      c1.push(i === 0 ? g[i].rate : c1[i - 1] + g[i].rate);
+      c2.push(i === 0 ? g[i].rate * g[i].rate : c2[i - 1] + g[i].rate * g[i].rate);
+    }
+    // The running sum at the last row on or before day `d`, looking back from row i (0 when none).
+    const upto = (c: number[], i: number, d: number) => {
+      let j = i;
+      while (j >= 0 && g[j].d > d) j--;
+      return j >= 0 ? c[j] : 0;
+    };
+    for (let i = 0; i < g.length; i++) {
+      const x = g[i];
+      if (x.d < from || x.total < R.minExecutions || x.n < R.minCount) continue;
+      const b = baselineOf(x.d);
+      if (b < R.minBaselineDays) continue;
+      const s1 = upto(c1, i, x.d - 1) - upto(c1, i, x.d - (R.baselineDays + 1));
+      const s2 = upto(c2, i, x.d - 1) - upto(c2, i, x.d - (R.baselineDays + 1));
+      const mean = s1 / b;
+      const sd = b > 1 ? Math.sqrt(Math.max(0, (s2 - (s1 * s1) / b) / (b - 1))) : null;
+      if (!(x.rate > mean + R.sigmas * Math.max(sd ?? 0, R.minSdPoints / 100))) continue;
+      out.push({ d: x.d, capability: l.capability, decision_type: l.decision_type, label: l.label, n: x.n, total: x.total, rate: x.rate, mean, sd, baseline_days: b });
+    }
+  }
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return out.sort((a, b) => b.d - a.d || b.rate - a.rate || cmp(a.capability, b.capability) || cmp(a.label, b.label));
+}
+
 /**
  * Days of the range whose reject rate, or a label's rate, is above the mean of the trailing
  * baseline days by more than `sigmas` standard deviations (see SPIKE_RULE). The baseline is the
@@ -365,32 +462,21 @@ async function spikeAlerts({ database, f, mode, slice }: Ctx): Promise<SpikeAler
     and w.rate > w.mean + ${R.sigmas} * greatest(coalesce(w.sd, 0), ${R.minSdPoints / 100})`;
   const totals = sql`select day, sum(n)::int as total, coalesce(sum(n) filter (where decision_type = 'REJECTED'), 0)::int as rejected
     from ${source('decisions', wide, mode)} s group by day`;
-  const [rej, lab] = await Promise.all([
+  const [rej, labRows, totRows] = await Promise.all([
     rows<{ day: string; n: number; total: number; rate: number; mean: number; sd: number | null; baseline_days: number }>(database, sql`
       with d as (select day, total, rejected as n, rejected::float8 / total as rate from (${totals}) t),
       w as (select d.*, avg(rate) over win as mean, stddev_samp(rate) over win as sd, count(*) over win as baseline_days
             from d window win as (${frame}))
       select ${text(sql`w.day`)} as day, w.n, w.total, w.rate, w.mean, w.sd, w.baseline_days::int from w where ${spike}
       order by w.day desc`),
-    rows<{ day: string; capability: string; decision_type: string; label: string; n: number; total: number; rate: number; mean: number; sd: number | null; baseline_days: number }>(database, sql`
-      with tot as (select day, total, count(*) over (${frame}) as baseline_days from (${totals}) t),
-      lab as (select day, capability, decision_type, label, sum(n)::int as n from ${source('labels', wide, mode)} s group by 1, 2, 3, 4),
-      r as (select lab.*, tot.total, tot.baseline_days, lab.n::float8 / tot.total as rate from lab join tot using (day)),
-      -- Sums over the trailing days as differences of running sums: one pass per label instead
-      -- of re-adding every frame (a label's absent days add nothing).
-      c as (select r.*, sum(rate) over run as c1, sum(rate * rate) over run as c2
-            from r window run as (partition by capability, decision_type, label order by day rows unbounded preceding)),
-      s as (select c.*,
-              coalesce(last_value(c1) over upto1, 0) - coalesce(last_value(c1) over upto29, 0) as s1,
-              coalesce(last_value(c2) over upto1, 0) - coalesce(last_value(c2) over upto29, 0) as s2
-            from c window
-              upto1 as (partition by capability, decision_type, label order by day range between unbounded preceding and interval '1 day' preceding),
-              upto29 as (partition by capability, decision_type, label order by day range between unbounded preceding and ${sql.raw(`interval '${R.baselineDays + 1} days'`)} preceding)),
-      w as (select s.*, s1 / nullif(baseline_days, 0) as mean,
-                   case when baseline_days > 1 then sqrt(greatest(0, (s2 - s1 * s1 / baseline_days) / (baseline_days - 1))) end as sd from s)
-      select ${text(sql`w.day`)} as day, w.capability, w.decision_type, w.label, w.n, w.total, w.rate, w.mean, w.sd, w.baseline_days::int
-      from w where ${spike} order by w.day desc, w.rate desc, w.capability collate "C", w.label collate "C"`),
+    // Per label, its days (numbered from the read's first day) and counts as two arrays.
+    rows<{ capability: string; decision_type: string; label: string; days: number[]; counts: number[] }>(database, sql`
+      select capability, decision_type, label, array_agg(day - ${wide.from}::date order by day) as days, array_agg(n order by day) as counts
+      from (select day, capability, decision_type, label, sum(n)::int as n from ${source('labels', wide, mode)} s group by s.day, 2, 3, 4) g
+      group by 1, 2, 3`),
+    rows<{ d: number; total: number }>(database, sql`select day - ${wide.from}::date as d, total from (${totals}) t`),
   ]);
+  const lab = labelSpikes(labRows, totRows, R.baselineDays).map((x) => ({ ...x, day: addDays(wide.from, x.d) }));
   const alerts: SpikeAlert[] = [
     ...rej.map((x) => ({ day: x.day, kind: 'reject_rate' as const, n: x.n, total: x.total, rate: x.rate, mean: x.mean, sd: x.sd ?? 0, baselineDays: x.baseline_days })),
     ...lab.map((x) => ({

@@ -11,6 +11,19 @@ export interface EmbeddedDatabase {
 }
 
 /**
+ * Connections the embedded server accepts, from all processes together. PGlite runs one
+ * statement at a time whatever the number of connections (they all wait in one queue), so a
+ * connection costs a socket and nothing more. A connection above pglite-socket's limit is not
+ * queued but dropped at once (Node's `server.maxConnections`, then "Too many connections"):
+ * the client sees ECONNRESET. The pools of one `npm start` alone open up to 25 (the console's 10
+ * and its pg-boss's 4; the worker's pg-boss 3, sync 4 and feedback 4), and a page that runs its
+ * queries in parallel checks out the whole console pool at once: with the former limit of 16 the
+ * trends page failed as soon as the worker held its connections. The limit is only a guard
+ * against a runaway client, far above what the processes' pools add up to.
+ */
+export const MAX_CONNECTIONS = 1000;
+
+/**
  * Starts PGlite (Postgres compiled to WASM) and serves it over the Postgres wire protocol, so
  * the console, scripts and the job queue all talk to it with the same `pg` driver as to a real
  * server. Exactly one process may own a PGlite folder: a lock file refuses a second owner,
@@ -28,7 +41,7 @@ export async function startEmbeddedDatabase(opts: { dataDir?: string; port?: num
     db: pglite,
     host: '127.0.0.1',
     port: opts.port ?? 0,
-    maxConnections: opts.maxConnections ?? 16,
+    maxConnections: opts.maxConnections ?? MAX_CONNECTIONS,
   });
   keepProtocolGroupsTogether(server);
   await server.start();

@@ -42,7 +42,7 @@ export interface BossOptions {
   url?: string;
   /** Postgres schema of the queue; tests give each file its own. */
   schema?: string;
-  /** Connections of pg-boss's own pool (the embedded database serves a limited number). */
+  /** Connections of pg-boss's own pool (kept small: the embedded database runs one statement at a time). */
   max?: number;
   /** Workers maintain the queue and run the cron schedules; senders do neither. */
   worker?: boolean;

@@ -30,7 +30,7 @@ export async function startProcessWorker(opts: {
   idv: IdvClient;
   log: (line: string) => void;
 }): Promise<SyncWorker> {
-  // A small pool: the embedded database serves a limited number of connections to all processes.
+  // A small pool: the embedded database runs one statement at a time for all processes.
   const db = createDb(opts.databaseUrl, 4);
   const worker = await startWorker({
     db,

@@ -232,6 +232,48 @@ export async function applyRollupChanges(tx: DbOrTx, changes: ReadonlyArray<{ be
       where t.n = 0 and ${on})`);
   }
   if (drops.length) await tx.execute(sql`with ${sql.join(drops, sql`, `)} select 1`);
+  // The day summaries of the risk histogram rows that moved.
+  const riskDays = new Map<string, Array<string | number>>();
+  for (const d of tables.find((x) => x.t === 'risk')?.list ?? []) {
+    if (Number(d.key[0]) >= MONTH_SCOPE) continue;
+    const key = d.key.slice(0, CUBE_KEYS.length);
+    riskDays.set(JSON.stringify(key), key);
+  }
+  await refreshRiskDays(tx, [...riskDays.keys()].sort().map((k) => riskDays.get(k)!));
+}
+
+const CUBE_COLUMNS = CUBE_KEYS.map(([c]) => c);
+const CUBE_KEY_LIST = sql.raw(CUBE_COLUMNS.join(', '));
+/** Equality of the cube keys of two aliases. */
+const onKeys = (a: string, b: string) => sql.raw(CUBE_COLUMNS.map((c) => `${a}.${c} = ${b}.${c}`).join(' and '));
+
+/**
+ * Count, sum and p90 (percentile_disc(0.9) in float8, as Postgres computes it) of the scores
+ * 0..100 of each day-grain trend_risk cube key matching `where` (over trend_risk aliased t), or
+ * of the (distinct) keys of the relation `keys`, read from the primary key, key by key.
+ */
+function riskDaysOf(where: SQL, keys?: SQL): SQL {
+  return sql`select ${CUBE_KEY_LIST}, sum(n)::int as n, sum(risk_score::bigint * n)::bigint as sum,
+      min(risk_score) filter (where cum >= ceil(0.9::float8 * total::float8)) as p90
+    from (
+      select t.scope, t.definition_key, t.issuing_country, t.document_type, t.day, t.risk_score, t.n,
+        sum(t.n) over (partition by t.scope, t.definition_key, t.issuing_country, t.document_type, t.day order by t.risk_score rows unbounded preceding) as cum,
+        sum(t.n) over (partition by t.scope, t.definition_key, t.issuing_country, t.document_type, t.day) as total
+      from ${keys ? sql`${keys} k join trend_risk t on ${onKeys('k', 't')}` : sql`trend_risk t`}
+      where t.scope < ${MONTH_SCOPE} and t.risk_score >= 0 and t.n > 0 and ${where}
+    ) h group by ${CUBE_KEY_LIST}`;
+}
+
+/** Recomputes the trend_risk_days rows of these day-grain cube keys from trend_risk (dropping those left without scores). */
+async function refreshRiskDays(tx: DbOrTx, keys: Array<Array<string | number>>) {
+  if (keys.length === 0) return;
+  const fromJson = sql.raw(CUBE_KEYS.map(([c, type], i) => `(r->>${i})::${type} as ${c}`).join(', '));
+  await tx.execute(sql`with k as (select ${fromJson} from jsonb_array_elements(${JSON.stringify(keys)}::jsonb) r),
+    s as (${riskDaysOf(sql`true`, sql`k`)}),
+    del as (delete from trend_risk_days d using k where ${onKeys('d', 'k')} and not exists (select 1 from s where ${onKeys('s', 'd')})),
+    up as (insert into trend_risk_days (${CUBE_KEY_LIST}, n, sum, p90) select * from s
+      on conflict (${CUBE_KEY_LIST}) do update set n = excluded.n, sum = excluded.sum, p90 = excluded.p90)
+    select 1`);
 }
 
 /** A table's primary key columns, and the same values read from a JSON array `r` (one row, in column order). */
@@ -278,7 +320,7 @@ export function createdInRange(range: DayRange): SQL {
  */
 export async function rebuildRollup(database: Db, range: DayRange = {}): Promise<{ executions: number }> {
   return database.transaction(async (tx) => {
-    await tx.execute(sql`lock table trend_decisions, trend_risk, trend_labels, trend_rules in exclusive mode`);
+    await tx.execute(sql`lock table trend_decisions, trend_risk, trend_labels, trend_rules, trend_risk_days in exclusive mode`);
     const days: SQL[] = [sql`scope < ${MONTH_SCOPE}`];
     if (range.from) days.push(sql`day >= ${range.from}::date`);
     if (range.to) days.push(sql`day <= ${range.to}::date`);
@@ -312,6 +354,12 @@ export async function rebuildRollup(database: Db, range: DayRange = {}): Promise
       select ${cube}, rule_id, fb, count(*)::int
       from (${base(sql`r.rule_id, ${c.feedbackStatus} as fb`)} cross join lateral ${rulesOfExecution} r where ${where}) x
       group by day, rule_id, fb, cube(dk, ic, dt)`);
+
+    await tx.execute(sql`delete from trend_risk_days where ${sql.join(days, sql` and `)}`);
+    const tDays: SQL[] = [sql`true`];
+    if (range.from) tDays.push(sql`t.day >= ${range.from}::date`);
+    if (range.to) tDays.push(sql`t.day <= ${range.to}::date`);
+    await tx.execute(sql`insert into trend_risk_days (${CUBE_KEY_LIST}, n, sum, p90) ${riskDaysOf(sql.join(tDays, sql` and `))}`);
 
     // Month rows of every month the range touches, summed from the day rows (whole months,
     // so a rebuild of a few days leaves its months right).

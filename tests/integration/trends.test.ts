@@ -66,7 +66,7 @@ const filters = (over: Record<string, string> = {}): TrendsFilters =>
 
 async function rollupSnapshot(from: string, to: string) {
   const out: Record<string, unknown[]> = {};
-  for (const t of ['trend_decisions', 'trend_risk', 'trend_labels', 'trend_rules']) {
+  for (const t of ['trend_decisions', 'trend_risk', 'trend_risk_days', 'trend_labels', 'trend_rules']) {
     const r = await db().execute(sql`select * from ${sql.identifier(t)} where day between ${from}::date and ${to}::date and n <> 0`);
     out[t] = r.rows.map((x) => JSON.stringify(x)).sort();
   }

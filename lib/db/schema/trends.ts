@@ -1,4 +1,4 @@
-import { date, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, date, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * Daily rollups of the executions cache for the trends page, kept current by ingest in the
@@ -47,6 +47,23 @@ export const trendRisk = pgTable(
     n: integer('n').notNull(),
   },
   (t) => [primaryKey({ name: 'trend_risk_pk', columns: [t.scope, t.definitionKey, t.issuingCountry, t.documentType, t.day, t.riskScore] })],
+);
+
+/**
+ * The scores 0..100 of each day-grain cube row of trend_risk, summed up: count, sum and p90
+ * (percentile_disc(0.9)), kept with trend_risk in ingest's transaction. A percentile does not
+ * add up, so only day buckets read it (one row a day instead of up to 101); weeks and months
+ * still walk the histogram. Rows only for keys with at least one such score.
+ */
+export const trendRiskDays = pgTable(
+  'trend_risk_days',
+  {
+    ...cubeKeys(),
+    n: integer('n').notNull(),
+    sum: bigint('sum', { mode: 'number' }).notNull(),
+    p90: integer('p90').notNull(),
+  },
+  (t) => [primaryKey({ name: 'trend_risk_days_pk', columns: [t.scope, t.definitionKey, t.issuingCountry, t.documentType, t.day] })],
 );
 
 /** Executions per day with at least one capability entry REJECTED or WARNING with that label. */
