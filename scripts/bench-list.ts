@@ -20,7 +20,7 @@ import { Worker } from 'node:worker_threads';
 import cliProgress from 'cli-progress';
 import { sql, type SQL } from 'drizzle-orm';
 import { Client } from 'pg';
-import { decodeCursor, encodeCursor, LIST_COLUMNS, listWhere, readListPage, totalFor, type ListRowRaw } from '@/lib/data/executions/list';
+import { decodeCursor, encodeCursor, LIST_COLUMNS, listWhere, readListWithTotal, type ListRowRaw } from '@/lib/data/executions/list';
 import { resolveSearch } from '@/lib/data/executions/queries';
 import { createDb, type Db } from '@/lib/db/client';
 import { executions } from '@/lib/db/schema';
@@ -256,9 +256,8 @@ async function measure(d: Db) {
     let rowsOnPage = 0;
     let totalLabel = '';
     const keyset = await timeIt(async () => {
-      // As the page does: the page, then its total (free when everything fits on one page).
-      const page = await readListPage(pp, where, p.size, d);
-      const t = await totalFor(pp, page, where, d);
+      // As the page does: the page and, beside it, its total (free when everything fits on one page).
+      const { page, total: t } = await readListWithTotal(pp, where, d);
       rowsOnPage = page.rows.length;
       totalLabel = t.exact ? `${t.count}` : `~${t.estimate}`;
     }, ITER);

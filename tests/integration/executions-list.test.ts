@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { db } from '@/lib/db/client';
-import { countList, listWhere, readListPage, readNeighbours, searchWords, type ListRowRaw } from '@/lib/data/executions/list';
+import { countList, listWhere, readListPage, readListWithTotal, readNeighbours, searchWords, type ListRowRaw } from '@/lib/data/executions/list';
 import { parseListParams } from '@/lib/data/executions/params';
 import { DEFAULT_LIST_PARAMS, type ListParams, type SortKey } from '@/lib/executions/list-params';
 import { ingestMany } from '@/lib/sync/ingest';
@@ -121,6 +121,20 @@ describe('executions list: keyset pages (real database)', () => {
     // LIKE wildcards typed by a user are literal characters, not patterns.
     expect(await countList(listWhere(s, { words: searchWords('%%%')! }))).toEqual({ exact: true, count: 0 });
     expect(searchWords('ab')).toBeNull();
+  });
+
+  it('a page comes with its total: the rows when all fit on a first page, else the count run beside it', async () => {
+    const all = params({});
+    const small = await readListWithTotal({ ...all, size: 100 }, listWhere(all));
+    expect(small.page.next).toBeNull();
+    expect(small.total).toEqual({ exact: true, count: N });
+    const rejected = params({ decision: ['REJECTED'] });
+    const firstOfMany = await readListWithTotal({ ...rejected, size: 2 as ListParams['size'] }, listWhere(rejected));
+    expect(firstOfMany.page.rows).toHaveLength(2);
+    expect(firstOfMany.total).toEqual({ exact: true, count: made.filter((m) => m.decision === 'REJECTED').length });
+    // A later page (a cursor) always counts.
+    const second = await readListWithTotal({ ...rejected, size: 2 as ListParams['size'], after: firstOfMany.page.next! }, listWhere(rejected));
+    expect(second.total).toEqual(firstOfMany.total);
   });
 
   it('filters by feedback: none, a status, or not yet delivered', async () => {

@@ -372,10 +372,22 @@ export async function countList(where: SQL | undefined, d: Db = defaultDb(), bud
   return { exact: false, estimate };
 }
 
-/** The page's total: exact for free when everything fits on the first page, else countList. */
-export async function totalFor(p: ListParams, page: ListPage, where: SQL | undefined, d: Db = defaultDb()): Promise<ListTotal> {
-  if (!p.after && !p.before && !p.at && !page.next) return { exact: true, count: page.rows.length };
-  return countList(where, d);
+/** Time budget of the list's exact count (ms): beyond it the planner's estimate answers ("about N"). */
+export const COUNT_BUDGET_MS = 15;
+
+/**
+ * A page and its total, as the list page shows them: the count runs beside the page (its own
+ * connection) instead of after it, so the page costs the slower of the two, not their sum. When
+ * everything fits on a first page the rows are the exact total and the count is not waited for.
+ */
+export async function readListWithTotal(p: ListParams, where: SQL | undefined, d: Db = defaultDb()): Promise<{ page: ListPage; total: ListTotal }> {
+  const firstPage = !p.after && !p.before && !p.at;
+  const counting = countList(where, d, COUNT_BUDGET_MS);
+  // Not awaited when the page makes it unnecessary: its failure must not go unhandled.
+  counting.catch(() => undefined);
+  const page = await readListPage(p, where, p.size, d);
+  if (firstPage && !page.next) return { page, total: { exact: true, count: page.rows.length } };
+  return { page, total: await counting };
 }
 
 // ---------------------------------------------------------------------------------------------

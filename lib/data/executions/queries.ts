@@ -6,7 +6,7 @@ import type { ListParams } from '@/lib/executions/list-params';
 import { getUndeliveredLabels } from '@/lib/data/feedback';
 import { revealedIds } from '@/lib/data/reveals';
 import { resolveSearchTerm } from '@/lib/data/search-terms';
-import { listWhere, totalFor, readListPage, readNeighbours, searchWords, toListRow, type ExecutionListRow, type ListTotal } from './list';
+import { listWhere, readListWithTotal, readNeighbours, searchWords, toListRow, type ExecutionListRow, type ListTotal } from './list';
 
 export type SearchNotice = 'expired' | 'too_short' | null;
 
@@ -51,8 +51,7 @@ export async function listWhereOf(p: ListParams) {
 /** One page of the list for a user: rows masked unless that user has revealed them. */
 export async function listExecutions(p: ListParams, userId: string): Promise<ExecutionList> {
   const { where, search } = await listWhereOf(p);
-  const page = await readListPage(p, where);
-  const total = await totalFor(p, page, where);
+  const { page, total } = await readListWithTotal(p, where);
   const [revealed, labels] = await Promise.all([
     revealedIds(userId, page.rows.map((r) => r.id)),
     getUndeliveredLabels(page.rows.filter((r) => r.feedbackDelivery && r.feedbackDelivery !== 'delivered').map((r) => r.id)),
