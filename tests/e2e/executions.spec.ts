@@ -30,9 +30,12 @@ test.describe('executions list', () => {
   test('searches by a name without putting it in the URL, and by an id straight to the execution', async ({ page }) => {
     await page.goto('/executions');
     await expect(page.getByRole('heading', { name: 'Executions', level: 1 })).toBeVisible();
-    // "/" focuses the search box.
-    await page.locator('body').press('/');
-    await expect(page.getByRole('searchbox')).toBeFocused();
+    // "/" focuses the search box (once the page is hydrated: the heading is already there in the
+    // server's HTML, the key handler only after hydration, so the key is pressed until it works).
+    await expect(async () => {
+      await page.locator('body').press('/');
+      await expect(page.getByRole('searchbox')).toBeFocused({ timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
     await search(page, `${PERSON.firstName} ${PERSON.lastName}`);
     await expect(page).toHaveURL(/[?&]st=/);
     expect(page.url().toLowerCase()).not.toContain(PERSON.lastName.toLowerCase());
@@ -104,8 +107,12 @@ test.describe('executions list', () => {
     await page.goto(`/executions?criteria=${CRITERIA}`);
     await expect(rows(page)).toHaveCount(7); // every fixture but the minimal one, which has no references
     const hrefs = await rowLinks(page).evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
-    await page.locator('body').press('j');
-    await page.locator('body').press('j');
+    // The key handler is there once the page is hydrated: the first "j" is pressed until it works.
+    await expect(async () => {
+      await page.locator('body').press('j');
+      await expect(rowLinks(page).nth(0)).toBeFocused({ timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
+    await page.keyboard.press('j');
     await expect(rowLinks(page).nth(1)).toBeFocused();
     await page.keyboard.press('k');
     await expect(rowLinks(page).nth(0)).toBeFocused();
