@@ -20,6 +20,7 @@ import { isNotFound } from '@/lib/idv/errors';
 import { startSimulator } from '@/lib/simulator';
 import { DEFAULT_SYNC_OPTIONS } from '@/lib/sync/config';
 import { ingestExecution } from '@/lib/sync/ingest';
+import { ROLLUP_TABLE_LIST } from '@/lib/sync/rollup';
 import { executeRun, openRun } from '@/lib/sync/runs';
 import { createTestDatabase } from '../tests/setup/database';
 
@@ -118,7 +119,7 @@ async function main() {
     // throwaway database may bypass triggers for the reset (as tests/integration/sync-helpers.ts).
     await db.transaction(async (tx) => {
       await tx.execute(sql`set local session_replication_role = replica`);
-      await tx.execute(sql`truncate executions, trend_decisions, trend_risk, trend_labels, trend_rules, trend_rule_names cascade`);
+      await tx.execute(sql.raw(`truncate executions, ${ROLLUP_TABLE_LIST} cascade`));
     });
     const naiveIdv = client(sim.url, sim.clientId, sim.clientSecret);
     const naiveBefore = sim.stats();

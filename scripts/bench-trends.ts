@@ -19,7 +19,7 @@ import { createDb, type Db } from '@/lib/db/client';
 import { runMigrations } from '@/lib/db/migrate';
 import { getTrendsData, type TrendsSource } from '@/lib/data/trends';
 import { addDays, bucketsOf, isoDay, resolveTrendsFilters } from '@/lib/data/trends-shared';
-import { applyRollupChanges, rebuildRollup } from '@/lib/sync/rollup';
+import { applyRollupChanges, rebuildRollup, ROLLUP_TABLE_LIST } from '@/lib/sync/rollup';
 
 const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def;
 const flag = (name: string) => process.argv.includes(`--${name}`);
@@ -70,7 +70,7 @@ async function seed(c: Client, n: number) {
     `select indexname, indexdef from pg_indexes where tablename in ('executions', 'rule_results') and indexname not like '%_pkey'`,
   );
   for (const i of idx.rows) await c.query(`drop index "${i.indexname}"`);
-  await c.query('truncate trend_decisions, trend_risk, trend_labels, trend_rules, trend_rule_names');
+  await c.query(`truncate ${ROLLUP_TABLE_LIST}`);
   await c.query('select setseed(0.42)');
   // Decisions 70 / 15 / 12 / 3 %, scores in their default bands (-1 for not executed), skewed
   // countries and document types, a quiet weekend dip, and an attack wave of rejections 40 days ago.
@@ -165,7 +165,7 @@ async function main() {
     let t0 = performance.now();
     // --no-rebuild (with --keep): time the kept rollup as it is, to iterate on the queries.
     const built = flag('no-rebuild') ? { executions: NaN } : await rebuildRollup(db);
-    await c.query('vacuum analyze trend_decisions, trend_risk, trend_risk_days, trend_labels, trend_rules, trend_rule_names');
+    await c.query(`vacuum analyze ${ROLLUP_TABLE_LIST}`);
     const sizes = await c.query<{ t: string; n: string }>(`select relname as t, n_live_tup::text as n from pg_stat_user_tables where relname like 'trend_%' order by 1`);
     log(`Rollup rebuilt from raw rows in ${secs(t0)} (${built.executions.toLocaleString('en-US')} executions; rows: ${sizes.rows.map((r) => `${r.t} ${Number(r.n).toLocaleString('en-US')}`).join(', ')}).`);
 

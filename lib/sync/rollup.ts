@@ -23,6 +23,14 @@ export const SCOPE = { definitionKey: 4, issuingCountry: 2, documentType: 1 } as
 /** Added to the scope of the month rows (their `day` is the first of the month). */
 export const MONTH_SCOPE = 8;
 
+/**
+ * Every table of the rollup (lib/db/schema/trends.ts): what a reset of the cache must empty
+ * together with the executions, and what a rebuild locks.
+ */
+export const ROLLUP_TABLES = ['trend_decisions', 'trend_risk', 'trend_risk_days', 'trend_labels', 'trend_rules', 'trend_rule_names'] as const;
+/** `ROLLUP_TABLES` as an SQL list of names. */
+export const ROLLUP_TABLE_LIST = ROLLUP_TABLES.join(', ');
+
 export interface RollupKeys {
   day: string;
   definitionKey: string;
@@ -320,7 +328,7 @@ export function createdInRange(range: DayRange): SQL {
  */
 export async function rebuildRollup(database: Db, range: DayRange = {}): Promise<{ executions: number }> {
   return database.transaction(async (tx) => {
-    await tx.execute(sql`lock table trend_decisions, trend_risk, trend_labels, trend_rules, trend_risk_days in exclusive mode`);
+    await tx.execute(sql.raw(`lock table ${ROLLUP_TABLE_LIST} in exclusive mode`));
     const days: SQL[] = [sql`scope < ${MONTH_SCOPE}`];
     if (range.from) days.push(sql`day >= ${range.from}::date`);
     if (range.to) days.push(sql`day <= ${range.to}::date`);

@@ -21,6 +21,7 @@ import { startSimulator, type RunningSimulator, type SimulatorOptions } from '@/
 import { imageFor } from '@/lib/simulator/images';
 import { handleCallback, type CallbackDeps } from '@/lib/sync/callbacks';
 import { DEFAULT_SYNC_OPTIONS, type SyncOptions } from '@/lib/sync/config';
+import { ROLLUP_TABLE_LIST } from '@/lib/sync/rollup';
 
 export const ANCHOR = new Date('2026-06-01T12:00:00Z');
 
@@ -84,7 +85,7 @@ export async function resetCache(db: Db) {
   // test-only reset may bypass triggers for its own transaction (superuser test databases).
   await db.transaction(async (tx) => {
     await tx.execute(sql`set local session_replication_role = replica`);
-    await tx.execute(sql`truncate executions, callbacks, sync_runs, sync_failures, sync_seen, trend_decisions, trend_risk, trend_labels, trend_rules, trend_rule_names cascade`);
+    await tx.execute(sql.raw(`truncate executions, callbacks, sync_runs, sync_failures, sync_seen, ${ROLLUP_TABLE_LIST} cascade`));
   });
   await db.execute(sql`delete from settings where key like 'sync.%'`);
 }

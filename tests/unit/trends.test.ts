@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { listHref } from '@/lib/data/list-url';
 import { bucketsOf, previousPeriod, resolveTrendsFilters, trendsHref, trendsListHref } from '@/lib/data/trends-shared';
-import { labelsOfTags } from '@/lib/sync/rollup';
+import { getTableName, isTable } from 'drizzle-orm';
+import * as trendSchema from '@/lib/db/schema/trends';
+import { labelsOfTags, ROLLUP_TABLES } from '@/lib/sync/rollup';
 
 describe('listHref: the one link to the executions list', () => {
   it('writes the parameters in a fixed order, repeats decision, leaves empty values out', () => {
@@ -59,5 +61,12 @@ describe('labelsOfTags: REJECTED and WARNING labels from capability tags', () =>
       { capability: 'similarity', decisionType: 'WARNING', label: 'NOT_POSSIBLE' },
       { capability: 'imageChecks', decisionType: 'REJECTED', label: 'SOMETHING_NEW' },
     ]);
+  });
+});
+
+describe('ROLLUP_TABLES', () => {
+  it('names every table of the rollup schema, so resets and rebuilds cannot miss one', () => {
+    const tables = Object.values(trendSchema).filter(isTable).map((t) => getTableName(t)).sort();
+    expect([...ROLLUP_TABLES].sort()).toEqual(tables);
   });
 });
