@@ -189,8 +189,8 @@ function cubeOf(k: RollupKeys): Array<[number, string, string, string, string]> 
 /**
  * Applies the change of each execution from `before` (null: new) to `after` to the rollup, in
  * the caller's transaction. This is ingest's change hook. One statement adds every delta to
- * the four tables (and refreshes rule names); a second one, only when some count went down,
- * drops the rows that reached zero. Each table's deltas travel as one JSON parameter (an array
+ * the four tables (and refreshes rule names); a second one drops the rows that reached zero
+ * and refreshes the day summaries of the risk scores that moved. Each table's deltas travel as one JSON parameter (an array
  * of rows, each an array of the key values in column order, then n): a VALUES list of typed
  * placeholders cost more to build and to parse than the database spent on the rows.
  */
@@ -227,31 +227,32 @@ export async function applyRollupChanges(tx: DbOrTx, changes: ReadonlyArray<{ be
   }
   if (withRules.length) steps.push(sql`up_names as (${ruleNamesUpsert(sql`r.execution_id = any(${sql.param(withRules.sort())}::uuid[])`)})`);
   if (steps.length) await tx.execute(sql`with ${sql.join(steps, sql`, `)} select 1`);
-  // A row whose count reached zero no longer describes any execution: drop it. (A CTE of the
-  // statement above would not see the counts it wrote, hence a second statement.)
-  const drops: SQL[] = [];
+  // A second statement (a CTE of the one above would not see the counts it wrote): drop the
+  // rows whose count reached zero, which no longer describe any execution, and refresh the day
+  // summaries of the risk histogram rows that moved.
+  const after: SQL[] = [];
   for (const { t, list } of tables) {
     const down = list.filter((d) => d.n < 0);
     if (!down.length) continue;
-    const { table, cols, names, fromJson } = tableOf(t);
+    const { table, cols, fromJson } = tableOf(t);
     const on = sql.join(cols.map((c) => sql`t.${sql.identifier(c)} = x.${sql.identifier(c)}`), sql` and `);
-    drops.push(sql`${sql.identifier(`down_${t}`)} as (delete from ${sql.identifier(table)} t
-      using (select ${fromJson} from jsonb_array_elements(${JSON.stringify(down.map((d) => d.key))}::jsonb) r) as x (${names})
+    after.push(sql`${sql.identifier(`down_${t}`)} as (delete from ${sql.identifier(table)} t
+      using (select ${fromJson} from jsonb_array_elements(${JSON.stringify(down.map((d) => d.key))}::jsonb) r) as x
       where t.n = 0 and ${on})`);
   }
-  if (drops.length) await tx.execute(sql`with ${sql.join(drops, sql`, `)} select 1`);
-  // The day summaries of the risk histogram rows that moved.
   const riskDays = new Map<string, Array<string | number>>();
   for (const d of tables.find((x) => x.t === 'risk')?.list ?? []) {
     if (Number(d.key[0]) >= MONTH_SCOPE) continue;
     const key = d.key.slice(0, CUBE_KEYS.length);
     riskDays.set(JSON.stringify(key), key);
   }
-  await refreshRiskDays(tx, [...riskDays.keys()].sort().map((k) => riskDays.get(k)!));
+  after.push(...refreshRiskDays([...riskDays.keys()].sort().map((k) => riskDays.get(k)!)));
+  if (after.length) await tx.execute(sql`with ${sql.join(after, sql`, `)} select 1`);
 }
 
 const CUBE_COLUMNS = CUBE_KEYS.map(([c]) => c);
 const CUBE_KEY_LIST = sql.raw(CUBE_COLUMNS.join(', '));
+const CUBE_KEY_LIST_T = sql.raw(CUBE_COLUMNS.map((c) => `t.${c}`).join(', '));
 /** Equality of the cube keys of two aliases. */
 const onKeys = (a: string, b: string) => sql.raw(CUBE_COLUMNS.map((c) => `${a}.${c} = ${b}.${c}`).join(' and '));
 
@@ -264,37 +265,40 @@ function riskDaysOf(where: SQL, keys?: SQL): SQL {
   return sql`select ${CUBE_KEY_LIST}, sum(n)::int as n, sum(risk_score::bigint * n)::bigint as sum,
       min(risk_score) filter (where cum >= ceil(0.9::float8 * total::float8)) as p90
     from (
-      select t.scope, t.definition_key, t.issuing_country, t.document_type, t.day, t.risk_score, t.n,
-        sum(t.n) over (partition by t.scope, t.definition_key, t.issuing_country, t.document_type, t.day order by t.risk_score rows unbounded preceding) as cum,
-        sum(t.n) over (partition by t.scope, t.definition_key, t.issuing_country, t.document_type, t.day) as total
+      select ${CUBE_KEY_LIST_T}, t.risk_score, t.n,
+        sum(t.n) over (partition by ${CUBE_KEY_LIST_T} order by t.risk_score rows unbounded preceding) as cum,
+        sum(t.n) over (partition by ${CUBE_KEY_LIST_T}) as total
       from ${keys ? sql`${keys} k join trend_risk t on ${onKeys('k', 't')}` : sql`trend_risk t`}
       where t.scope < ${MONTH_SCOPE} and t.risk_score >= 0 and t.n > 0 and ${where}
     ) h group by ${CUBE_KEY_LIST}`;
 }
 
-/** Recomputes the trend_risk_days rows of these day-grain cube keys from trend_risk (dropping those left without scores). */
-async function refreshRiskDays(tx: DbOrTx, keys: Array<Array<string | number>>) {
-  if (keys.length === 0) return;
-  const fromJson = sql.raw(CUBE_KEYS.map(([c, type], i) => `(r->>${i})::${type} as ${c}`).join(', '));
-  await tx.execute(sql`with k as (select ${fromJson} from jsonb_array_elements(${JSON.stringify(keys)}::jsonb) r),
-    s as (${riskDaysOf(sql`true`, sql`k`)}),
-    del as (delete from trend_risk_days d using k where ${onKeys('d', 'k')} and not exists (select 1 from s where ${onKeys('s', 'd')})),
-    up as (insert into trend_risk_days (${CUBE_KEY_LIST}, n, sum, p90) select * from s
-      on conflict (${CUBE_KEY_LIST}) do update set n = excluded.n, sum = excluded.sum, p90 = excluded.p90)
-    select 1`);
+/**
+ * Statement steps that recompute the trend_risk_days rows of these day-grain cube keys from
+ * trend_risk (dropping those left without scores). They must run after the statement that
+ * wrote trend_risk (a CTE does not see the writes of its siblings); rows of trend_risk whose
+ * count reached zero, dropped by sibling steps, are left out by `n > 0`.
+ */
+function refreshRiskDays(keys: Array<Array<string | number>>): SQL[] {
+  if (keys.length === 0) return [];
+  return [
+    sql`rd_keys as (select ${fromJsonRow(CUBE_KEYS)} from jsonb_array_elements(${JSON.stringify(keys)}::jsonb) r)`,
+    sql`rd_sums as (${riskDaysOf(sql`true`, sql`rd_keys`)})`,
+    sql`rd_del as (delete from trend_risk_days d using rd_keys k where ${onKeys('d', 'k')} and not exists (select 1 from rd_sums s where ${onKeys('s', 'd')}))`,
+    sql`rd_up as (insert into trend_risk_days (${CUBE_KEY_LIST}, n, sum, p90) select * from rd_sums
+      on conflict (${CUBE_KEY_LIST}) do update set n = excluded.n, sum = excluded.sum, p90 = excluded.p90)`,
+  ];
 }
+
+/** Columns read from a JSON array `r` (one row, values in column order) with their SQL types, named as the columns. */
+const fromJsonRow = (cols: ReadonlyArray<readonly [string, string]>) => sql.raw(cols.map(([c, type], i) => `(r->>${i})::${type} as ${c}`).join(', '));
 
 /** A table's primary key columns, and the same values read from a JSON array `r` (one row, in column order). */
 function tableOf(which: CubeTable) {
   const { table, keys } = CUBE_TABLES[which];
   const all = [...CUBE_KEYS, ...keys];
   const cols = all.map(([c]) => c) as string[];
-  return {
-    table,
-    cols,
-    names: sql.join(cols.map((c) => sql.identifier(c)), sql`, `),
-    fromJson: sql.raw(all.map(([, type], i) => `(r->>${i})::${type}`).join(', ')),
-  };
+  return { table, cols, names: sql.join(cols.map((c) => sql.identifier(c)), sql`, `), fromJson: fromJsonRow(all) };
 }
 
 /** Keeps the latest name of each matched rule, so the page names rules without reading rule_results. */
@@ -329,10 +333,15 @@ export function createdInRange(range: DayRange): SQL {
 export async function rebuildRollup(database: Db, range: DayRange = {}): Promise<{ executions: number }> {
   return database.transaction(async (tx) => {
     await tx.execute(sql.raw(`lock table ${ROLLUP_TABLE_LIST} in exclusive mode`));
-    const days: SQL[] = [sql`scope < ${MONTH_SCOPE}`];
-    if (range.from) days.push(sql`day >= ${range.from}::date`);
-    if (range.to) days.push(sql`day <= ${range.to}::date`);
-    for (const t of Object.values(CUBE_TABLES)) await tx.execute(sql`delete from ${sql.identifier(t.table)} where ${sql.join(days, sql` and `)}`);
+    // The range's day rows (of table alias `a`).
+    const days = (a: string) => {
+      const d = sql.raw(`${a}.day`);
+      const out: SQL[] = [sql.raw(`${a}.scope < ${MONTH_SCOPE}`)];
+      if (range.from) out.push(sql`${d} >= ${range.from}::date`);
+      if (range.to) out.push(sql`${d} <= ${range.to}::date`);
+      return sql.join(out, sql` and `);
+    };
+    for (const t of Object.values(CUBE_TABLES)) await tx.execute(sql`delete from ${sql.identifier(t.table)} r where ${days('r')}`);
 
     const c = rollupColumns;
     const where = createdInRange(range);
@@ -363,11 +372,8 @@ export async function rebuildRollup(database: Db, range: DayRange = {}): Promise
       from (${base(sql`r.rule_id, ${c.feedbackStatus} as fb`)} cross join lateral ${rulesOfExecution} r where ${where}) x
       group by day, rule_id, fb, cube(dk, ic, dt)`);
 
-    await tx.execute(sql`delete from trend_risk_days where ${sql.join(days, sql` and `)}`);
-    const tDays: SQL[] = [sql`true`];
-    if (range.from) tDays.push(sql`t.day >= ${range.from}::date`);
-    if (range.to) tDays.push(sql`t.day <= ${range.to}::date`);
-    await tx.execute(sql`insert into trend_risk_days (${CUBE_KEY_LIST}, n, sum, p90) ${riskDaysOf(sql.join(tDays, sql` and `))}`);
+    await tx.execute(sql`delete from trend_risk_days r where ${days('r')}`);
+    await tx.execute(sql`insert into trend_risk_days (${CUBE_KEY_LIST}, n, sum, p90) ${riskDaysOf(days('t'))}`);
 
     // Month rows of every month the range touches, summed from the day rows (whole months,
     // so a rebuild of a few days leaves its months right).
