@@ -386,9 +386,27 @@ function rollupOf(e: Omit<RollupRow, 'matchedRuleIds' | 'decisionType' | 'decisi
 }
 
 /**
+ * Rows as the JSON text of an array of records keyed by column name (what
+ * jsonb_populate_recordset maps onto a table's row type): dates as ISO text, a key missing
+ * from a row left out (NULL there).
+ */
+function jsonRecords(rows: ReadonlyArray<object>, keys: string[], columns: Record<string, { name: string }>): string {
+  return JSON.stringify(
+    rows.map((r) => {
+      const o: Record<string, unknown> = {};
+      for (const k of keys) {
+        const v = (r as Record<string, unknown>)[k];
+        if (v !== undefined) o[columns[k].name] = v instanceof Date ? v.toISOString() : v;
+      }
+      return o;
+    }),
+  );
+}
+
+/**
  * Statement steps (CTEs) inserting the child rows of every table, each table's rows one JSON
- * array which Postgres maps onto the table's row type (jsonb_populate_recordset). Building a multi-row insert through the query builder costs more
- * CPU than the database spends on it (a backfill page of 100 executions carries some 3,000
+ * array which Postgres maps onto the table's row type (jsonb_populate_recordset). Building a
+ * multi-row insert through the query builder costs more CPU than the database spends on it (a backfill page of 100 executions carries some 3,000
  * rule results), and under load every extra round trip in the page's transaction adds latency.
  * Rows where a column is missing in some rows (a default would apply) go through the query
  * builder instead (`others`, run after the statement).
@@ -406,8 +424,7 @@ function insertChildren(sets: Array<[table: Parameters<Tx['insert']>[0], rows: A
       continue;
     }
     const names = sql.join(keys.map((k) => sql.identifier(columns[k].name)), sql`, `);
-    const json = rows.map((r) => Object.fromEntries(keys.map((k) => [columns[k].name, r[k] instanceof Date ? (r[k] as Date).toISOString() : r[k]])));
-    steps.push(sql`${sql.identifier(`ins_${steps.length}`)} as (insert into ${table} (${names}) select ${names} from jsonb_populate_recordset(null::${table}, ${JSON.stringify(json)}::jsonb))`);
+    steps.push(sql`${sql.identifier(`ins_${steps.length}`)} as (insert into ${table} (${names}) select ${names} from jsonb_populate_recordset(null::${table}, ${jsonRecords(rows, keys, columns)}::jsonb))`);
   }
   return {
     steps,
@@ -452,16 +469,8 @@ function upsertExecutions(rows: Array<typeof executions.$inferInsert>): SQL[] {
   const names = sql.join(keys.map((k) => sql.identifier(columns[k].name)), sql`, `);
   const steps: SQL[] = [];
   for (let i = 0; i < rows.length; i += 500) {
-    const json = rows.slice(i, i + 500).map((r) => {
-      const o: Record<string, unknown> = {};
-      for (const k of keys) {
-        const v = (r as Record<string, unknown>)[k];
-        if (v !== undefined) o[columns[k].name] = v instanceof Date ? v.toISOString() : v;
-      }
-      return o;
-    });
     steps.push(sql`${sql.identifier(`up_${i}`)} as (insert into ${executions} (${names})
-      select ${names} from jsonb_populate_recordset(null::${executions}, ${JSON.stringify(json)}::jsonb)
+      select ${names} from jsonb_populate_recordset(null::${executions}, ${jsonRecords(rows.slice(i, i + 500), keys, columns)}::jsonb)
       on conflict (id) do update set ${UPSERT_SET})`);
   }
   return steps;
