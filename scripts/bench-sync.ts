@@ -17,6 +17,7 @@ import { createDb, type Db } from '@/lib/db/client';
 import { IdvClient } from '@/lib/idv/client';
 import { IDV_CONFIG_DEFAULTS } from '@/lib/idv/config';
 import { isNotFound } from '@/lib/idv/errors';
+import { renewAfterMs } from '@/lib/idv/tokens';
 import { startSimulator } from '@/lib/simulator';
 import { DEFAULT_SYNC_OPTIONS } from '@/lib/sync/config';
 import { ingestExecution } from '@/lib/sync/ingest';
@@ -38,8 +39,8 @@ const NAIVE = Math.min(N, Number(values.naive));
 const CONCURRENCY = Number(values.concurrency);
 const PAGE = Number(values['page-size']);
 const TOKEN_LIFETIME = Number(values['token-lifetime']);
-/** The client's default renewal margin (lib/idv/tokens.ts): 300 s, at most half the lifetime. */
-const RENEW_AFTER = TOKEN_LIFETIME - Math.min(300, TOKEN_LIFETIME / 2);
+/** When the client renews a token of that lifetime (seconds), with its default margin. */
+const RENEW_AFTER = renewAfterMs(TOKEN_LIFETIME * 1000) / 1000;
 
 function client(url: string, id: string, secret: string): IdvClient {
   const unlimited = 100_000;

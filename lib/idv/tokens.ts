@@ -36,6 +36,14 @@ interface CachedToken {
 /** Never treat a token as shorter-lived than this, so a skewed clock cannot cause a fetch per call. */
 const MIN_LIFETIME_MS = 10_000;
 
+/** Default of `refreshMarginSec`. */
+export const DEFAULT_REFRESH_MARGIN_SEC = 300;
+
+/** How long after it was obtained a token of this lifetime is renewed: `refreshMarginSec` before expiry, at most half its lifetime. */
+export function renewAfterMs(lifetimeMs: number, refreshMarginSec = DEFAULT_REFRESH_MARGIN_SEC): number {
+  return lifetimeMs - Math.min(refreshMarginSec * 1000, lifetimeMs / 2);
+}
+
 export class TokenManager implements TokenSource {
   /** Requests sent to the token service (retries included); benchmarks report it. */
   tokenRequests = 0;
@@ -47,7 +55,7 @@ export class TokenManager implements TokenSource {
   constructor(opts: TokenManagerOptions) {
     this.#opts = {
       ...opts,
-      refreshMarginSec: opts.refreshMarginSec ?? 300,
+      refreshMarginSec: opts.refreshMarginSec ?? DEFAULT_REFRESH_MARGIN_SEC,
       defaultLifetimeSec: opts.defaultLifetimeSec ?? 3600,
       now: opts.now ?? opts.http.deps.now,
     };
@@ -120,9 +128,7 @@ export class TokenManager implements TokenSource {
     }
     expiresAt ??= startedAt + this.#opts.defaultLifetimeSec * 1000;
     expiresAt = Math.max(expiresAt, startedAt + MIN_LIFETIME_MS);
-    const lifetime = expiresAt - startedAt;
-    const margin = Math.min(this.#opts.refreshMarginSec * 1000, lifetime / 2);
-    return { token, obtainedAt: startedAt, expiresAt, refreshAt: expiresAt - margin };
+    return { token, obtainedAt: startedAt, expiresAt, refreshAt: startedAt + renewAfterMs(expiresAt - startedAt, this.#opts.refreshMarginSec) };
   }
 }
 
