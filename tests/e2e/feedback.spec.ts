@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
@@ -8,6 +7,7 @@ import * as schema from '@/lib/db/schema';
 import { ingestMany } from '@/lib/sync/ingest';
 import { signInAs, storageState } from './helpers';
 import { e2eDatabaseUrl } from './seed';
+import { dataJourney, simAddress, simFaults, simGet, type SimAddress } from './sim';
 
 /**
  * Feedback in the browser against the console that `npm start` runs: its built-in simulator,
@@ -16,40 +16,12 @@ import { e2eDatabaseUrl } from './seed';
  * holds the label (R2's feedback object).
  */
 
-interface SimAddress {
-  url: string;
-  clientId: string;
-  clientSecret: string;
-}
 interface SimExecution {
   workflow: { id: string; status: string };
   account: { id: string };
   createdAt: string;
   wipedOutAt?: string;
   feedback?: { status: string; reason?: string };
-}
-
-const dataDir = () => process.env.E2E_DATA_DIR || '.data/e2e';
-const simAddress = (): SimAddress => JSON.parse(fs.readFileSync(path.join(dataDir(), 'simulator.json'), 'utf8'));
-
-async function simToken(api: APIRequestContext, sim: SimAddress): Promise<string> {
-  const r = await api.post(`${sim.url}/oauth2/token`, {
-    headers: { authorization: `Basic ${Buffer.from(`${sim.clientId}:${sim.clientSecret}`).toString('base64')}`, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
-    data: 'grant_type=client_credentials',
-  });
-  expect(r.status()).toBe(200);
-  return ((await r.json()) as { access_token: string }).access_token;
-}
-
-async function simGet<T>(api: APIRequestContext, sim: SimAddress, p: string): Promise<T> {
-  const r = await api.get(`${sim.url}${p}`, { headers: { authorization: `Bearer ${await simToken(api, sim)}`, accept: 'application/json', 'user-agent': 'Verdict e2e/1.0' } });
-  expect(r.status(), `GET ${p}`).toBe(200);
-  return (await r.json()) as T;
-}
-
-async function simFaults(api: APIRequestContext, sim: SimAddress, faults: Record<string, unknown>) {
-  const r = await api.put(`${sim.url}/__sim/faults`, { headers: { authorization: `Basic ${Buffer.from(`${sim.clientId}:${sim.clientSecret}`).toString('base64')}`, 'content-type': 'application/json' }, data: faults });
-  expect(r.status()).toBe(200);
 }
 
 /** Every execution of the simulator, ingested into the cache as the sync's backfill would. */
@@ -86,26 +58,13 @@ async function query<T>(text: ReturnType<typeof sql>): Promise<T[]> {
  * ingested into the cache.
  */
 async function accountWithExecutions(api: APIRequestContext, sim: SimAddress, n: number): Promise<SimExecution[]> {
-  const h = { authorization: `Bearer ${await simToken(api, sim)}`, accept: 'application/json', 'user-agent': 'Verdict e2e/1.0' };
-  const body = { customerInternalReference: `e2e-bulk-${Date.now()}`, workflowDefinition: { key: '10031', credentials: [{ category: 'DATA' }] } };
-  type Created = { account: { id: string }; workflowExecution: { id: string; credentials: Array<{ api: { token: string; parts: Record<string, string>; workflowExecution: string } }> } };
-  const made: Created[] = [];
-  for (let i = 0; i < n; i++) {
-    const r = i === 0 ? await api.post(`${sim.url}/api/v1/accounts`, { headers: h, data: body }) : await api.put(`${sim.url}/api/v1/accounts/${made[0].account.id}`, { headers: h, data: body });
-    expect(r.status(), 'account creation').toBe(200);
-    const c = (await r.json()) as Created;
-    const a = c.workflowExecution.credentials[0].api;
-    const tx = { authorization: `Bearer ${a.token}`, accept: 'application/json' };
-    expect((await api.post(a.parts.prepared_data, { headers: tx, data: { firstName: 'Erika', lastName: 'Mustermann', dateOfBirth: '1984-08-12' } })).status()).toBe(200);
-    expect((await api.put(a.workflowExecution, { headers: tx })).status()).toBe(200);
-    made.push(c);
-  }
-  const accountId = made[0].account.id;
+  const made = [await dataJourney(api, sim)];
+  while (made.length < n) made.push(await dataJourney(api, sim, made[0].accountId));
   const results: SimExecution[] = [];
   for (const c of made) {
     let e: SimExecution | undefined;
     await expect(async () => {
-      e = await simGet<SimExecution>(api, sim, `/api/v1/accounts/${accountId}/workflow-executions/${c.workflowExecution.id}`);
+      e = await simGet<SimExecution>(api, sim, `/api/v1/accounts/${c.accountId}/workflow-executions/${c.executionId}`);
       expect(e.workflow.status).toBe('PROCESSED');
     }).toPass({ timeout: 30_000 });
     results.push(e!);

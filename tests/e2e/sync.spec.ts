@@ -1,31 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { storageState } from './helpers';
+import { dataJourney, e2eDataDir, simAddress, simHeaders } from './sim';
 
 /**
  * The sync against the running console: the built-in simulator sends its callbacks to the real
  * route, the worker inside `npm start` fetches them, and the admin's sync page shows it all.
  */
-const dataDir = process.env.E2E_DATA_DIR || '.data/e2e';
-const callbackSecret = () => fs.readFileSync(path.join(dataDir, 'callback-secret'), 'utf8').trim();
-const simulator = () => JSON.parse(fs.readFileSync(path.join(dataDir, 'simulator.json'), 'utf8')) as { url: string; clientId: string; clientSecret: string };
-
-async function simToken(request: APIRequestContext) {
-  const sim = simulator();
-  const r = await request.post(`${sim.url}/oauth2/token`, {
-    headers: { authorization: `Basic ${Buffer.from(`${sim.clientId}:${sim.clientSecret}`).toString('base64')}`, accept: 'application/json' },
-    form: { grant_type: 'client_credentials' },
-  });
-  expect(r.status()).toBe(200);
-  return ((await r.json()) as { access_token: string }).access_token;
-}
+const callbackSecret = () => fs.readFileSync(path.join(e2eDataDir(), 'callback-secret'), 'utf8').trim();
 
 test.describe('callback route', () => {
   test('refuses bad callbacks with a 4xx and accepts a good one', async ({ request }) => {
-    const sim = simulator();
-    const token = await simToken(request);
-    const list = await request.get(`${sim.url}/api/v1/workflow-executions?page=1&size=1`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': 'Verdict e2e' } });
+    const sim = simAddress();
+    const list = await request.get(`${sim.url}/api/v1/workflow-executions?page=1&size=1`, { headers: await simHeaders(request, sim) });
     const [known] = ((await list.json()) as { workflowExecutions: Array<{ workflow: { id: string }; account: { id: string } }> }).workflowExecutions;
     const body = (id = known.workflow.id) => ({
       workflowExecution: { id, href: `${sim.url}/api/v1/workflow-executions/${id}`, definitionKey: '10013', status: 'PROCESSED' },
@@ -72,19 +60,7 @@ test.describe('sync page', () => {
   });
 
   test('a journey through the simulator arrives through its callback', async ({ page, request }) => {
-    const sim = simulator();
-    const token = await simToken(request);
-    const h = { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': 'Verdict e2e' };
-    const created = await request.post(`${sim.url}/api/v1/accounts`, {
-      headers: h,
-      data: { customerInternalReference: `e2e-${Date.now()}`, workflowDefinition: { key: '10031', credentials: [{ category: 'DATA' }] } },
-    });
-    expect(created.status()).toBe(200);
-    const account = (await created.json()) as { workflowExecution: { id: string; credentials: Array<{ api: { token: string; parts: Record<string, string>; workflowExecution: string } }> } };
-    const api = account.workflowExecution.credentials[0].api;
-    const tx = { authorization: `Bearer ${api.token}`, accept: 'application/json' };
-    expect((await request.post(api.parts.prepared_data, { headers: tx, data: { firstName: 'Erika', lastName: 'Mustermann', dateOfBirth: '1984-08-12' } })).status()).toBe(200);
-    expect((await request.put(api.workflowExecution, { headers: tx })).status()).toBe(200);
+    await dataJourney(request, simAddress());
 
     await page.goto('/sync');
     const health = page.getByRole('region', { name: 'Sync health' });
