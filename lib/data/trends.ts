@@ -379,21 +379,22 @@ async function kpis({ database, f, mode, whole }: Ctx): Promise<{ current: Kpi; 
   return out;
 }
 
-type LabelSpike = { d: number; capability: string; decision_type: string; label: string; n: number; total: number; rate: number; mean: number; sd: number | null; baseline_days: number };
+type RateSpike = { d: number; capability: string; decision_type: string; label: string; n: number; total: number; rate: number; mean: number; sd: number | null; baseline_days: number };
 
 /**
- * The label spikes of `spikeAlerts`, from each label's daily counts and the daily totals (the
- * days with executions), days numbered from the start of the read. Per label, the trailing sums
+ * The spikes of `spikeAlerts` (a label's rate, or the reject rate as one series), from each
+ * series' daily counts and the daily totals (the days with executions), days numbered from the
+ * start of the read. Per label, the trailing sums
  * of its rates are differences of running sums taken in day order, with the very float8
  * operations the former SQL windows did, so the figures are the same to the last bit; a label
  * absent on a baseline day adds nothing (rate 0). Computed here: three window passes over every
  * (day, label) row of a year cost more in SQL than reading those rows.
  */
-export function labelSpikes(
+export function rateSpikes(
   labels: Array<{ capability: string; decision_type: string; label: string; days: number[]; counts: number[] }>,
   totRows: Array<{ d: number; total: number }>,
   from: number,
-): LabelSpike[] {
+): RateSpike[] {
   const R = SPIKE_RULE;
   const totals = new Map(totRows.map((t) => [t.d, t.total]));
   // Days with executions among the previous `baselineDays` (a RANGE frame over the totals' days).
@@ -409,7 +410,7 @@ export function labelSpikes(
     return lo;
   };
   const baselineOf = (d: number) => below(d) - below(d - R.baselineDays);
-  const out: LabelSpike[] = [];
+  const out: RateSpike[] = [];
   for (const l of labels) {
     // Rows of this label on days with totals (the former inner join), in day order.
     const g: Array<{ d: number; n: number; total: number; rate: number }> = [];
@@ -457,26 +458,19 @@ export function labelSpikes(
 async function spikeAlerts({ database, f, mode, slice }: Ctx): Promise<SpikeAlert[]> {
   const R = SPIKE_RULE;
   const wide = { ...slice, from: addDays(f.from, -R.baselineDays) };
-  const frame = sql`order by day range between ${sql.raw(`interval '${R.baselineDays} days'`)} preceding and interval '1 day' preceding`;
-  const spike = sql`w.day >= ${f.from}::date and w.baseline_days >= ${R.minBaselineDays} and w.total >= ${R.minExecutions} and w.n >= ${R.minCount}
-    and w.rate > w.mean + ${R.sigmas} * greatest(coalesce(w.sd, 0), ${R.minSdPoints / 100})`;
   const totals = sql`select day, sum(n)::int as total, coalesce(sum(n) filter (where decision_type = 'REJECTED'), 0)::int as rejected
     from ${source('decisions', wide, mode)} s group by day`;
-  const [rej, labRows, totRows] = await Promise.all([
-    rows<{ day: string; n: number; total: number; rate: number; mean: number; sd: number | null; baseline_days: number }>(database, sql`
-      with d as (select day, total, rejected as n, rejected::float8 / total as rate from (${totals}) t),
-      w as (select d.*, avg(rate) over win as mean, stddev_samp(rate) over win as sd, count(*) over win as baseline_days
-            from d window win as (${frame}))
-      select ${text(sql`w.day`)} as day, w.n, w.total, w.rate, w.mean, w.sd, w.baseline_days::int from w where ${spike}
-      order by w.day desc`),
+  const [labRows, totRows] = await Promise.all([
     // Per label, its days (numbered from the read's first day) and counts as two arrays.
     rows<{ capability: string; decision_type: string; label: string; days: number[]; counts: number[] }>(database, sql`
       select capability, decision_type, label, array_agg(day - ${wide.from}::date order by day) as days, array_agg(n order by day) as counts
       from (select day, capability, decision_type, label, sum(n)::int as n from ${source('labels', wide, mode)} s group by s.day, 2, 3, 4) g
       group by 1, 2, 3`),
-    rows<{ d: number; total: number }>(database, sql`select day - ${wide.from}::date as d, total from (${totals}) t`),
+    rows<{ d: number; total: number; rejected: number }>(database, sql`select day - ${wide.from}::date as d, total, rejected from (${totals}) t`),
   ]);
-  const lab = labelSpikes(labRows, totRows, R.baselineDays).map((x) => ({ ...x, day: addDays(wide.from, x.d) }));
+  // The reject rate is one more series over the same daily totals, under the same rule.
+  const rejected = { capability: '', decision_type: 'REJECTED', label: '', days: totRows.map((t) => t.d), counts: totRows.map((t) => t.rejected) };
+  const [rej, lab] = [[rejected], labRows].map((series) => rateSpikes(series, totRows, R.baselineDays).map((x) => ({ ...x, day: addDays(wide.from, x.d) })));
   const alerts: SpikeAlert[] = [
     ...rej.map((x) => ({ day: x.day, kind: 'reject_rate' as const, n: x.n, total: x.total, rate: x.rate, mean: x.mean, sd: x.sd ?? 0, baselineDays: x.baseline_days })),
     ...lab.map((x) => ({
