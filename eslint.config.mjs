@@ -1,5 +1,6 @@
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
+import prettier from 'eslint-config-prettier/flat';
 
 const config = [
   { ignores: ['.next/**', 'node_modules/**', '.data/**', 'drizzle/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'] },
@@ -22,6 +23,8 @@ const config = [
     files: ['tests/**', 'lib/simulator/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  // Layout is Prettier's (`npm run format`); lint checks it with `prettier --check`.
+  prettier,
 ];
 
 export default config;
