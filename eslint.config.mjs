@@ -3,14 +3,27 @@ import nextTs from 'eslint-config-next/typescript';
 import prettier from 'eslint-config-prettier/flat';
 
 const config = [
-  { ignores: ['.next/**', 'node_modules/**', '.data/**', 'drizzle/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'] },
+  {
+    ignores: [
+      '.next/**',
+      'node_modules/**',
+      '.data/**',
+      'drizzle/**',
+      'test-results/**',
+      'playwright-report/**',
+      'next-env.d.ts',
+    ],
+  },
   ...nextVitals,
   ...nextTs,
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // Components never reach into the database: data flows through lib/data.
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@/lib/db/client', '@/lib/db/client.*'], message: 'Use lib/data/* from components.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@/lib/db/client', '@/lib/db/client.*'], message: 'Use lib/data/* from components.' }] },
+      ],
     },
   },
   {

@@ -15,7 +15,13 @@ const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   DATA_DIR: z.string().min(1).default('.data'),
-  DATABASE_URL: z.preprocess(emptyToUndefined, z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional(),
+  ),
   PGLITE_PORT: z.coerce.number().int().min(0).max(65535).default(0),
 
   NEXTAUTH_URL: z.preprocess(emptyToUndefined, optionalUrl),
@@ -27,7 +33,10 @@ const schema = z.object({
 
   DEMO_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').max(128).optional()),
   ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email().optional()),
-  ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(12, 'must be at least 12 characters').max(128).optional()),
+  ADMIN_PASSWORD: z.preprocess(
+    emptyToUndefined,
+    z.string().min(12, 'must be at least 12 characters').max(128).optional(),
+  ),
 
   OIDC_ISSUER: z.preprocess(emptyToUndefined, optionalUrl),
   OIDC_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
@@ -43,20 +52,31 @@ const schema = z.object({
   IDV_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
   IDV_USER_AGENT: z.string().min(1).default('Verdict/0.1'),
   IDV_CALLBACK_SECRET: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
-  CALLBACK_IP_ALLOWLIST: z.string().default('').superRefine((v, ctx) => {
-    const r = parseIpAllowlist(v);
-    if (!r.ok) ctx.addIssue({ code: 'custom', message: r.error });
-  }),
+  CALLBACK_IP_ALLOWLIST: z
+    .string()
+    .default('')
+    .superRefine((v, ctx) => {
+      const r = parseIpAllowlist(v);
+      if (!r.ok) ctx.addIssue({ code: 'custom', message: r.error });
+    }),
   TRUST_PROXY: z.preprocess(emptyToUndefined, bool.optional()).default(false),
 
   WORKER: z.preprocess(emptyToUndefined, bool.optional()).default(true),
   RETENTION_DAYS: z.coerce.number().int().min(0).default(0),
   /** Postgres schema of the job queue (pg-boss); every console and worker of a deployment must agree. */
-  JOB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case SQL identifier').default('pgboss'),
+  JOB_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case SQL identifier')
+    .default('pgboss'),
   /** Minutes between polls of the service's list (catches what callbacks missed). */
   SYNC_POLL_MINUTES: z.coerce.number().int().min(1).max(1440).default(5),
   /** Hours between full reconciliations (0 = only on demand). */
-  SYNC_RECONCILE_HOURS: z.coerce.number().int().min(0).max(24 * 30).default(24),
+  SYNC_RECONCILE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 30)
+    .default(24),
   /** Executions fetched in parallel by one worker. */
   SYNC_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   /**
@@ -94,17 +114,25 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   }
   const env = result.data;
   if (env.OIDC_ISSUER && (!env.OIDC_CLIENT_ID || !env.OIDC_CLIENT_SECRET)) {
-    throw new ConfigError('Invalid configuration:\n  OIDC_CLIENT_ID / OIDC_CLIENT_SECRET: required when OIDC_ISSUER is set');
+    throw new ConfigError(
+      'Invalid configuration:\n  OIDC_CLIENT_ID / OIDC_CLIENT_SECRET: required when OIDC_ISSUER is set',
+    );
   }
   if (isRealServiceConfigured(env) && !(env.IDV_CLIENT_ID && env.IDV_CLIENT_SECRET)) {
-    throw new ConfigError('Invalid configuration:\n  IDV_CLIENT_ID / IDV_CLIENT_SECRET: required when the service address is set');
+    throw new ConfigError(
+      'Invalid configuration:\n  IDV_CLIENT_ID / IDV_CLIENT_SECRET: required when the service address is set',
+    );
   }
   return env;
 }
 
 /** A real (or separately run) service is configured when any of its addresses is set. */
-export function isRealServiceConfigured(env: Pick<Env, 'IDV_BASE_URL' | 'IDV_AUTH_URL' | 'IDV_ACCOUNT_URL' | 'IDV_API_URL' | 'IDV_RETRIEVAL_URL'>) {
-  return Boolean(env.IDV_BASE_URL || env.IDV_AUTH_URL || env.IDV_ACCOUNT_URL || env.IDV_API_URL || env.IDV_RETRIEVAL_URL);
+export function isRealServiceConfigured(
+  env: Pick<Env, 'IDV_BASE_URL' | 'IDV_AUTH_URL' | 'IDV_ACCOUNT_URL' | 'IDV_API_URL' | 'IDV_RETRIEVAL_URL'>,
+) {
+  return Boolean(
+    env.IDV_BASE_URL || env.IDV_AUTH_URL || env.IDV_ACCOUNT_URL || env.IDV_API_URL || env.IDV_RETRIEVAL_URL,
+  );
 }
 
 let cached: Env | undefined;

@@ -1,6 +1,13 @@
 /** The one date formatter of the app: UTC, so every analyst sees the same time for a record. */
 const dateTime = new Intl.DateTimeFormat('en-GB', {
-  year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone: 'UTC', hour12: false,
+  year: 'numeric',
+  month: 'short',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  timeZone: 'UTC',
+  hour12: false,
 });
 const dateOnly = new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'short', day: '2-digit', timeZone: 'UTC' });
 const number = new Intl.NumberFormat('en-US');
@@ -26,7 +33,11 @@ export function formatRelative(value: Date | string | null | undefined, now = Da
   const d = value instanceof Date ? value : new Date(value);
   const s = Math.round((now - d.getTime()) / 1000);
   if (Math.abs(s) < 45) return 'just now';
-  const units: [number, string][] = [[60, 'minute'], [3600, 'hour'], [86400, 'day']];
+  const units: [number, string][] = [
+    [60, 'minute'],
+    [3600, 'hour'],
+    [86400, 'day'],
+  ];
   let label = `${Math.round(s / 60)} minutes`;
   for (const [sec, name] of units) {
     const v = Math.round(Math.abs(s) / sec);
@@ -35,7 +46,15 @@ export function formatRelative(value: Date | string | null | undefined, now = Da
   return s >= 0 ? `${label} ago` : `in ${label}`;
 }
 
-const compact = new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', hour12: false });
+const compact = new Intl.DateTimeFormat('en-GB', {
+  year: 'numeric',
+  month: 'short',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'UTC',
+  hour12: false,
+});
 
 /** "01 Nov 2026, 10:00" (UTC, without seconds): for dense tables whose header says UTC. */
 export function formatDateTimeCompact(value: Date | string | null | undefined): string {
@@ -52,7 +71,11 @@ export function formatApproximate(n: number): string {
   return `about ${number.format(Math.round(n / unit) * unit)}`;
 }
 
-const percent1 = new Intl.NumberFormat('en-US', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const percent1 = new Intl.NumberFormat('en-US', {
+  style: 'percent',
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+});
 
 /** A ratio (0.123) as a percentage ("12.3%"); "—" when there is nothing to divide. */
 export function formatPercent(ratio: number | null | undefined): string {

@@ -28,7 +28,8 @@ export function parseIpAllowlist(value: string): { ok: true; list: IpAllowlist |
       continue;
     }
     const prefix = Number(bits);
-    if (!/^\d+$/.test(bits) || prefix > (family === 4 ? 32 : 128)) return { ok: false, error: `"${entry}" has an invalid prefix length` };
+    if (!/^\d+$/.test(bits) || prefix > (family === 4 ? 32 : 128))
+      return { ok: false, error: `"${entry}" has an invalid prefix length` };
     block.addSubnet(addr, prefix, type);
   }
   return {

@@ -9,7 +9,10 @@ import { headers } from 'next/headers';
 export function clientIpFrom(h: Pick<Headers, 'get'>): string | null {
   const xff = h.get('x-forwarded-for');
   if (xff) {
-    const parts = xff.split(',').map((s) => s.trim()).filter(Boolean);
+    const parts = xff
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const trust = ['1', 'true', 'on', 'yes'].includes(String(process.env.TRUST_PROXY ?? '').toLowerCase());
     const ip = trust ? parts[0] : parts[parts.length - 1];
     if (ip) return normalizeIp(ip);

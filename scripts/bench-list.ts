@@ -20,7 +20,14 @@ import { Worker } from 'node:worker_threads';
 import cliProgress from 'cli-progress';
 import { sql, type SQL } from 'drizzle-orm';
 import { Client } from 'pg';
-import { decodeCursor, encodeCursor, LIST_COLUMNS, listWhere, readListWithTotal, type ListRowRaw } from '@/lib/data/executions/list';
+import {
+  decodeCursor,
+  encodeCursor,
+  LIST_COLUMNS,
+  listWhere,
+  readListWithTotal,
+  type ListRowRaw,
+} from '@/lib/data/executions/list';
 import { resolveSearch } from '@/lib/data/executions/queries';
 import { createDb, type Db } from '@/lib/db/client';
 import { executions } from '@/lib/db/schema';
@@ -41,8 +48,11 @@ const TARGET_P95_MS = 25;
 const log = (s: string) => console.log(s);
 
 function serverUrl(): URL {
-  const u = new URL(process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
-  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(u.hostname)) throw new Error(`The benchmark only runs against a local server, not ${u.hostname}`);
+  const u = new URL(
+    process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  );
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(u.hostname))
+    throw new Error(`The benchmark only runs against a local server, not ${u.hostname}`);
   return u;
 }
 
@@ -73,17 +83,36 @@ async function seed(url: string, rows: number) {
   const threads = Math.max(1, Math.min(4, Number(option('threads') ?? os.availableParallelism())));
   const anchor = new Date();
   anchor.setUTCMinutes(0, 0, 0);
-  const bar = new cliProgress.SingleBar({ format: '  seeding {bar} {percentage}% | {value}/{total} rows | {rate} rows/s | eta {eta_formatted}', hideCursor: true }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    {
+      format: '  seeding {bar} {percentage}% | {value}/{total} rows | {rate} rows/s | eta {eta_formatted}',
+      hideCursor: true,
+    },
+    cliProgress.Presets.shades_classic,
+  );
   const t0 = performance.now();
   bar.start(rows, 0, { rate: 0 });
   let done = 0;
   const workerFile = new URL('./bench/seed-worker.ts', import.meta.url).href;
   await Promise.all(
     Array.from({ length: threads }, (_, k) => {
-      const job: SeedJob = { url, seed: 'verdict-bench', count: rows, days: 365, anchor: anchor.toISOString(), start: k, stride: threads, batch: 2000, withJson: flag('with-json') };
+      const job: SeedJob = {
+        url,
+        seed: 'verdict-bench',
+        count: rows,
+        days: 365,
+        anchor: anchor.toISOString(),
+        start: k,
+        stride: threads,
+        batch: 2000,
+        withJson: flag('with-json'),
+      };
       return new Promise<void>((resolve, reject) => {
         // tsx's loader is registered inside the worker: workers do not inherit it.
-        const w = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(workerFile)}); })`, { eval: true, workerData: job });
+        const w = new Worker(
+          `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(workerFile)}); })`,
+          { eval: true, workerData: job },
+        );
         w.on('message', (m: { done?: number; finished?: number; error?: string }) => {
           if (m.done) {
             done += m.done;
@@ -139,7 +168,11 @@ interface Scenario {
   depth?: number;
 }
 
-const SORT_SQL: Record<ListParams['sort'], string> = { created: 'created_at', completed: 'completed_at', risk: 'risk_score' };
+const SORT_SQL: Record<ListParams['sort'], string> = {
+  created: 'created_at',
+  completed: 'completed_at',
+  risk: 'risk_score',
+};
 
 async function main() {
   const base = serverUrl();
@@ -176,24 +209,42 @@ async function main() {
     await drop();
   }
   const budget = measureJsBudget();
-  if (budget) log(`\nJavaScript for /executions (gzip): ${budget.routeKb.toFixed(1)} KB (target ≤ 200 KB) — ${budget.routeKb <= 200 ? 'OK' : 'OVER'}; detail page ${budget.detailKb.toFixed(1)} KB`);
+  if (budget)
+    log(
+      `\nJavaScript for /executions (gzip): ${budget.routeKb.toFixed(1)} KB (target ≤ 200 KB) — ${budget.routeKb <= 200 ? 'OK' : 'OVER'}; detail page ${budget.detailKb.toFixed(1)} KB`,
+    );
   else log('\n(no production build in .next: run `npm run build` to also measure the JavaScript budget)');
 }
 
 async function measure(d: Db) {
   const one = async <T>(q: SQL) => (await d.execute<T & Record<string, unknown>>(q)).rows[0] as T;
   const total = (await one<{ n: number }>(sql`select count(*)::int as n from executions`)).n;
-  const sample = await one<{ first_name: string; last_name: string; document_number: string; customer_internal_reference: string; account_id: string; issuing_country: string }>(
+  const sample = await one<{
+    first_name: string;
+    last_name: string;
+    document_number: string;
+    customer_internal_reference: string;
+    account_id: string;
+    issuing_country: string;
+  }>(
     sql`select first_name, last_name, document_number, customer_internal_reference, account_id, issuing_country from executions where first_name is not null and document_number is not null order by id offset ${Math.floor(total / 3)} limit 1`,
   );
-  const rare = await one<{ issuing_country: string }>(sql`select issuing_country from executions where document_type = 'VISA' and issuing_country is not null group by 1 order by count(*), 1 limit 1`);
-  const day = await one<{ d: string }>(sql`select to_char(max(created_at) - interval '20 days', 'YYYY-MM-DD') as d from executions`);
-  const month = await one<{ d: string }>(sql`select to_char(max(created_at) - interval '30 days', 'YYYY-MM-DD') as d from executions`);
+  const rare = await one<{ issuing_country: string }>(
+    sql`select issuing_country from executions where document_type = 'VISA' and issuing_country is not null group by 1 order by count(*), 1 limit 1`,
+  );
+  const day = await one<{ d: string }>(
+    sql`select to_char(max(created_at) - interval '20 days', 'YYYY-MM-DD') as d from executions`,
+  );
+  const month = await one<{ d: string }>(
+    sql`select to_char(max(created_at) - interval '30 days', 'YYYY-MM-DD') as d from executions`,
+  );
   // Warm cache, as in shared/reference/performance.md: the table and its indexes are read once
   // into the operating system's cache (shared_buffers here is far smaller than the table).
   const tw = performance.now();
   await d.execute(sql`create extension if not exists pg_prewarm`);
-  await d.execute(sql`select pg_prewarm(c.oid, 'read') from pg_class c where c.oid = 'executions'::regclass or c.oid in (select indexrelid from pg_index where indrelid = 'executions'::regclass)`);
+  await d.execute(
+    sql`select pg_prewarm(c.oid, 'read') from pg_class c where c.oid = 'executions'::regclass or c.oid in (select indexrelid from pg_index where indrelid = 'executions'::regclass)`,
+  );
   log(`Table and indexes read into the OS cache in ${((performance.now() - tw) / 1000).toFixed(1)} s.`);
   log(`Measuring on ${total.toLocaleString('en-US')} executions; ${ITER} runs per scenario after 3 warm-ups.\n`);
 
@@ -208,18 +259,36 @@ async function measure(d: Db) {
     { name: 'completed newest, depth 100,000', params: { sort: 'completed' }, depth: 100_000 },
     { name: 'decision REJECTED', params: { decision: ['REJECTED'] } },
     { name: 'REJECTED, depth 10,000', params: { decision: ['REJECTED'] }, depth: 10_000 },
-    { name: 'WARNING + risk 40-70 + country, by risk', params: { decision: ['WARNING'], riskMin: 40, riskMax: 70, country: sample.issuing_country, sort: 'risk' } },
-    { name: 'PROCESSED + last 30 days, by completed', params: { status: ['PROCESSED'], createdFrom: month.d, sort: 'completed' } },
+    {
+      name: 'WARNING + risk 40-70 + country, by risk',
+      params: { decision: ['WARNING'], riskMin: 40, riskMax: 70, country: sample.issuing_country, sort: 'risk' },
+    },
+    {
+      name: 'PROCESSED + last 30 days, by completed',
+      params: { status: ['PROCESSED'], createdFrom: month.d, sort: 'completed' },
+    },
     { name: 'one created day, by risk', params: { createdFrom: day.d, createdTo: day.d, sort: 'risk' } },
     { name: 'capability liveness REJECTED', params: { cap: ['liveness:REJECTED'] } },
-    { name: 'label DIGITAL_COPY + REJECTED', params: { cap: ['imageChecks:label:DIGITAL_COPY'], decision: ['REJECTED'] } },
+    {
+      name: 'label DIGITAL_COPY + REJECTED',
+      params: { cap: ['imageChecks:label:DIGITAL_COPY'], decision: ['REJECTED'] },
+    },
     { name: 'feedback FRAUD', params: { feedback: ['FRAUD'] } },
     { name: 'feedback not yet delivered', params: { feedback: ['pending'] } },
     { name: 'no feedback + WARNING (triage queue)', params: { feedback: ['none'], decision: ['WARNING'] } },
     { name: 'definition 10042 + DRIVING_LICENSE', params: { definition: '10042', docType: 'DRIVING_LICENSE' } },
-    { name: 'criteria + REJECTED, by risk', params: { criteria: 'high-value-payout', decision: ['REJECTED'], sort: 'risk' } },
-    { name: 'rare: VISA + REJECTED + country', params: { docType: 'VISA', decision: ['REJECTED'], country: rare.issuing_country } },
-    { name: 'three filters + risk sort (e2e combo)', params: { decision: ['REJECTED'], country: sample.issuing_country, riskMin: 71, sort: 'risk' } },
+    {
+      name: 'criteria + REJECTED, by risk',
+      params: { criteria: 'high-value-payout', decision: ['REJECTED'], sort: 'risk' },
+    },
+    {
+      name: 'rare: VISA + REJECTED + country',
+      params: { docType: 'VISA', decision: ['REJECTED'], country: rare.issuing_country },
+    },
+    {
+      name: 'three filters + risk sort (e2e combo)',
+      params: { decision: ['REJECTED'], country: sample.issuing_country, riskMin: 71, sort: 'risk' },
+    },
     { name: 'account id', params: { account: sample.account_id } },
     { name: 'search: full name', params: {}, search: `${sample.first_name} ${sample.last_name}` },
     { name: 'search: surname', params: {}, search: sample.last_name },
@@ -243,11 +312,20 @@ async function measure(d: Db) {
       const col = SORT_SQL[p.sort];
       const dir = p.dir === 'asc' ? 'asc' : 'desc';
       const row = await one<ListRowRaw>(
-        sql`select ${sql.raw(Object.values(LIST_COLUMNS).map((c) => `"${c.name}"`).join(', '))} from ${executions}${where ? sql` where ${where}` : sql``} order by ${sql.raw(`${col} ${dir} nulls last, id ${dir}`)} offset ${s.depth - 1} limit 1`,
+        sql`select ${sql.raw(
+          Object.values(LIST_COLUMNS)
+            .map((c) => `"${c.name}"`)
+            .join(', '),
+        )} from ${executions}${where ? sql` where ${where}` : sql``} order by ${sql.raw(`${col} ${dir} nulls last, id ${dir}`)} offset ${s.depth - 1} limit 1`,
       );
       if (row) {
         const raw = row as unknown as Record<string, unknown>;
-        const fixed = { id: String(raw.id), createdAt: new Date(raw.created_at as string), completedAt: raw.completed_at ? new Date(raw.completed_at as string) : null, riskScore: (raw.risk_score as number | null) ?? null };
+        const fixed = {
+          id: String(raw.id),
+          createdAt: new Date(raw.created_at as string),
+          completedAt: raw.completed_at ? new Date(raw.completed_at as string) : null,
+          riskScore: (raw.risk_score as number | null) ?? null,
+        };
         cursor = encodeCursor(p.sort, fixed);
         if (!decodeCursor(p.sort, cursor)) throw new Error('bad cursor');
       }
@@ -266,22 +344,32 @@ async function measure(d: Db) {
     const w = where ? sql` where ${where}` : sql``;
     const baselineRuns = s.depth && s.depth >= 100_000 ? 5 : 10;
     // --quick: keyset only (for tuning); the full run always measures the baseline beside it.
-    const baseline = flag('quick') ? { p50: NaN, p95: NaN } : await timeIt(
-      () =>
-        Promise.all([
-          d.execute(sql`select ${sql.raw(Object.values(LIST_COLUMNS).map((c) => `"${c.name}"`).join(', '))} from ${executions}${w} order by ${sql.raw(`${col} ${dir} nulls last, id ${dir}`)} offset ${s.depth ?? 0} limit ${p.size}`),
-          d.execute(sql`select count(*) from ${executions}${w}`),
-        ]),
-      baselineRuns,
-      1,
-    );
+    const baseline = flag('quick')
+      ? { p50: NaN, p95: NaN }
+      : await timeIt(
+          () =>
+            Promise.all([
+              d.execute(
+                sql`select ${sql.raw(
+                  Object.values(LIST_COLUMNS)
+                    .map((c) => `"${c.name}"`)
+                    .join(', '),
+                )} from ${executions}${w} order by ${sql.raw(`${col} ${dir} nulls last, id ${dir}`)} offset ${s.depth ?? 0} limit ${p.size}`,
+              ),
+              d.execute(sql`select count(*) from ${executions}${w}`),
+            ]),
+          baselineRuns,
+          1,
+        );
     worst = Math.max(worst, keyset.p95);
     if (keyset.p95 > TARGET_P95_MS) failures.push(s.name);
     log(
       `${s.name.padEnd(42)} ${String(rowsOnPage).padStart(6)} ${totalLabel.padStart(14)} | ${keyset.p50.toFixed(2).padStart(10)} ${keyset.p95.toFixed(2).padStart(7)} | ${baseline.p50.toFixed(1).padStart(16)} ${baseline.p95.toFixed(1).padStart(8)} | ${(baseline.p50 / keyset.p50).toFixed(1).padStart(8)}x ${(baseline.p95 / keyset.p95).toFixed(1).padStart(6)}x`,
     );
   }
-  log(`\nWorst keyset p95: ${worst.toFixed(2)} ms (target ≤ ${TARGET_P95_MS} ms): ${failures.length ? `OVER in ${failures.join('; ')}` : 'every scenario within target'}`);
+  log(
+    `\nWorst keyset p95: ${worst.toFixed(2)} ms (target ≤ ${TARGET_P95_MS} ms): ${failures.length ? `OVER in ${failures.join('; ')}` : 'every scenario within target'}`,
+  );
 }
 
 /** Times GET /executions on the production build against the seeded database. */
@@ -293,29 +381,55 @@ async function measureServe(url: string) {
   await c.connect();
   const userId = randomUUID();
   const sid = randomBytes(24).toString('base64url');
-  await c.query(`insert into users (id, email, name, role) values ($1, $2, 'Bench analyst', 'analyst')`, [userId, `bench-${sid.slice(0, 6)}@verdict.local`]);
-  await c.query(`insert into user_sessions (id, user_id, expires_at) values ($1, $2, now() + interval '2 hours')`, [sid, userId]);
+  await c.query(`insert into users (id, email, name, role) values ($1, $2, 'Bench analyst', 'analyst')`, [
+    userId,
+    `bench-${sid.slice(0, 6)}@verdict.local`,
+  ]);
+  await c.query(`insert into user_sessions (id, user_id, expires_at) values ($1, $2, now() + interval '2 hours')`, [
+    sid,
+    userId,
+  ]);
   const cookie = `next-auth.session-token=${await encode({ token: { sid, sub: userId }, secret })}`;
   const port = 3390;
   log(`\nServing the production build on :${port} against the seeded database…`);
   const child = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port)], {
-    env: { ...process.env, DATABASE_URL: url, NEXTAUTH_SECRET: secret, NEXTAUTH_URL: `http://localhost:${port}`, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      NEXTAUTH_SECRET: secret,
+      NEXTAUTH_URL: `http://localhost:${port}`,
+      NODE_ENV: 'production',
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
     for (let i = 0; i < 100; i++) {
-      const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       await new Promise((r) => setTimeout(r, 300));
     }
-    const pages = ['/executions', '/executions?decision=REJECTED&sort=risk', '/executions?feedback=none&decision=WARNING&size=100'];
+    const pages = [
+      '/executions',
+      '/executions?decision=REJECTED&sort=risk',
+      '/executions?feedback=none&decision=WARNING&size=100',
+    ];
     for (const path of pages) {
-      const t = await timeIt(async () => {
-        const r = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { cookie } });
-        if (r.status !== 200) throw new Error(`${path}: HTTP ${r.status}`);
-        await r.text();
-      }, 20, 3);
-      log(`  GET ${path.padEnd(52)} p50 ${t.p50.toFixed(1)} ms  p95 ${t.p95.toFixed(1)} ms (target ≤ 150 ms) — ${t.p95 <= 150 ? 'OK' : 'OVER'}`);
+      const t = await timeIt(
+        async () => {
+          const r = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { cookie } });
+          if (r.status !== 200) throw new Error(`${path}: HTTP ${r.status}`);
+          await r.text();
+        },
+        20,
+        3,
+      );
+      log(
+        `  GET ${path.padEnd(52)} p50 ${t.p50.toFixed(1)} ms  p95 ${t.p95.toFixed(1)} ms (target ≤ 150 ms) — ${t.p95 <= 150 ? 'OK' : 'OVER'}`,
+      );
     }
   } finally {
     child.kill('SIGTERM');

@@ -79,8 +79,17 @@ async function counts(db: Db) {
 async function main() {
   const log = (s: string) => console.log(`[bench] ${s}`);
   const database = await createTestDatabase('bench');
-  log(`database: ${database.kind === 'postgres' ? 'Postgres (TEST_DATABASE_URL)' : 'embedded PGlite'}; simulator: ${N} executions, rate limits off`);
-  const sim = await startSimulator({ port: 0, seed: 'bench', executions: N, rateLimits: false, anchor: new Date('2026-06-01T12:00:00Z'), tokenLifetimeSec: TOKEN_LIFETIME });
+  log(
+    `database: ${database.kind === 'postgres' ? 'Postgres (TEST_DATABASE_URL)' : 'embedded PGlite'}; simulator: ${N} executions, rate limits off`,
+  );
+  const sim = await startSimulator({
+    port: 0,
+    seed: 'bench',
+    executions: N,
+    rateLimits: false,
+    anchor: new Date('2026-06-01T12:00:00Z'),
+    tokenLifetimeSec: TOKEN_LIFETIME,
+  });
   const db = createDb(database.url, 8);
   try {
     // ---- the real backfill ------------------------------------------------------------------
@@ -161,16 +170,22 @@ async function main() {
     const row = (name: string, r: typeof fast) =>
       `${name.padEnd(22)} ${String(r.executions).padStart(6)} ${r.seconds.toFixed(1).padStart(8)} ${r.perSec.toFixed(1).padStart(9)} ${r.p50.toFixed(0).padStart(8)} ${r.p95.toFixed(0).padStart(8)} ${String(r.requests).padStart(9)} ${String(r.tokens).padStart(7)}`;
     console.log('');
-    console.log(`${'client'.padEnd(22)} ${'execs'.padStart(6)} ${'seconds'.padStart(8)} ${'execs/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'requests'.padStart(9)} ${'tokens'.padStart(7)}`);
+    console.log(
+      `${'client'.padEnd(22)} ${'execs'.padStart(6)} ${'seconds'.padStart(8)} ${'execs/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'requests'.padStart(9)} ${'tokens'.padStart(7)}`,
+    );
     console.log(row(`backfill (c=${CONCURRENCY}, page ${PAGE})`, fast));
     console.log(row('naive sequential', naive));
     console.log('');
-    console.log(`throughput ratio: ${(fast.perSec / naive.perSec).toFixed(1)}x  (target: at least 200 executions/s; ${fast.perSec >= 200 ? 'met' : 'NOT met'})`);
+    console.log(
+      `throughput ratio: ${(fast.perSec / naive.perSec).toFixed(1)}x  (target: at least 200 executions/s; ${fast.perSec >= 200 ? 'met' : 'NOT met'})`,
+    );
     const expected = 1 + Math.floor(fast.seconds / RENEW_AFTER);
     console.log(
       `token requests: ${fast.tokens} for the backfill over ${fast.seconds.toFixed(1)} s (token lifetime ${TOKEN_LIFETIME} s, renewed after ${RENEW_AFTER} s: ${expected} expected; ${fast.tokens <= expected && fast.tokens >= expected - 1 ? 'met' : 'NOT met'})`,
     );
-    console.log(`cache: ${c.e} executions, ${c.c} capability entries, ${c.s} steps, ${c.r} rule results (latency = list request sent to page committed; naive: R2 sent to commit)`);
+    console.log(
+      `cache: ${c.e} executions, ${c.c} capability entries, ${c.s} steps, ${c.r} rule results (latency = list request sent to page committed; naive: R2 sent to commit)`,
+    );
   } finally {
     await db.$client.end().catch(() => undefined);
     await sim.close();

@@ -31,7 +31,8 @@ const DB_NAME = 'verdict_bench_trends';
 
 function serverUrl(): URL {
   const u = new URL(process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
-  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(u.hostname)) throw new Error(`refusing a non-local server: ${u.hostname}`);
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(u.hostname))
+    throw new Error(`refusing a non-local server: ${u.hostname}`);
   return u;
 }
 
@@ -48,13 +49,70 @@ async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
 const log = (s: string) => console.log(`[bench:trends] ${s}`);
 const secs = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
 
-const COUNTRIES = ['DEU', 'FRA', 'GBR', 'ESP', 'ITA', 'NLD', 'POL', 'USA', 'BRA', 'IND', 'TUR', 'ROU', 'PRT', 'BEL', 'AUT', 'CHE', 'SWE', 'MEX', 'NGA', 'UKR', 'GRC', 'CZE', 'HUN', 'IRL', 'DNK', 'FIN', 'NOR', 'CAN', 'AUS', 'JPN'];
+const COUNTRIES = [
+  'DEU',
+  'FRA',
+  'GBR',
+  'ESP',
+  'ITA',
+  'NLD',
+  'POL',
+  'USA',
+  'BRA',
+  'IND',
+  'TUR',
+  'ROU',
+  'PRT',
+  'BEL',
+  'AUT',
+  'CHE',
+  'SWE',
+  'MEX',
+  'NGA',
+  'UKR',
+  'GRC',
+  'CZE',
+  'HUN',
+  'IRL',
+  'DNK',
+  'FIN',
+  'NOR',
+  'CAN',
+  'AUS',
+  'JPN',
+];
 const DEFINITIONS = ['10013', '10014', '20001', 'kyc-basic'];
 const DOC_TYPES = ['PASSPORT', 'ID_CARD', 'DRIVING_LICENSE', 'VISA'];
-const REJECTIONS = ['usability:BLURRED', 'usability:GLARE', 'usability:PART_OF_DOCUMENT_MISSING', 'liveness:DIGITAL_COPY', 'liveness:MANIPULATED', 'imageChecks:MANIPULATED_DOCUMENT', 'imageChecks:FAKE', 'similarity:NO_MATCH', 'dataChecks:MRZ_CHECKSUM', 'dataChecks:CUSTOMER_FEEDBACK'];
-const WARNINGS = ['similarity:NOT_POSSIBLE', 'liveness:AGE_DIFFERENCE', 'watchlistScreening:ALERT', 'imageChecks:REPEATED_FACE', 'usability:UNSUPPORTED_DOCUMENT_TYPE'];
+const REJECTIONS = [
+  'usability:BLURRED',
+  'usability:GLARE',
+  'usability:PART_OF_DOCUMENT_MISSING',
+  'liveness:DIGITAL_COPY',
+  'liveness:MANIPULATED',
+  'imageChecks:MANIPULATED_DOCUMENT',
+  'imageChecks:FAKE',
+  'similarity:NO_MATCH',
+  'dataChecks:MRZ_CHECKSUM',
+  'dataChecks:CUSTOMER_FEEDBACK',
+];
+const WARNINGS = [
+  'similarity:NOT_POSSIBLE',
+  'liveness:AGE_DIFFERENCE',
+  'watchlistScreening:ALERT',
+  'imageChecks:REPEATED_FACE',
+  'usability:UNSUPPORTED_DOCUMENT_TYPE',
+];
 const REASONS = ['IDENTITY_FRAUD', 'SYNTHETIC_ID_FRAUD', 'THIRD_PARTY_FRAUD', 'ACCOUNT_TAKEOVER', 'FIRST_PARTY_FRAUD'];
-const PASS_TAGS = ['usability:PASSED', 'usability:label:OK', 'extraction:PASSED', 'extraction:label:OK', 'imageChecks:PASSED', 'imageChecks:label:OK', 'liveness:PASSED', 'liveness:label:OK'];
+const PASS_TAGS = [
+  'usability:PASSED',
+  'usability:label:OK',
+  'extraction:PASSED',
+  'extraction:label:OK',
+  'imageChecks:PASSED',
+  'imageChecks:label:OK',
+  'liveness:PASSED',
+  'liveness:label:OK',
+];
 const lit = (xs: string[]) => `array[${xs.map((x) => `'${x}'`).join(',')}]`;
 
 /** One million rows straight in SQL; indexes are dropped for the load and rebuilt after, as a restore would. */
@@ -74,7 +132,8 @@ async function seed(c: Client, n: number) {
   await c.query('select setseed(0.42)');
   // Decisions 70 / 15 / 12 / 3 %, scores in their default bands (-1 for not executed), skewed
   // countries and document types, a quiet weekend dip, and an attack wave of rejections 40 days ago.
-  await c.query(`
+  await c.query(
+    `
     insert into executions (id, account_id, status, status_rank, decision_type, decision_label, risk_score, definition_key,
       created_at, completed_at, issuing_country, document_type, capability_tags, feedback_status, feedback_reason, fetched_at, has_personal_data)
     select gen_random_uuid(), gen_random_uuid(), 'PROCESSED', 3, d.decision, d.decision,
@@ -104,7 +163,9 @@ async function seed(c: Client, n: number) {
     cross join lateral (select case
         when d.decision = 'REJECTED' and r8 < 0.20 then 'FRAUD' when d.decision = 'REJECTED' and r8 < 0.25 then 'NOT_FRAUD'
         when d.decision = 'WARNING' and r8 < 0.05 then 'FRAUD' when d.decision = 'WARNING' and r8 < 0.10 then 'NOT_FRAUD'
-        when d.decision = 'PASSED' and r8 < 0.003 then 'FRAUD' when d.decision = 'PASSED' and r8 < 0.013 then 'NOT_FRAUD' end as status) f`, [n]);
+        when d.decision = 'PASSED' and r8 < 0.003 then 'FRAUD' when d.decision = 'PASSED' and r8 < 0.013 then 'NOT_FRAUD' end as status) f`,
+    [n],
+  );
   log(`  executions: ${secs(t0)}`);
   const t1 = performance.now();
   // Matched rules: more for worse decisions, skewed towards a few busy rules; one rule that never matches.
@@ -146,7 +207,9 @@ async function time(db: Db, f: ReturnType<typeof resolveTrendsFilters>, source: 
 async function main() {
   const url = serverUrl();
   url.pathname = `/${DB_NAME}`;
-  const exists = await admin(async (c) => (await c.query('select 1 from pg_database where datname = $1', [DB_NAME])).rowCount === 1);
+  const exists = await admin(
+    async (c) => (await c.query('select 1 from pg_database where datname = $1', [DB_NAME])).rowCount === 1,
+  );
   if (exists && !flag('keep')) await admin((c) => c.query(`drop database "${DB_NAME}" with (force)`));
   if (!exists || !flag('keep')) await admin((c) => c.query(`create database "${DB_NAME}"`));
   await runMigrations(url.toString());
@@ -166,17 +229,32 @@ async function main() {
     // --no-rebuild (with --keep): time the kept rollup as it is, to iterate on the queries.
     const built = flag('no-rebuild') ? { executions: NaN } : await rebuildRollup(db);
     await c.query(`vacuum analyze ${ROLLUP_TABLE_LIST}`);
-    const sizes = await c.query<{ t: string; n: string }>(`select relname as t, n_live_tup::text as n from pg_stat_user_tables where relname like 'trend_%' order by 1`);
-    log(`Rollup rebuilt from raw rows in ${secs(t0)} (${built.executions.toLocaleString('en-US')} executions; rows: ${sizes.rows.map((r) => `${r.t} ${Number(r.n).toLocaleString('en-US')}`).join(', ')}).`);
+    const sizes = await c.query<{ t: string; n: string }>(
+      `select relname as t, n_live_tup::text as n from pg_stat_user_tables where relname like 'trend_%' order by 1`,
+    );
+    log(
+      `Rollup rebuilt from raw rows in ${secs(t0)} (${built.executions.toLocaleString('en-US')} executions; rows: ${sizes.rows.map((r) => `${r.t} ${Number(r.n).toLocaleString('en-US')}`).join(', ')}).`,
+    );
 
     // What ingest adds per execution: the rollup delta of a new execution, applied and reverted.
-    const sample = await c.query(`select id, created_at, status, decision_type, decision_label, risk_score, definition_key, issuing_country, document_type,
+    const sample =
+      await c.query(`select id, created_at, status, decision_type, decision_label, risk_score, definition_key, issuing_country, document_type,
       feedback_status, feedback_reason, capability_tags, array(select rule_id from rule_results r where r.execution_id = e.id and r.matched) as rules
       from executions e order by created_at desc limit 200`);
     const rows = sample.rows.map((r) => ({
-      id: r.id, createdAt: r.created_at, status: r.status, decisionType: r.decision_type, decisionLabel: r.decision_label, riskScore: r.risk_score,
-      definitionKey: r.definition_key, issuingCountry: r.issuing_country, documentType: r.document_type, feedbackStatus: r.feedback_status,
-      feedbackReason: r.feedback_reason, capabilityTags: r.capability_tags, matchedRuleIds: r.rules,
+      id: r.id,
+      createdAt: r.created_at,
+      status: r.status,
+      decisionType: r.decision_type,
+      decisionLabel: r.decision_label,
+      riskScore: r.risk_score,
+      definitionKey: r.definition_key,
+      issuingCountry: r.issuing_country,
+      documentType: r.document_type,
+      feedbackStatus: r.feedback_status,
+      feedbackReason: r.feedback_reason,
+      capabilityTags: r.capability_tags,
+      matchedRuleIds: r.rules,
     }));
     // Inside one transaction, as ingest calls it (so a commit's flush is not counted), then on its own.
     let perInsert = 0;
@@ -187,10 +265,14 @@ async function main() {
       for (const row of rows) await applyRollupChanges(tx, [{ before: row, after: null }]);
     });
     t0 = performance.now();
-    for (const row of rows.slice(0, 50)) await db.transaction((tx) => applyRollupChanges(tx, [{ before: null, after: row }]));
+    for (const row of rows.slice(0, 50))
+      await db.transaction((tx) => applyRollupChanges(tx, [{ before: null, after: row }]));
     const perOwn = (performance.now() - t0) / 50;
-    for (const row of rows.slice(0, 50)) await db.transaction((tx) => applyRollupChanges(tx, [{ before: row, after: null }]));
-    log(`Rollup upkeep per ingested execution (16 cube rows per table): ${perInsert.toFixed(2)} ms inside ingest's transaction, ${perOwn.toFixed(2)} ms as a transaction of its own.`);
+    for (const row of rows.slice(0, 50))
+      await db.transaction((tx) => applyRollupChanges(tx, [{ before: row, after: null }]));
+    log(
+      `Rollup upkeep per ingested execution (16 cube rows per table): ${perInsert.toFixed(2)} ms inside ingest's transaction, ${perOwn.toFixed(2)} ms as a transaction of its own.`,
+    );
 
     const today = isoDay(new Date());
     const scenarios: Array<[string, Record<string, string>]> = [
@@ -198,17 +280,26 @@ async function main() {
       ['90 days by week', { range: '90' }],
       ['365 days by month', { range: '365' }],
       ['365 days by day', { range: '365', granularity: 'day' }],
-      ['365 days by week, country + document type', { range: '365', granularity: 'week', country: 'DEU', docType: 'PASSPORT' }],
+      [
+        '365 days by week, country + document type',
+        { range: '365', granularity: 'week', country: 'DEU', docType: 'PASSPORT' },
+      ],
     ];
     console.log('');
-    console.log(`Trends page data, ${EXECUTIONS.toLocaleString('en-US')} executions over 365 days (server time of all queries of one page view, ms):`);
-    console.log(`${'scenario'.padEnd(44)} ${'rollup p50'.padStart(10)} ${'p95'.padStart(8)}   ${'raw p50'.padStart(9)} ${'p95'.padStart(8)}   ratio`);
+    console.log(
+      `Trends page data, ${EXECUTIONS.toLocaleString('en-US')} executions over 365 days (server time of all queries of one page view, ms):`,
+    );
+    console.log(
+      `${'scenario'.padEnd(44)} ${'rollup p50'.padStart(10)} ${'p95'.padStart(8)}   ${'raw p50'.padStart(9)} ${'p95'.padStart(8)}   ratio`,
+    );
     for (const [name, q] of scenarios) {
       if (ONLY && !ONLY.includes(scenarios.findIndex((x) => x[0] === name) + 1)) continue;
       const f = resolveTrendsFilters(q, today);
       const r = await time(db, f, 'rollup', RUNS);
       const w = await time(db, f, 'raw', RAW_RUNS);
-      console.log(`${name.padEnd(44)} ${r.p50.toFixed(1).padStart(10)} ${r.p95.toFixed(1).padStart(8)}   ${w.p50.toFixed(0).padStart(9)} ${w.p95.toFixed(0).padStart(8)}   ${(w.p50 / r.p50).toFixed(0)}x`);
+      console.log(
+        `${name.padEnd(44)} ${r.p50.toFixed(1).padStart(10)} ${r.p95.toFixed(1).padStart(8)}   ${w.p50.toFixed(0).padStart(9)} ${w.p95.toFixed(0).padStart(8)}   ${(w.p50 / r.p50).toFixed(0)}x`,
+      );
       if (flag('breakdown')) {
         // Each query on its own (one after another), median of the runs, slowest first.
         const per: Record<string, number[]> = {};
@@ -217,14 +308,24 @@ async function main() {
           await getTrendsData(f, { database: db, timings });
           for (const [k, v] of Object.entries(timings)) (per[k] ??= []).push(v);
         }
-        const med = Object.entries(per).map(([k, v]) => [k, pct(v, 0.5)] as const).sort((a, b) => b[1] - a[1]);
-        console.log(`    ${med.map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')} (sum ${med.reduce((a, [, v]) => a + v, 0).toFixed(1)})`);
+        const med = Object.entries(per)
+          .map(([k, v]) => [k, pct(v, 0.5)] as const)
+          .sort((a, b) => b[1] - a[1]);
+        console.log(
+          `    ${med.map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')} (sum ${med.reduce((a, [, v]) => a + v, 0).toFixed(1)})`,
+        );
       }
       if (name.startsWith('30 days')) {
         // The numbers must be the same whichever way they are computed.
-        const [a, b] = await Promise.all([getTrendsData(f, { database: db }), getTrendsData(f, { source: 'raw', database: db })]);
-        if (JSON.stringify({ ...a, asOf: null }) !== JSON.stringify({ ...b, asOf: null })) throw new Error('rollup and raw rows disagree');
-        log(`  checked: rollup equals raw (${a.kpis.current.executions.toLocaleString('en-US')} executions, ${bucketsOf(f).length} buckets, ${a.alerts.length} alerts; wave on ${addDays(today, -40)}).`);
+        const [a, b] = await Promise.all([
+          getTrendsData(f, { database: db }),
+          getTrendsData(f, { source: 'raw', database: db }),
+        ]);
+        if (JSON.stringify({ ...a, asOf: null }) !== JSON.stringify({ ...b, asOf: null }))
+          throw new Error('rollup and raw rows disagree');
+        log(
+          `  checked: rollup equals raw (${a.kpis.current.executions.toLocaleString('en-US')} executions, ${bucketsOf(f).length} buckets, ${a.alerts.length} alerts; wave on ${addDays(today, -40)}).`,
+        );
       }
     }
     console.log('');

@@ -18,7 +18,12 @@ import { createTestDatabase } from '../tests/setup/database';
  */
 async function runSeeds(dbUrl: string | null, dataDir: string, log: (s: string) => void) {
   const dir = path.resolve('tests/e2e/seed');
-  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.ts')).sort() : [];
+  const files = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.ts'))
+        .sort()
+    : [];
   if (!files.length) return;
   // Without a Postgres, the embedded database is prepared in the folder `npm start` will open.
   const embedded = dbUrl ? null : await startEmbeddedDatabase({ dataDir: path.join(dataDir, 'pglite') });
@@ -36,7 +41,12 @@ async function runSeeds(dbUrl: string | null, dataDir: string, log: (s: string) 
 }
 
 async function findChromium(): Promise<string | null> {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+  const candidates = [
+    process.env.CHROMIUM_PATH,
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+  ];
   for (const c of candidates) if (c && fs.existsSync(c)) return c;
   try {
     // Playwright's own browser, when `npx playwright install chromium` has been run.
@@ -68,10 +78,14 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-e2e-'));
   log(`Chromium: ${chromium}; database: ${db ? 'Postgres from TEST_DATABASE_URL' : 'embedded PGlite'}`);
   await runSeeds(db?.url ?? null, dataDir, log);
-  const r = spawnSync(process.execPath, [path.resolve('node_modules/@playwright/test/cli.js'), 'test', ...process.argv.slice(2)], {
-    stdio: 'inherit',
-    env: { ...process.env, CHROMIUM_PATH: chromium, E2E_DATABASE_URL: db?.url ?? '', E2E_DATA_DIR: dataDir },
-  });
+  const r = spawnSync(
+    process.execPath,
+    [path.resolve('node_modules/@playwright/test/cli.js'), 'test', ...process.argv.slice(2)],
+    {
+      stdio: 'inherit',
+      env: { ...process.env, CHROMIUM_PATH: chromium, E2E_DATABASE_URL: db?.url ?? '', E2E_DATA_DIR: dataDir },
+    },
+  );
   await db?.drop().catch(() => undefined);
   fs.rmSync(dataDir, { recursive: true, force: true });
   process.exit(r.status ?? 1);

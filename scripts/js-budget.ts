@@ -17,13 +17,20 @@ function manifestOf(dir: string, route: string): { entryJSFiles: Record<string, 
   if (!fs.existsSync(file)) return null;
   const text = fs.readFileSync(file, 'utf8');
   const start = text.indexOf('= {', text.indexOf('__RSC_MANIFEST['));
-  return JSON.parse(text.slice(start + 2).trim().replace(/;\s*$/, ''));
+  return JSON.parse(
+    text
+      .slice(start + 2)
+      .trim()
+      .replace(/;\s*$/, ''),
+  );
 }
 
 function routeFiles(dir: string, route: string): string[] | null {
   const m = manifestOf(dir, route);
   if (!m) return null;
-  const build = JSON.parse(fs.readFileSync(path.join(dir, 'build-manifest.json'), 'utf8')) as { rootMainFiles: string[] };
+  const build = JSON.parse(fs.readFileSync(path.join(dir, 'build-manifest.json'), 'utf8')) as {
+    rootMainFiles: string[];
+  };
   const page = route.replace(/^\//, '');
   const files = new Set<string>(build.rootMainFiles);
   for (const [entry, chunks] of Object.entries(m.entryJSFiles)) {
@@ -35,12 +42,15 @@ function routeFiles(dir: string, route: string): string[] | null {
   }
   // A change in how the bundler names entries must not turn this into a count of the framework alone.
   if (!Object.keys(m.entryJSFiles).some((e) => e.replace(/^\[project\]\/(?:.*?\/)?app\//, '') === page)) {
-    throw new Error(`js:budget: no entry for ${page} in the client manifest (entries: ${Object.keys(m.entryJSFiles).join(', ')})`);
+    throw new Error(
+      `js:budget: no entry for ${page} in the client manifest (entries: ${Object.keys(m.entryJSFiles).join(', ')})`,
+    );
   }
   return [...files];
 }
 
-const gz = (dir: string, files: string[]) => files.reduce((sum, f) => sum + gzipSync(fs.readFileSync(path.join(dir, f)), { level: 9 }).length, 0) / 1024;
+const gz = (dir: string, files: string[]) =>
+  files.reduce((sum, f) => sum + gzipSync(fs.readFileSync(path.join(dir, f)), { level: 9 }).length, 0) / 1024;
 
 export function measureJsBudget(dir = '.next'): { routeKb: number; detailKb: number; files: number } | null {
   const list = routeFiles(dir, ROUTES.list);
@@ -55,7 +65,9 @@ if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1])))
     console.error('No production build in .next: run `npm run build` first.');
     process.exit(1);
   }
-  console.log(`/executions         ${r.routeKb.toFixed(1)} KB gzipped in ${r.files} files (budget 200 KB): ${r.routeKb <= 200 ? 'OK' : 'OVER'}`);
+  console.log(
+    `/executions         ${r.routeKb.toFixed(1)} KB gzipped in ${r.files} files (budget 200 KB): ${r.routeKb <= 200 ? 'OK' : 'OVER'}`,
+  );
   console.log(`/executions/[id]    ${r.detailKb.toFixed(1)} KB gzipped`);
   process.exit(r.routeKb <= 200 ? 0 : 1);
 }

@@ -31,7 +31,11 @@ function demoAnchor(dataDir: string): Date {
   return now;
 }
 
-async function startDemoSimulator(opts: { env: Env; callbackUrl: string; log: (s: string) => void }): Promise<RunningSimulator> {
+async function startDemoSimulator(opts: {
+  env: Env;
+  callbackUrl: string;
+  log: (s: string) => void;
+}): Promise<RunningSimulator> {
   const common = {
     seed: opts.env.SIM_SEED,
     executions: opts.env.SIM_EXECUTIONS,
@@ -47,7 +51,13 @@ async function startDemoSimulator(opts: { env: Env; callbackUrl: string; log: (s
   }
 }
 
-export async function startServices(opts: { env: Env; demo: boolean; databaseUrl: string; callbackUrl: string; log: (s: string) => void }): Promise<Services> {
+export async function startServices(opts: {
+  env: Env;
+  demo: boolean;
+  databaseUrl: string;
+  callbackUrl: string;
+  log: (s: string) => void;
+}): Promise<Services> {
   const env: Record<string, string> = {};
   const stops: Array<() => Promise<void>> = [];
   if (opts.demo) {

@@ -37,9 +37,11 @@ async function main() {
     strict: true,
   });
   if (values.help) {
-    console.log('Usage: npm run simulator -- [--port 4010] [--seed demo] [--executions 1500] [--days 90] [--client-id ID] [--client-secret SECRET]\n' +
-      '       [--callback-url URL] [--processing-delay MS] [--retention MS] [--no-rate-limits] [--quiet]\n' +
-      'Environment: SIM_PORT SIM_HOST SIM_SEED SIM_EXECUTIONS SIM_DAYS SIM_CLIENT_ID SIM_CLIENT_SECRET SIM_CALLBACK_URL SIM_PROCESSING_DELAY_MS SIM_RETENTION_MS SIM_RATE_LIMITS');
+    console.log(
+      'Usage: npm run simulator -- [--port 4010] [--seed demo] [--executions 1500] [--days 90] [--client-id ID] [--client-secret SECRET]\n' +
+        '       [--callback-url URL] [--processing-delay MS] [--retention MS] [--no-rate-limits] [--quiet]\n' +
+        'Environment: SIM_PORT SIM_HOST SIM_SEED SIM_EXECUTIONS SIM_DAYS SIM_CLIENT_ID SIM_CLIENT_SECRET SIM_CALLBACK_URL SIM_PROCESSING_DELAY_MS SIM_RETENTION_MS SIM_RATE_LIMITS',
+    );
     return;
   }
   const env = process.env;

@@ -53,9 +53,14 @@ async function main() {
   log('Applying database migrations…');
   await runMigrations(database.url);
   const db = createDb(database.url, 2);
-  const seeded = await ensureUsers(db, { demoPassword, adminEmail: env.ADMIN_EMAIL, adminPassword: env.ADMIN_PASSWORD });
+  const seeded = await ensureUsers(db, {
+    demoPassword,
+    adminEmail: env.ADMIN_EMAIL,
+    adminPassword: env.ADMIN_PASSWORD,
+  });
   await db.$client.end();
-  if (seeded.length === 0) log('No users configured: set ADMIN_EMAIL and ADMIN_PASSWORD (or DEMO_PASSWORD) to create the first admin.');
+  if (seeded.length === 0)
+    log('No users configured: set ADMIN_EMAIL and ADMIN_PASSWORD (or DEMO_PASSWORD) to create the first admin.');
 
   const port = env.PORT;
   const baseUrl = `http://localhost:${port}`;
@@ -69,7 +74,13 @@ async function main() {
     NEXT_TELEMETRY_DISABLED: '1',
   };
 
-  const services: Services = await startServices({ env, demo, databaseUrl: database.url, callbackUrl: `http://127.0.0.1:${port}/api/idv/callback?token=${encodeURIComponent(callbackSecret)}`, log });
+  const services: Services = await startServices({
+    env,
+    demo,
+    databaseUrl: database.url,
+    callbackUrl: `http://127.0.0.1:${port}/api/idv/callback?token=${encodeURIComponent(callbackSecret)}`,
+    log,
+  });
   Object.assign(childEnv, services.env);
   stops.push(services.stop);
 
@@ -97,8 +108,11 @@ async function main() {
   ];
   if (demoPassword) {
     lines.push('', '  Sign in with one of these (password below):');
-    for (const u of seeded.filter((s) => s.email.endsWith('@verdict.local'))) lines.push(`    ${u.role.padEnd(8)} ${u.email}`);
-    lines.push(`    password ${demoPassword}${env.DEMO_PASSWORD ? ' (from DEMO_PASSWORD)' : ` (generated; kept in ${path.relative(process.cwd(), dataDir)}/demo-password)`}`);
+    for (const u of seeded.filter((s) => s.email.endsWith('@verdict.local')))
+      lines.push(`    ${u.role.padEnd(8)} ${u.email}`);
+    lines.push(
+      `    password ${demoPassword}${env.DEMO_PASSWORD ? ' (from DEMO_PASSWORD)' : ` (generated; kept in ${path.relative(process.cwd(), dataDir)}/demo-password)`}`,
+    );
   } else if (env.ADMIN_EMAIL) {
     lines.push('', `  Sign in as ${env.ADMIN_EMAIL} with ADMIN_PASSWORD.`);
   }

@@ -23,7 +23,16 @@ import { loadConfigOrExit, openDatabase } from '@/lib/server/runtime';
 import { syncOptionsFromEnv } from '@/lib/sync/config';
 import { queueDepth } from '@/lib/sync/jobs';
 import { cliIdvClient } from '@/lib/sync/process';
-import { executeRun, listRuns, openRun, SERVICE_COUNT_KEY, workerOwnerId, type RunKind, type ServiceCount, type SyncRun } from '@/lib/sync/runs';
+import {
+  executeRun,
+  listRuns,
+  openRun,
+  SERVICE_COUNT_KEY,
+  workerOwnerId,
+  type RunKind,
+  type ServiceCount,
+  type SyncRun,
+} from '@/lib/sync/runs';
 
 const USAGE = 'Usage: npm run sync -- backfill | reconcile | status';
 
@@ -49,16 +58,31 @@ async function main() {
 async function walk(db: Db, kind: RunKind, env: Env, dataDir: string): Promise<number> {
   const options = syncOptionsFromEnv(env);
   const idv = cliIdvClient(env, dataDir);
-  const { run, created } = await openRun(db, kind, { startedBy: 'cli', overlapMs: options.overlapMs, pageSize: options.pageSize });
-  if (!created) console.log(`Resuming the ${kind} started ${formatDateTime(run.startedAt)} at page ${run.nextPage} (${formatNumber(run.seen)} executions listed so far).`);
-  else if (run.stopBefore) console.log(`Listing new executions down to ${formatDateTime(run.stopBefore)}, where the cache already has everything.`);
-  else console.log(`Listing every execution at the service${kind === 'reconcile' ? ', then comparing with the cache' : ''}.`);
+  const { run, created } = await openRun(db, kind, {
+    startedBy: 'cli',
+    overlapMs: options.overlapMs,
+    pageSize: options.pageSize,
+  });
+  if (!created)
+    console.log(
+      `Resuming the ${kind} started ${formatDateTime(run.startedAt)} at page ${run.nextPage} (${formatNumber(run.seen)} executions listed so far).`,
+    );
+  else if (run.stopBefore)
+    console.log(
+      `Listing new executions down to ${formatDateTime(run.stopBefore)}, where the cache already has everything.`,
+    );
+  else
+    console.log(
+      `Listing every execution at the service${kind === 'reconcile' ? ', then comparing with the cache' : ''}.`,
+    );
 
   // A full walk knows its length (the service is counted first); an incremental one does not.
   const full = run.stopBefore === null;
   const bar = new cliProgress.SingleBar(
     {
-      format: full ? ' {bar} {percentage}% | {value}/{total} executions | page {page} | {speed}/s | ETA {eta_formatted}' : ' {value} executions listed | page {page} | {speed}/s',
+      format: full
+        ? ' {bar} {percentage}% | {value}/{total} executions | page {page} | {speed}/s | ETA {eta_formatted}'
+        : ' {value} executions listed | page {page} | {speed}/s',
       barCompleteChar: '█',
       barIncompleteChar: '░',
       hideCursor: true,
@@ -87,10 +111,16 @@ async function walk(db: Db, kind: RunKind, env: Env, dataDir: string): Promise<n
   };
   process.on('SIGINT', onSigint);
   try {
-    let ended = await executeRun({ db, idv, options, log: () => undefined }, run.id, { owner: workerOwnerId('cli'), signal: ctl.signal, onProgress: show });
+    let ended = await executeRun({ db, idv, options, log: () => undefined }, run.id, {
+      owner: workerOwnerId('cli'),
+      signal: ctl.signal,
+      onProgress: show,
+    });
     if (ended === null) {
       bar.stop();
-      console.log(`The worker is running this ${kind}; following its progress (Ctrl+C stops following, not the ${kind}).`);
+      console.log(
+        `The worker is running this ${kind}; following its progress (Ctrl+C stops following, not the ${kind}).`,
+      );
       bar.start(Math.max(run.totalEstimate ?? 0, 1), run.seen, { page: run.nextPage - 1, speed: 0 });
       ended = await follow(db, run.id, ctl.signal, show);
     }
@@ -113,14 +143,20 @@ async function follow(db: Db, runId: number, signal: AbortSignal, show: (r: Sync
 async function report(db: Db, kind: RunKind, run: SyncRun): Promise<number> {
   const c = (run.details?.counters ?? {}) as Record<string, number>;
   if (run.state === 'completed') {
-    console.log(`Done: ${formatNumber(run.seen)} executions listed, ${formatNumber(c.inserted ?? 0)} new, ${formatNumber(c.updated ?? 0)} updated, ${formatNumber(c.unchanged ?? 0)} unchanged.`);
+    console.log(
+      `Done: ${formatNumber(run.seen)} executions listed, ${formatNumber(c.inserted ?? 0)} new, ${formatNumber(c.updated ?? 0)} updated, ${formatNumber(c.unchanged ?? 0)} unchanged.`,
+    );
     if (run.serviceTotal !== null) {
-      console.log(`At the service: ${formatNumber(run.serviceTotal)}. Cached: ${formatNumber(run.cacheTotal)}.${run.details?.gone ? ` Deleted at the service since: ${run.details.gone}.` : ''}`);
+      console.log(
+        `At the service: ${formatNumber(run.serviceTotal)}. Cached: ${formatNumber(run.cacheTotal)}.${run.details?.gone ? ` Deleted at the service since: ${run.details.gone}.` : ''}`,
+      );
     }
     return 0;
   }
   if (run.state === 'interrupted' || !run.finishedAt) {
-    console.log(`Stopped at page ${run.nextPage} (${formatNumber(run.seen)} executions listed). Run \`npm run sync -- ${kind}\` again to resume there.`);
+    console.log(
+      `Stopped at page ${run.nextPage} (${formatNumber(run.seen)} executions listed). Run \`npm run sync -- ${kind}\` again to resume there.`,
+    );
     return 130;
   }
   console.error(`The ${kind} failed: ${run.error}. Run it again to resume at page ${run.nextPage}.`);
@@ -133,13 +169,19 @@ async function status(db: Db) {
   const service = svc?.value as ServiceCount | undefined;
   const [failures] = await db.select({ n: count() }).from(syncFailures).where(isNull(syncFailures.resolvedAt));
   console.log(`Cached executions:  ${formatNumber(cached.n)}`);
-  console.log(`At the service:     ${service ? `${formatNumber(service.count)} (${service.source === 'walk' ? 'counted by a full walk' : 'estimated'} ${formatDateTime(service.at)})` : 'not counted yet'}`);
+  console.log(
+    `At the service:     ${service ? `${formatNumber(service.count)} (${service.source === 'walk' ? 'counted by a full walk' : 'estimated'} ${formatDateTime(service.at)})` : 'not counted yet'}`,
+  );
   console.log(`Open failures:      ${formatNumber(failures.n)}`);
   const depth = await queueDepth(db);
-  console.log(`Queue:              ${depth.length ? depth.map((d) => `${d.name} ${d.state} ${d.count}`).join(', ') : 'empty'}`);
+  console.log(
+    `Queue:              ${depth.length ? depth.map((d) => `${d.name} ${d.state} ${d.count}`).join(', ') : 'empty'}`,
+  );
   console.log('\nRecent runs:');
   for (const r of await listRuns(db, 8)) {
-    console.log(`  #${r.id} ${r.kind.padEnd(9)} ${r.state.padEnd(11)} ${formatDateTime(r.startedAt)}  ${formatNumber(r.seen)} listed, ${formatNumber(r.written)} written${r.error ? `  error: ${r.error}` : ''}`);
+    console.log(
+      `  #${r.id} ${r.kind.padEnd(9)} ${r.state.padEnd(11)} ${formatDateTime(r.startedAt)}  ${formatNumber(r.seen)} listed, ${formatNumber(r.written)} written${r.error ? `  error: ${r.error}` : ''}`,
+    );
   }
 }
 

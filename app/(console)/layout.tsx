@@ -9,7 +9,12 @@ export default async function ConsoleLayout({ children }: { children: React.Reac
   const nav = NAV.filter((n) => hasRole(user.role, n.role)).map(({ href, label, icon }) => ({ href, label, icon }));
   const demo = process.env.VERDICT_DEMO === '1' || process.env.VERDICT_DEMO === 'true';
   return (
-    <AppShell theme={(await cookies()).get('theme')?.value === 'dark' ? 'dark' : 'light'} nav={nav} user={{ name: user.name, email: user.email, role: user.role }} demo={demo}>
+    <AppShell
+      theme={(await cookies()).get('theme')?.value === 'dark' ? 'dark' : 'light'}
+      nav={nav}
+      user={{ name: user.name, email: user.email, role: user.role }}
+      demo={demo}
+    >
       {children}
     </AppShell>
   );

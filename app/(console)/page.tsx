@@ -23,14 +23,26 @@ export default async function OverviewPage() {
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         {stats.map((s) => (
           <Card key={s.label}>
-            <CardHeader><CardTitle className="text-xs font-medium text-muted-fg">{s.label}</CardTitle></CardHeader>
+            <CardHeader>
+              <CardTitle className="text-xs font-medium text-muted-fg">{s.label}</CardTitle>
+            </CardHeader>
             <CardContent className="text-2xl font-semibold tabular-nums">{s.value}</CardContent>
           </Card>
         ))}
       </div>
       {o.total === 0 ? (
         <p className="mt-6 text-sm text-muted-fg">
-          The cache is empty. Executions arrive through callbacks and the background sync{user.role === 'admin' ? <> — see <Link className="text-primary underline" href="/sync">Sync</Link></> : null}.
+          The cache is empty. Executions arrive through callbacks and the background sync
+          {user.role === 'admin' ? (
+            <>
+              {' '}
+              — see{' '}
+              <Link className="text-primary underline" href="/sync">
+                Sync
+              </Link>
+            </>
+          ) : null}
+          .
         </p>
       ) : null}
     </>

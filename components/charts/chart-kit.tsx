@@ -90,7 +90,9 @@ export function DataTable({ table, className }: { table: ChartTable; className?:
       <THead>
         <TR>
           {table.columns.map((c, i) => (
-            <TH key={c} className={cn(i > 0 && table.rows[0]?.[i]?.numeric && 'text-right')}>{c}</TH>
+            <TH key={c} className={cn(i > 0 && table.rows[0]?.[i]?.numeric && 'text-right')}>
+              {c}
+            </TH>
           ))}
         </TR>
       </THead>
@@ -99,10 +101,24 @@ export function DataTable({ table, className }: { table: ChartTable; className?:
           <TR key={i}>
             {r.map((c, j) =>
               j === 0 ? (
-                <TH key={j} scope="row" className="whitespace-nowrap text-left font-normal normal-case tracking-normal">{c.href ? <a className="text-primary hover:underline" href={c.href}>{c.text}</a> : c.text}</TH>
+                <TH key={j} scope="row" className="whitespace-nowrap text-left font-normal normal-case tracking-normal">
+                  {c.href ? (
+                    <a className="text-primary hover:underline" href={c.href}>
+                      {c.text}
+                    </a>
+                  ) : (
+                    c.text
+                  )}
+                </TH>
               ) : (
                 <TD key={j} className={cn('whitespace-nowrap', c.numeric && 'text-right tabular-nums')}>
-                  {c.href ? <a className="text-primary hover:underline" href={c.href}>{c.text}</a> : c.text}
+                  {c.href ? (
+                    <a className="text-primary hover:underline" href={c.href}>
+                      {c.text}
+                    </a>
+                  ) : (
+                    c.text
+                  )}
                 </TD>
               ),
             )}
@@ -153,17 +169,38 @@ export function ChartCard({
           {toolbar}
           {tableOnly ? null : (
             <div role="group" aria-label={`${title}: view`} className="flex rounded-md border border-border p-0.5">
-              <Button variant="ghost" size="sm" className="h-7 px-2 aria-pressed:bg-muted aria-pressed:text-primary" aria-pressed={view === 'chart'} onClick={() => setView('chart')} title="Chart">
+              <Button
+                variant="ghost"
+                size="sm"
+                className="h-7 px-2 aria-pressed:bg-muted aria-pressed:text-primary"
+                aria-pressed={view === 'chart'}
+                onClick={() => setView('chart')}
+                title="Chart"
+              >
                 <BarChart3 className="h-3.5 w-3.5" aria-hidden />
                 <span className="sr-only">Chart</span>
               </Button>
-              <Button variant="ghost" size="sm" className="h-7 px-2 aria-pressed:bg-muted aria-pressed:text-primary" aria-pressed={view === 'table'} onClick={() => setView('table')} title="Table">
+              <Button
+                variant="ghost"
+                size="sm"
+                className="h-7 px-2 aria-pressed:bg-muted aria-pressed:text-primary"
+                aria-pressed={view === 'table'}
+                onClick={() => setView('table')}
+                title="Table"
+              >
                 <Table2 className="h-3.5 w-3.5" aria-hidden />
                 <span className="sr-only">Table</span>
               </Button>
             </div>
           )}
-          <Button variant="ghost" size="sm" className="h-7 px-2" onClick={() => downloadCsv(id, table)} disabled={table.rows.length === 0} title="Download CSV">
+          <Button
+            variant="ghost"
+            size="sm"
+            className="h-7 px-2"
+            onClick={() => downloadCsv(id, table)}
+            disabled={table.rows.length === 0}
+            title="Download CSV"
+          >
             <Download className="h-3.5 w-3.5" aria-hidden />
             <span className="sr-only">Download {title} as CSV</span>
           </Button>
@@ -181,7 +218,9 @@ export function ChartCard({
         ) : (
           <figure aria-labelledby={headingId} className="m-0">
             {children}
-            <figcaption className="sr-only">Each bar and point links to its executions; the table view lists the same numbers.</figcaption>
+            <figcaption className="sr-only">
+              Each bar and point links to its executions; the table view lists the same numbers.
+            </figcaption>
           </figure>
         )}
       </CardContent>
@@ -207,13 +246,18 @@ export function useNavigate() {
  * list of exactly the executions it counts. `linkOf` returns null for values the list cannot
  * select (shown, not linked).
  */
-export function linkedBar<R>(linkOf: (row: R) => { href: string | null; label: string; fill?: string }, navigate: (e: React.MouseEvent, href: string) => void) {
+export function linkedBar<R>(
+  linkOf: (row: R) => { href: string | null; label: string; fill?: string },
+  navigate: (e: React.MouseEvent, href: string) => void,
+) {
   function LinkedBar(p: BarShapeProps) {
     if (!p.height || !p.width || !p.payload) return <g />;
     // The link comes from the bar's own data row, never from an index into other arrays: while
     // new data replaces old, the two can briefly disagree.
     const { href, label, fill } = linkOf(p.payload as R);
-    const rect = <Rectangle x={p.x} y={p.y} width={p.width} height={p.height} fill={fill ?? p.fill} radius={p.radius} />;
+    const rect = (
+      <Rectangle x={p.x} y={p.y} width={p.width} height={p.height} fill={fill ?? p.fill} radius={p.radius} />
+    );
     if (!href) return <g aria-label={label}>{rect}</g>;
     return (
       // Out of the tab order (a month of days is a hundred bars): keyboard users get the same
@@ -227,7 +271,11 @@ export function linkedBar<R>(linkOf: (row: R) => { href: string | null; label: s
 }
 
 /** A line chart's point as a link (same contract as `linkedBar`). */
-export function linkedDot<R>(linkOf: (row: R) => { href: string | null; label: string } | null, navigate: (e: React.MouseEvent, href: string) => void, color: string) {
+export function linkedDot<R>(
+  linkOf: (row: R) => { href: string | null; label: string } | null,
+  navigate: (e: React.MouseEvent, href: string) => void,
+  color: string,
+) {
   function LinkedDot(p: { cx?: number; cy?: number; payload?: unknown }) {
     if (p.cx == null || p.cy == null || !p.payload) return <g />;
     const link = linkOf(p.payload as R);
@@ -235,7 +283,13 @@ export function linkedDot<R>(linkOf: (row: R) => { href: string | null; label: s
     const dot = <circle cx={p.cx} cy={p.cy} r={3.5} fill={color} stroke="var(--card)" strokeWidth={1.5} />;
     if (!link.href) return <g aria-label={link.label}>{dot}</g>;
     return (
-      <a href={link.href} aria-label={link.label} className="chart-link" tabIndex={-1} onClick={(e) => navigate(e, link.href!)}>
+      <a
+        href={link.href}
+        aria-label={link.label}
+        className="chart-link"
+        tabIndex={-1}
+        onClick={(e) => navigate(e, link.href!)}
+      >
         {/* A larger transparent target, easier to hit than the 3.5 px dot. */}
         <circle cx={p.cx} cy={p.cy} r={9} fill="transparent" />
         {dot}
@@ -252,7 +306,17 @@ export const axisProps = {
 } as const;
 
 /** Tooltip in the app's card style. */
-export function ChartTooltip({ active, label, payload, format }: { active?: boolean; label?: React.ReactNode; payload?: ReadonlyArray<{ name?: React.ReactNode; value?: unknown; color?: string; dataKey?: unknown }>; format?: (v: unknown, name: string) => string }) {
+export function ChartTooltip({
+  active,
+  label,
+  payload,
+  format,
+}: {
+  active?: boolean;
+  label?: React.ReactNode;
+  payload?: ReadonlyArray<{ name?: React.ReactNode; value?: unknown; color?: string; dataKey?: unknown }>;
+  format?: (v: unknown, name: string) => string;
+}) {
   if (!active || !payload?.length) return null;
   return (
     <div className="rounded-md border border-border bg-card px-3 py-2 text-xs shadow-lg">
@@ -262,7 +326,9 @@ export function ChartTooltip({ active, label, payload, format }: { active?: bool
           <li key={i} className="flex items-center gap-2 text-muted-fg">
             <span aria-hidden className="h-2 w-2 rounded-sm" style={{ background: p.color }} />
             <span className="text-fg">{String(p.name ?? p.dataKey)}</span>
-            <span className="ml-auto tabular-nums text-fg">{format ? format(p.value, String(p.name ?? '')) : String(p.value)}</span>
+            <span className="ml-auto tabular-nums text-fg">
+              {format ? format(p.value, String(p.name ?? '')) : String(p.value)}
+            </span>
           </li>
         ))}
       </ul>

@@ -13,7 +13,8 @@ type Props = { data: TrendsData };
 const FEEDBACK_COLUMNS = ['FRAUD', 'NOT_FRAUD', ''];
 const feedbackName = (f: string) => (f === '' ? 'No feedback' : f);
 /** The list's feedback filter for a rollup feedback value ('' is none). */
-const feedbackFilter = (f: string): ListFilters | null => (f === '' ? { feedback: 'none' } : f === 'FRAUD' || f === 'NOT_FRAUD' ? { feedback: f } : null);
+const feedbackFilter = (f: string): ListFilters | null =>
+  f === '' ? { feedback: 'none' } : f === 'FRAUD' || f === 'NOT_FRAUD' ? { feedback: f } : null;
 
 function Num({ n, href, className, label }: { n: number; href: string | null; className?: string; label?: string }) {
   const text = formatNumber(n);
@@ -35,7 +36,10 @@ export function FeedbackMatrix({ data }: Props) {
   const whole = { from: f.from, to: f.to };
   const count = (d: string, fb: string) => data.matrix.find((m) => m.decision === d && m.feedback === fb)?.n ?? 0;
   const decisions = sortDecisions(['PASSED', 'WARNING', 'REJECTED', ...data.matrix.map((m) => m.decision)]);
-  const feedbacks = [...FEEDBACK_COLUMNS, ...new Set(data.matrix.map((m) => m.feedback).filter((x) => !FEEDBACK_COLUMNS.includes(x)))];
+  const feedbacks = [
+    ...FEEDBACK_COLUMNS,
+    ...new Set(data.matrix.map((m) => m.feedback).filter((x) => !FEEDBACK_COLUMNS.includes(x))),
+  ];
   const link = (d: string, fb: string | null) => {
     const df = decisionFilter(d);
     const ff = fb === null ? {} : feedbackFilter(fb);
@@ -49,30 +53,60 @@ export function FeedbackMatrix({ data }: Props) {
   const table: ChartTable = {
     caption: 'Decision against analyst feedback',
     columns: ['Decision', ...feedbacks.map(feedbackName), 'Total'],
-    rows: decisions.map((d) => [cell(decisionName(d)), ...feedbacks.map((fb) => cell(count(d, fb), link(d, fb))), cell(rowTotal(d), link(d, null))]),
+    rows: decisions.map((d) => [
+      cell(decisionName(d)),
+      ...feedbacks.map((fb) => cell(count(d, fb), link(d, fb))),
+      cell(rowTotal(d), link(d, null)),
+    ]),
   };
-  const flag = (d: string, fb: string) => (d === 'PASSED' && fb === 'FRAUD' ? 'missed' : d === 'REJECTED' && fb === 'NOT_FRAUD' ? 'false' : null);
+  const flag = (d: string, fb: string) =>
+    d === 'PASSED' && fb === 'FRAUD' ? 'missed' : d === 'REJECTED' && fb === 'NOT_FRAUD' ? 'false' : null;
   return (
-    <ChartCard id="decision-feedback" title="Decision against feedback" description="What the service decided, against what analysts found." table={table} tableOnly>
+    <ChartCard
+      id="decision-feedback"
+      title="Decision against feedback"
+      description="What the service decided, against what analysts found."
+      table={table}
+      tableOnly
+    >
       <div className="mb-3 grid gap-2 sm:grid-cols-2">
         <p className="rounded-md border border-reject/40 bg-reject/5 px-3 py-2 text-sm">
           <span className="font-semibold">Missed fraud: </span>
-          <Num n={missed} href={link('PASSED', 'FRAUD')} label={`Missed fraud: ${missed} executions passed and then confirmed FRAUD`} /> passed, then confirmed FRAUD
-          <span className="block text-xs text-muted-fg">{formatPercent(fraud ? missed / fraud : null)} of all confirmed fraud</span>
+          <Num
+            n={missed}
+            href={link('PASSED', 'FRAUD')}
+            label={`Missed fraud: ${missed} executions passed and then confirmed FRAUD`}
+          />{' '}
+          passed, then confirmed FRAUD
+          <span className="block text-xs text-muted-fg">
+            {formatPercent(fraud ? missed / fraud : null)} of all confirmed fraud
+          </span>
         </p>
         <p className="rounded-md border border-warn/40 bg-warn/5 px-3 py-2 text-sm">
           <span className="font-semibold">False rejects: </span>
-          <Num n={falseRejects} href={link('REJECTED', 'NOT_FRAUD')} label={`False rejects: ${falseRejects} executions rejected and then confirmed NOT_FRAUD`} /> rejected, then NOT_FRAUD
-          <span className="block text-xs text-muted-fg">{formatPercent(rejectedReviewed ? falseRejects / rejectedReviewed : null)} of rejected executions with feedback</span>
+          <Num
+            n={falseRejects}
+            href={link('REJECTED', 'NOT_FRAUD')}
+            label={`False rejects: ${falseRejects} executions rejected and then confirmed NOT_FRAUD`}
+          />{' '}
+          rejected, then NOT_FRAUD
+          <span className="block text-xs text-muted-fg">
+            {formatPercent(rejectedReviewed ? falseRejects / rejectedReviewed : null)} of rejected executions with
+            feedback
+          </span>
         </p>
       </div>
       <Table>
-        <caption className="sr-only">Executions by the service&apos;s decision (rows) and analysts&apos; feedback (columns)</caption>
+        <caption className="sr-only">
+          Executions by the service&apos;s decision (rows) and analysts&apos; feedback (columns)
+        </caption>
         <THead>
           <TR>
             <TH>Decision</TH>
             {feedbacks.map((fb) => (
-              <TH key={fb} className="text-right">{feedbackName(fb)}</TH>
+              <TH key={fb} className="text-right">
+                {feedbackName(fb)}
+              </TH>
             ))}
             <TH className="text-right">Total</TH>
           </TR>
@@ -80,17 +114,34 @@ export function FeedbackMatrix({ data }: Props) {
         <TBody>
           {decisions.map((d) => (
             <TR key={d}>
-              <TH scope="row" className="text-left font-normal normal-case tracking-normal">{decisionName(d)}</TH>
+              <TH scope="row" className="text-left font-normal normal-case tracking-normal">
+                {decisionName(d)}
+              </TH>
               {feedbacks.map((fb) => {
                 const kind = flag(d, fb);
                 return (
-                  <TD key={fb} className={cn('text-right tabular-nums', kind === 'missed' && 'bg-reject/10 font-semibold', kind === 'false' && 'bg-warn/10 font-semibold')}>
-                    <Num n={count(d, fb)} href={link(d, fb)} label={`${decisionName(d)} with ${feedbackName(fb)}: ${count(d, fb)} executions`} />
-                    {kind ? <span className="sr-only">{kind === 'missed' ? ' (missed fraud)' : ' (false rejects)'}</span> : null}
+                  <TD
+                    key={fb}
+                    className={cn(
+                      'text-right tabular-nums',
+                      kind === 'missed' && 'bg-reject/10 font-semibold',
+                      kind === 'false' && 'bg-warn/10 font-semibold',
+                    )}
+                  >
+                    <Num
+                      n={count(d, fb)}
+                      href={link(d, fb)}
+                      label={`${decisionName(d)} with ${feedbackName(fb)}: ${count(d, fb)} executions`}
+                    />
+                    {kind ? (
+                      <span className="sr-only">{kind === 'missed' ? ' (missed fraud)' : ' (false rejects)'}</span>
+                    ) : null}
                   </TD>
                 );
               })}
-              <TD className="text-right tabular-nums"><Num n={rowTotal(d)} href={link(d, null)} /></TD>
+              <TD className="text-right tabular-nums">
+                <Num n={rowTotal(d)} href={link(d, null)} />
+              </TD>
             </TR>
           ))}
         </TBody>
@@ -104,7 +155,8 @@ export function RulePrecision({ data }: Props) {
   const f = data.filters;
   const whole = { from: f.from, to: f.to };
   const href = (extra: ListFilters) => trendsListHref(f, whole, extra);
-  const precision = (r: { fraud: number; notFraud: number }) => (r.fraud + r.notFraud ? r.fraud / (r.fraud + r.notFraud) : null);
+  const precision = (r: { fraud: number; notFraud: number }) =>
+    r.fraud + r.notFraud ? r.fraud / (r.fraud + r.notFraud) : null;
   const table: ChartTable = {
     caption: 'Rule precision against feedback',
     columns: ['Rule', 'Rule id', 'Matched', 'FRAUD', 'NOT_FRAUD', 'Precision'],
@@ -147,9 +199,15 @@ export function RulePrecision({ data }: Props) {
                     {r.name ?? r.ruleId}
                     {r.name ? <span className="block font-mono text-xs text-muted-fg">{r.ruleId}</span> : null}
                   </TH>
-                  <TD className="text-right tabular-nums"><Num n={r.matched} href={href({ rule: r.ruleId })} /></TD>
-                  <TD className="text-right tabular-nums"><Num n={r.fraud} href={href({ rule: r.ruleId, feedback: 'FRAUD' })} /></TD>
-                  <TD className="text-right tabular-nums"><Num n={r.notFraud} href={href({ rule: r.ruleId, feedback: 'NOT_FRAUD' })} /></TD>
+                  <TD className="text-right tabular-nums">
+                    <Num n={r.matched} href={href({ rule: r.ruleId })} />
+                  </TD>
+                  <TD className="text-right tabular-nums">
+                    <Num n={r.fraud} href={href({ rule: r.ruleId, feedback: 'FRAUD' })} />
+                  </TD>
+                  <TD className="text-right tabular-nums">
+                    <Num n={r.notFraud} href={href({ rule: r.ruleId, feedback: 'NOT_FRAUD' })} />
+                  </TD>
                   <TD>
                     {p == null ? (
                       <span className="text-xs text-muted-fg">no feedback</span>
@@ -176,9 +234,14 @@ export function RulePrecision({ data }: Props) {
 export function SpikeAlerts({ data }: Props) {
   const f = data.filters;
   const R = SPIKE_RULE;
-  const what = (a: TrendsData['alerts'][number]) => (a.kind === 'reject_rate' ? 'Reject rate' : `${a.capability} · ${a.label}`);
+  const what = (a: TrendsData['alerts'][number]) =>
+    a.kind === 'reject_rate' ? 'Reject rate' : `${a.capability} · ${a.label}`;
   const linkOf = (a: TrendsData['alerts'][number]) =>
-    trendsListHref(f, { from: a.day, to: a.day }, a.kind === 'reject_rate' ? { decision: 'REJECTED' } : { capability: a.capability, capLabel: a.label });
+    trendsListHref(
+      f,
+      { from: a.day, to: a.day },
+      a.kind === 'reject_rate' ? { decision: 'REJECTED' } : { capability: a.capability, capLabel: a.label },
+    );
   const table: ChartTable = {
     caption: 'Spike alerts',
     columns: ['Day', 'What', 'Executions', 'Of', 'Rate', 'Baseline mean', 'Baseline SD', 'Baseline days'],
@@ -207,14 +270,21 @@ export function SpikeAlerts({ data }: Props) {
         <ul className="divide-y divide-border" aria-label="Spike alerts">
           {data.alerts.map((a, i) => (
             <li key={i} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2 text-sm">
-              <Badge tone={a.kind === 'reject_rate' ? 'reject' : a.decisionType === 'WARNING' ? 'warn' : 'reject'}>{a.kind === 'reject_rate' ? 'Reject rate' : 'Label'}</Badge>
+              <Badge tone={a.kind === 'reject_rate' ? 'reject' : a.decisionType === 'WARNING' ? 'warn' : 'reject'}>
+                {a.kind === 'reject_rate' ? 'Reject rate' : 'Label'}
+              </Badge>
               <span className="font-medium">{formatDate(a.day)}</span>
               <span className="min-w-0 break-all">{a.kind === 'label' ? what(a) : null}</span>
               <span className="tabular-nums">
-                <strong>{formatPercent(a.rate)}</strong> ({formatNumber(a.n)} of {formatNumber(a.total)}) against {formatPercent(a.mean)} ± {formatPercent(a.sd)} over {a.baselineDays} days
+                <strong>{formatPercent(a.rate)}</strong> ({formatNumber(a.n)} of {formatNumber(a.total)}) against{' '}
+                {formatPercent(a.mean)} ± {formatPercent(a.sd)} over {a.baselineDays} days
               </span>
               <a className="ml-auto text-primary hover:underline" href={linkOf(a)}>
-                View {formatNumber(a.n)} executions<span className="sr-only"> for {what(a)} on {a.day}</span>
+                View {formatNumber(a.n)} executions
+                <span className="sr-only">
+                  {' '}
+                  for {what(a)} on {a.day}
+                </span>
               </a>
             </li>
           ))}

@@ -19,16 +19,32 @@ export function ApprovalActions({ submissionId, label, mine }: { submissionId: s
       setResult(r);
     });
   if (mine) return <p className="text-xs text-muted-fg">Your own label: another manager decides.</p>;
-  if (result?.ok) return <p role="status" className="text-xs text-ok">{result.message}</p>;
+  if (result?.ok)
+    return (
+      <p role="status" className="text-xs text-ok">
+        {result.message}
+      </p>
+    );
   const fe = result && !result.ok ? (result.fieldErrors ?? {}) : {};
   return (
     <div className="flex flex-col items-end gap-2">
       {!rejecting ? (
         <div className="flex gap-2">
-          <Button size="sm" disabled={pending} onClick={() => run(() => approveFeedbackAction({ submissionId }))} aria-label={`Approve ${label}`}>
+          <Button
+            size="sm"
+            disabled={pending}
+            onClick={() => run(() => approveFeedbackAction({ submissionId }))}
+            aria-label={`Approve ${label}`}
+          >
             <Check aria-hidden className="h-4 w-4" /> Approve
           </Button>
-          <Button size="sm" variant="secondary" disabled={pending} onClick={() => setRejecting(true)} aria-label={`Reject ${label}`}>
+          <Button
+            size="sm"
+            variant="secondary"
+            disabled={pending}
+            onClick={() => setRejecting(true)}
+            aria-label={`Reject ${label}`}
+          >
             <X aria-hidden className="h-4 w-4" /> Reject…
           </Button>
         </div>
@@ -40,7 +56,9 @@ export function ApprovalActions({ submissionId, label, mine }: { submissionId: s
             run(() => rejectFeedbackAction({ submissionId, comment }));
           }}
         >
-          <Label htmlFor={`reject-${submissionId}`} className="text-xs">Why is it rejected? The analyst reads this.</Label>
+          <Label htmlFor={`reject-${submissionId}`} className="text-xs">
+            Why is it rejected? The analyst reads this.
+          </Label>
           <Textarea
             id={`reject-${submissionId}`}
             rows={2}
@@ -53,12 +71,20 @@ export function ApprovalActions({ submissionId, label, mine }: { submissionId: s
           />
           <FieldError id={`reject-${submissionId}-error`} messages={fe.comment} />
           <div className="flex justify-end gap-2">
-            <Button size="sm" variant="ghost" onClick={() => setRejecting(false)} disabled={pending}>Cancel</Button>
-            <Button size="sm" variant="danger" type="submit" disabled={pending || !comment.trim()}>Reject</Button>
+            <Button size="sm" variant="ghost" onClick={() => setRejecting(false)} disabled={pending}>
+              Cancel
+            </Button>
+            <Button size="sm" variant="danger" type="submit" disabled={pending || !comment.trim()}>
+              Reject
+            </Button>
           </div>
         </form>
       )}
-      {result && !result.ok && !fe.comment ? <p role="alert" className="max-w-72 text-right text-xs text-danger">{result.error}</p> : null}
+      {result && !result.ok && !fe.comment ? (
+        <p role="alert" className="max-w-72 text-right text-xs text-danger">
+          {result.error}
+        </p>
+      ) : null}
     </div>
   );
 }

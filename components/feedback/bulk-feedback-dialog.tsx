@@ -3,7 +3,11 @@ import { Tags } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import * as React from 'react';
-import { getBatchProgressAction, previewBulkFeedbackAction, submitBulkFeedbackAction } from '@/app/(console)/executions/feedback-actions';
+import {
+  getBatchProgressAction,
+  previewBulkFeedbackAction,
+  submitBulkFeedbackAction,
+} from '@/app/(console)/executions/feedback-actions';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
@@ -24,7 +28,15 @@ type Stage = { kind: 'form' } | { kind: 'progress'; batchId: string; message?: s
  * each execution then gets its own submission, delivered and tracked on its own, with progress
  * shown here until every one has settled.
  */
-export function BulkFeedbackDialog({ executionIds, role, onDone }: { executionIds: string[]; role: 'analyst' | 'manager' | 'admin'; onDone?(): void }) {
+export function BulkFeedbackDialog({
+  executionIds,
+  role,
+  onDone,
+}: {
+  executionIds: string[];
+  role: 'analyst' | 'manager' | 'admin';
+  onDone?(): void;
+}) {
   const router = useRouter();
   const [open, setOpen] = React.useState(false);
   const [preview, setPreview] = React.useState<ActionResult<BulkPreview> | null>(null);
@@ -56,7 +68,14 @@ export function BulkFeedbackDialog({ executionIds, role, onDone }: { executionId
     if (!preview?.ok) return;
     const ids = Object.keys(preview.data.versions);
     start(async () => {
-      const r = await submitBulkFeedbackAction({ executionIds: ids, status: status as FeedbackStatus, reason: reason || undefined, note: note || undefined, versions: preview.data.versions, idempotencyKey: key });
+      const r = await submitBulkFeedbackAction({
+        executionIds: ids,
+        status: status as FeedbackStatus,
+        reason: reason || undefined,
+        note: note || undefined,
+        versions: preview.data.versions,
+        idempotencyKey: key,
+      });
       setResult(r);
       if (r.ok) setStage({ kind: 'progress', batchId: r.data.batchId, message: r.message, created: r.data.created });
     });
@@ -72,8 +91,16 @@ export function BulkFeedbackDialog({ executionIds, role, onDone }: { executionId
         </Button>
       </DialogTrigger>
       <DialogContent
-        title={stage.kind === 'progress' ? 'Sending labels' : `Label ${formatNumber(executionIds.length)} execution${executionIds.length === 1 ? '' : 's'}`}
-        description={stage.kind === 'progress' ? 'Each label is stored and sent on its own; you can close this and follow them in the list.' : 'One label for every selected execution. Each is stored, then sent to the service on its own.'}
+        title={
+          stage.kind === 'progress'
+            ? 'Sending labels'
+            : `Label ${formatNumber(executionIds.length)} execution${executionIds.length === 1 ? '' : 's'}`
+        }
+        description={
+          stage.kind === 'progress'
+            ? 'Each label is stored and sent on its own; you can close this and follow them in the list.'
+            : 'One label for every selected execution. Each is stored, then sent to the service on its own.'
+        }
         className="max-h-[90vh] w-[min(94vw,36rem)] overflow-y-auto"
       >
         {stage.kind === 'progress' ? (
@@ -91,27 +118,53 @@ export function BulkFeedbackDialog({ executionIds, role, onDone }: { executionId
         ) : (
           <form noValidate onSubmit={submit} className="flex flex-col gap-3" aria-label="Bulk feedback">
             <p className="text-sm">
-              <strong className="tabular-nums">{formatNumber(p!.count)}</strong> execution{p!.count === 1 ? '' : 's'} selected
+              <strong className="tabular-nums">{formatNumber(p!.count)}</strong> execution{p!.count === 1 ? '' : 's'}{' '}
+              selected
               {p!.alreadyLabelled ? (
                 <>
-                  ; <strong className="tabular-nums">{formatNumber(p!.alreadyLabelled)}</strong> already {p!.alreadyLabelled === 1 ? 'carries a label' : 'carry labels'}, which this replaces
+                  ; <strong className="tabular-nums">{formatNumber(p!.alreadyLabelled)}</strong> already{' '}
+                  {p!.alreadyLabelled === 1 ? 'carries a label' : 'carry labels'}, which this replaces
                 </>
               ) : null}
               .
-              {p!.missing.length ? <span className="text-warn"> {formatNumber(p!.missing.length)} are no longer in the cache and are left out.</span> : null}
+              {p!.missing.length ? (
+                <span className="text-warn">
+                  {' '}
+                  {formatNumber(p!.missing.length)} are no longer in the cache and are left out.
+                </span>
+              ) : null}
             </p>
             <StatusRadios idPrefix="bulk" value={status} onChange={setStatus} errors={fe.status} disabled={pending} />
-            <ReasonSelect idPrefix="bulk" status={status} value={reason} onChange={setReason} errors={fe.reason} disabled={pending} />
+            <ReasonSelect
+              idPrefix="bulk"
+              status={status}
+              value={reason}
+              onChange={setReason}
+              errors={fe.reason}
+              disabled={pending}
+            />
             <NoteField idPrefix="bulk" value={note} onChange={setNote} errors={fe.note} disabled={pending} />
             <BlastRadiusView blast={p!.blast} emphasis={status === 'FRAUD'} scope="the selected executions" limit={6} />
-            {p!.fourEyes && role === 'analyst' && (status === 'FRAUD' || status === 'NOT_FRAUD') ? <p className="text-xs text-warn">Four-eyes is on: a manager approves these labels before they are sent.</p> : null}
+            {p!.fourEyes && role === 'analyst' && (status === 'FRAUD' || status === 'NOT_FRAUD') ? (
+              <p className="text-xs text-warn">
+                Four-eyes is on: a manager approves these labels before they are sent.
+              </p>
+            ) : null}
             {result && !result.ok ? <Alert tone="error">{result.error}</Alert> : null}
             <div className="flex justify-end gap-2">
               <DialogClose asChild>
                 <Button variant="secondary">Cancel</Button>
               </DialogClose>
-              <Button type="submit" variant={status === 'FRAUD' ? 'danger' : 'primary'} disabled={pending || !status || !p!.count || note.length > NOTE_MAX}>
-                {pending ? 'Storing…' : status ? `Label ${formatNumber(p!.count)} as ${labelText(status, null)}` : 'Choose a label'}
+              <Button
+                type="submit"
+                variant={status === 'FRAUD' ? 'danger' : 'primary'}
+                disabled={pending || !status || !p!.count || note.length > NOTE_MAX}
+              >
+                {pending
+                  ? 'Storing…'
+                  : status
+                    ? `Label ${formatNumber(p!.count)} as ${labelText(status, null)}`
+                    : 'Choose a label'}
               </Button>
             </div>
           </form>
@@ -165,8 +218,18 @@ function BatchProgressView({ batchId, message, created }: { batchId: string; mes
                 {formatNumber(progress?.settled ?? 0)} / {formatNumber(total)}
               </span>
             </div>
-            <div role="progressbar" aria-label="Labels settled" aria-valuemin={0} aria-valuemax={total} aria-valuenow={progress?.settled ?? 0} className="h-2 overflow-hidden rounded bg-muted">
-              <div className="h-full bg-ok transition-all" style={{ width: `${total ? Math.round(((progress?.settled ?? 0) / total) * 100) : 0}%` }} />
+            <div
+              role="progressbar"
+              aria-label="Labels settled"
+              aria-valuemin={0}
+              aria-valuemax={total}
+              aria-valuenow={progress?.settled ?? 0}
+              className="h-2 overflow-hidden rounded bg-muted"
+            >
+              <div
+                className="h-full bg-ok transition-all"
+                style={{ width: `${total ? Math.round(((progress?.settled ?? 0) / total) * 100) : 0}%` }}
+              />
             </div>
           </div>
           <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm" aria-live="polite">
@@ -185,7 +248,9 @@ function BatchProgressView({ batchId, message, created }: { batchId: string; mes
               <ul className="mt-1 flex flex-col gap-0.5">
                 {progress.failures.map((f) => (
                   <li key={f.submissionId}>
-                    <Link className="font-mono text-primary hover:underline" href={`/executions/${f.executionId}`}>{shortId(f.executionId)}</Link>{' '}
+                    <Link className="font-mono text-primary hover:underline" href={`/executions/${f.executionId}`}>
+                      {shortId(f.executionId)}
+                    </Link>{' '}
                     {f.error ? <ServiceError error={f.error} /> : null}
                   </li>
                 ))}

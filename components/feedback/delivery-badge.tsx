@@ -6,7 +6,11 @@ export function DeliveryStateBadge({ state, className }: { state: string | null 
   if (!state) return null;
   const known = state in STATE_LABELS;
   return (
-    <Badge tone={known ? STATE_TONES[state as FeedbackState] : 'neutral'} className={className} title={known ? STATE_HINTS[state as FeedbackState] : undefined}>
+    <Badge
+      tone={known ? STATE_TONES[state as FeedbackState] : 'neutral'}
+      className={className}
+      title={known ? STATE_HINTS[state as FeedbackState] : undefined}
+    >
       {known ? STATE_LABELS[state as FeedbackState] : state}
     </Badge>
   );

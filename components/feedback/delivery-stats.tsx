@@ -14,7 +14,12 @@ export function FeedbackDeliveryStatsCard({ stats }: { stats: FeedbackDeliverySt
   const figures: Array<{ label: string; value: number; tone?: string; href?: string }> = [
     { label: 'Pending', value: stats.pending + stats.delivering, href: '/executions?feedback=pending' },
     { label: 'Retrying after an error', value: stats.retrying, tone: stats.retrying ? 'text-warn' : undefined },
-    { label: 'Refused (need a look)', value: stats.failed, tone: stats.failed ? 'text-danger' : undefined, href: '/executions?feedback=failed' },
+    {
+      label: 'Refused (need a look)',
+      value: stats.failed,
+      tone: stats.failed ? 'text-danger' : undefined,
+      href: '/executions?feedback=failed',
+    },
     { label: 'Awaiting approval', value: stats.awaitingApproval, href: '/approvals' },
     { label: 'Delivered in 24 h', value: stats.deliveredLast24h, tone: 'text-ok' },
   ];
@@ -24,7 +29,13 @@ export function FeedbackDeliveryStatsCard({ stats }: { stats: FeedbackDeliverySt
         <CardTitle>Feedback delivery</CardTitle>
         <p className="text-xs text-muted-fg">
           Labels are stored first and sent with retries.{' '}
-          {stats.oldestPendingAt ? <>Oldest waiting since {formatDateTime(stats.oldestPendingAt)} ({formatRelative(stats.oldestPendingAt)}).</> : 'Nothing is waiting.'}
+          {stats.oldestPendingAt ? (
+            <>
+              Oldest waiting since {formatDateTime(stats.oldestPendingAt)} ({formatRelative(stats.oldestPendingAt)}).
+            </>
+          ) : (
+            'Nothing is waiting.'
+          )}
         </p>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
@@ -33,7 +44,13 @@ export function FeedbackDeliveryStatsCard({ stats }: { stats: FeedbackDeliverySt
             <div key={f.label}>
               <dt className="text-xs text-muted-fg">{f.label}</dt>
               <dd className={cn('text-xl font-semibold tabular-nums', f.tone)}>
-                {f.href && f.value ? <Link href={f.href} className="hover:underline">{formatNumber(f.value)}</Link> : formatNumber(f.value)}
+                {f.href && f.value ? (
+                  <Link href={f.href} className="hover:underline">
+                    {formatNumber(f.value)}
+                  </Link>
+                ) : (
+                  formatNumber(f.value)
+                )}
               </dd>
             </div>
           ))}
@@ -44,10 +61,16 @@ export function FeedbackDeliveryStatsCard({ stats }: { stats: FeedbackDeliverySt
             <ul className="mt-1 flex flex-col gap-1 text-xs">
               {stats.lastFailures.map((f) => (
                 <li key={f.submissionId} className="flex flex-wrap gap-x-2">
-                  <Link href={`/executions/${f.executionId}`} className="font-mono text-primary hover:underline">{shortId(f.executionId)}</Link>
+                  <Link href={`/executions/${f.executionId}`} className="font-mono text-primary hover:underline">
+                    {shortId(f.executionId)}
+                  </Link>
                   <span>{labelText(f.status, f.reason)}</span>
-                  <span className="text-muted-fg">{formatDateTime(f.at)} · {f.attempts} attempt{f.attempts === 1 ? '' : 's'}</span>
-                  <span className={f.error?.permanent ? 'text-danger' : 'text-warn'}>{f.error ? <ServiceError error={f.error} /> : null}</span>
+                  <span className="text-muted-fg">
+                    {formatDateTime(f.at)} · {f.attempts} attempt{f.attempts === 1 ? '' : 's'}
+                  </span>
+                  <span className={f.error?.permanent ? 'text-danger' : 'text-warn'}>
+                    {f.error ? <ServiceError error={f.error} /> : null}
+                  </span>
                 </li>
               ))}
             </ul>

@@ -2,7 +2,11 @@
 import { RotateCw } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import * as React from 'react';
-import { getFeedbackPanelAction, retryFeedbackAction, submitFeedbackAction } from '@/app/(console)/executions/feedback-actions';
+import {
+  getFeedbackPanelAction,
+  retryFeedbackAction,
+  submitFeedbackAction,
+} from '@/app/(console)/executions/feedback-actions';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import type { ActionResult } from '@/lib/auth/guards';
@@ -20,7 +24,13 @@ import { newIdempotencyKey, NoteField, ReasonSelect, StatusRadios } from './labe
  * the full history. Everything is stored first and delivered by the worker; this component only
  * shows where it is.
  */
-export function FeedbackPanel({ initial, role }: { initial: FeedbackPanelData; role: 'analyst' | 'manager' | 'admin' }) {
+export function FeedbackPanel({
+  initial,
+  role,
+}: {
+  initial: FeedbackPanelData;
+  role: 'analyst' | 'manager' | 'admin';
+}) {
   const router = useRouter();
   const [data, setData] = React.useState(initial);
   const [status, setStatus] = React.useState<FeedbackStatus | ''>('');
@@ -92,30 +102,67 @@ export function FeedbackPanel({ initial, role }: { initial: FeedbackPanelData; r
     <div className="flex flex-col gap-4" data-testid="feedback-panel">
       <CurrentLabel latest={latest} onRetry={retry} retrying={retrying} />
 
-      <form noValidate onSubmit={submit} className="flex flex-col gap-3 border-t border-border pt-3" aria-label="Give feedback">
+      <form
+        noValidate
+        onSubmit={submit}
+        className="flex flex-col gap-3 border-t border-border pt-3"
+        aria-label="Give feedback"
+      >
         <h3 className="text-sm font-semibold">{latest ? 'Change the label' : 'Label this execution'}</h3>
         {data.executionStatus !== 'PROCESSED' ? (
-          <Alert tone="warn">The service accepts feedback only on PROCESSED executions; this one is {data.executionStatus}. It will likely be refused.</Alert>
+          <Alert tone="warn">
+            The service accepts feedback only on PROCESSED executions; this one is {data.executionStatus}. It will
+            likely be refused.
+          </Alert>
         ) : null}
         <StatusRadios idPrefix="fb" value={status} onChange={setStatus} errors={fe.status} disabled={submitting} />
-        <ReasonSelect idPrefix="fb" status={status} value={reason} onChange={setReason} errors={fe.reason} disabled={submitting} />
+        <ReasonSelect
+          idPrefix="fb"
+          status={status}
+          value={reason}
+          onChange={setReason}
+          errors={fe.reason}
+          disabled={submitting}
+        />
         <NoteField idPrefix="fb" value={note} onChange={setNote} errors={fe.note} disabled={submitting} />
         <BlastRadiusView blast={data.blast} emphasis={status === 'FRAUD'} />
-        {approvalNeeded ? <p className="text-xs text-warn">Four-eyes is on: a manager approves this label before it is sent.</p> : null}
+        {approvalNeeded ? (
+          <p className="text-xs text-warn">Four-eyes is on: a manager approves this label before it is sent.</p>
+        ) : null}
         {result && !result.ok && result.code !== 'INVALID' ? (
           <Alert tone="error">
             <p>{result.error}</p>
             {result.code === 'CONFLICT' ? (
-              <Button size="sm" variant="secondary" className="mt-2" onClick={() => startSubmit(async () => void (await reload()))}>
+              <Button
+                size="sm"
+                variant="secondary"
+                className="mt-2"
+                onClick={() => startSubmit(async () => void (await reload()))}
+              >
                 Show the latest
               </Button>
             ) : null}
           </Alert>
         ) : null}
-        {result && !result.ok && result.code === 'INVALID' && (fe.executionId || fe.version || fe.idempotencyKey || fe._) ? <Alert tone="error">{result.error}</Alert> : null}
+        {result &&
+        !result.ok &&
+        result.code === 'INVALID' &&
+        (fe.executionId || fe.version || fe.idempotencyKey || fe._) ? (
+          <Alert tone="error">{result.error}</Alert>
+        ) : null}
         {/* "Stored…" only while it is on its way; the state above says the rest. A duplicate's message stays. */}
-        {result?.ok && result.message && (moving || latest?.state === 'awaiting_approval' || (result.data as { duplicate?: boolean } | null)?.duplicate) ? <Alert tone="success">{result.message}</Alert> : null}
-        <Button type="submit" disabled={submitting || !status || note.length > NOTE_MAX} variant={status === 'FRAUD' ? 'danger' : 'primary'}>
+        {result?.ok &&
+        result.message &&
+        (moving ||
+          latest?.state === 'awaiting_approval' ||
+          (result.data as { duplicate?: boolean } | null)?.duplicate) ? (
+          <Alert tone="success">{result.message}</Alert>
+        ) : null}
+        <Button
+          type="submit"
+          disabled={submitting || !status || note.length > NOTE_MAX}
+          variant={status === 'FRAUD' ? 'danger' : 'primary'}
+        >
           {submitting ? 'Storing…' : status ? `Submit ${labelText(status, null)}` : 'Submit feedback'}
         </Button>
       </form>
@@ -129,10 +176,22 @@ function isMoving(s: SubmissionView | null): boolean {
   if (!s) return false;
   if (s.state === 'pending' || s.state === 'delivering') return true;
   // Just delivered: the worker refreshes the execution from the service right after.
-  return s.state === 'delivered' && !s.events.some((e) => e.kind === 'refreshed' || e.kind === 'refresh_failed') && Date.now() - Date.parse(s.deliveredAt ?? s.submittedAt) < 30_000;
+  return (
+    s.state === 'delivered' &&
+    !s.events.some((e) => e.kind === 'refreshed' || e.kind === 'refresh_failed') &&
+    Date.now() - Date.parse(s.deliveredAt ?? s.submittedAt) < 30_000
+  );
 }
 
-function CurrentLabel({ latest, onRetry, retrying }: { latest: SubmissionView | null; onRetry(id: string): void; retrying: boolean }) {
+function CurrentLabel({
+  latest,
+  onRetry,
+  retrying,
+}: {
+  latest: SubmissionView | null;
+  onRetry(id: string): void;
+  retrying: boolean;
+}) {
   if (!latest) return <p className="text-sm text-muted-fg">No feedback from Verdict yet.</p>;
   return (
     <div className="flex flex-col gap-2" aria-live="polite" role="status" data-testid="feedback-current">
@@ -150,31 +209,47 @@ function CurrentLabel({ latest, onRetry, retrying }: { latest: SubmissionView | 
           {latest.attempts > 1 ? ` after ${latest.attempts} attempts` : ''}.
         </p>
       ) : null}
-      {latest.state === 'awaiting_approval' ? <p className="text-xs text-warn">Waiting for a manager to approve or reject it. Nothing is sent until then.</p> : null}
+      {latest.state === 'awaiting_approval' ? (
+        <p className="text-xs text-warn">Waiting for a manager to approve or reject it. Nothing is sent until then.</p>
+      ) : null}
       {latest.state === 'rejected' ? (
         <p className="text-xs">
-          Rejected by {latest.decidedByEmail} {formatRelative(latest.decidedAt)}: <q className="italic">{latest.approvalComment}</q>
+          Rejected by {latest.decidedByEmail} {formatRelative(latest.decidedAt)}:{' '}
+          <q className="italic">{latest.approvalComment}</q>
         </p>
       ) : null}
       {(latest.state === 'pending' || latest.state === 'delivering') && latest.lastError ? (
         <p className="text-xs text-warn">
           Attempt {latest.attempts} did not get through (<ServiceError error={latest.lastError} />)
-          {latest.nextAttemptAt ? <>; next try {formatRelative(latest.nextAttemptAt)}</> : null}. It stays stored and is retried until the service takes it.
+          {latest.nextAttemptAt ? <>; next try {formatRelative(latest.nextAttemptAt)}</> : null}. It stays stored and is
+          retried until the service takes it.
         </p>
       ) : null}
       {(latest.state === 'pending' || latest.state === 'delivering') && !latest.lastError ? (
-        <p className="text-xs text-muted-fg">{latest.state === 'delivering' ? 'Stored; being sent to the service now…' : 'Stored; waiting to be sent to the service…'}</p>
+        <p className="text-xs text-muted-fg">
+          {latest.state === 'delivering'
+            ? 'Stored; being sent to the service now…'
+            : 'Stored; waiting to be sent to the service…'}
+        </p>
       ) : null}
       {latest.state === 'failed' ? (
         <Alert tone="error">
           <p className="font-medium">The service refused this label.</p>
-          <p className="mt-1 text-xs">{latest.lastError ? <ServiceError error={latest.lastError} /> : 'No detail was given.'}</p>
+          <p className="mt-1 text-xs">
+            {latest.lastError ? <ServiceError error={latest.lastError} /> : 'No detail was given.'}
+          </p>
           <Button size="sm" variant="secondary" className="mt-2" disabled={retrying} onClick={() => onRetry(latest.id)}>
-            <RotateCw aria-hidden className={retrying ? 'h-3.5 w-3.5 animate-spin' : 'h-3.5 w-3.5'} /> {retrying ? 'Retrying…' : 'Retry delivery'}
+            <RotateCw aria-hidden className={retrying ? 'h-3.5 w-3.5 animate-spin' : 'h-3.5 w-3.5'} />{' '}
+            {retrying ? 'Retrying…' : 'Retry delivery'}
           </Button>
         </Alert>
       ) : null}
-      {latest.note ? <p className="rounded bg-muted px-2 py-1 text-xs"><span className="text-muted-fg">Note: </span>{latest.note}</p> : null}
+      {latest.note ? (
+        <p className="rounded bg-muted px-2 py-1 text-xs">
+          <span className="text-muted-fg">Note: </span>
+          {latest.note}
+        </p>
+      ) : null}
     </div>
   );
 }

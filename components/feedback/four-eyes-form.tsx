@@ -21,7 +21,15 @@ export function FourEyesForm({ enabled }: { enabled: boolean }) {
       }}
     >
       <label className="flex cursor-pointer items-start gap-3">
-        <input type="checkbox" role="switch" className="peer sr-only" checked={on} onChange={(e) => setOn(e.target.checked)} aria-describedby="four-eyes-hint" disabled={pending} />
+        <input
+          type="checkbox"
+          role="switch"
+          className="peer sr-only"
+          checked={on}
+          onChange={(e) => setOn(e.target.checked)}
+          aria-describedby="four-eyes-hint"
+          disabled={pending}
+        />
         <span
           aria-hidden
           className={cn(
@@ -29,18 +37,28 @@ export function FourEyesForm({ enabled }: { enabled: boolean }) {
             on ? 'bg-primary' : 'bg-border',
           )}
         >
-          <span className={cn('inline-block h-4 w-4 rounded-full bg-white shadow transition-transform', on ? 'translate-x-4' : 'translate-x-0.5')} />
+          <span
+            className={cn(
+              'inline-block h-4 w-4 rounded-full bg-white shadow transition-transform',
+              on ? 'translate-x-4' : 'translate-x-0.5',
+            )}
+          />
         </span>
         <span className="flex flex-col gap-0.5">
           <span className="text-sm font-medium">Four-eyes for Fraud and Not fraud labels</span>
           <span id="four-eyes-hint" className="text-xs text-muted-fg">
-            When on, a label from an analyst waits in the Approvals queue until a manager approves it (then it is sent) or rejects it with a comment. Labels from managers and admins, and NA from anyone, are sent at once.
+            When on, a label from an analyst waits in the Approvals queue until a manager approves it (then it is sent)
+            or rejects it with a comment. Labels from managers and admins, and NA from anyone, are sent at once.
           </span>
         </span>
       </label>
-      {result ? <Alert tone={result.ok ? 'success' : 'error'}>{result.ok ? result.message : result.error}</Alert> : null}
+      {result ? (
+        <Alert tone={result.ok ? 'success' : 'error'}>{result.ok ? result.message : result.error}</Alert>
+      ) : null}
       <div>
-        <Button type="submit" disabled={pending || !changed}>{pending ? 'Saving…' : 'Save'}</Button>
+        <Button type="submit" disabled={pending || !changed}>
+          {pending ? 'Saving…' : 'Save'}
+        </Button>
       </div>
     </form>
   );

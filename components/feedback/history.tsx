@@ -31,7 +31,12 @@ function eventLine(e: SubmissionView['events'][number]): React.ReactNode {
     <>
       <span className="font-medium">{label}</span>
       {e.actorEmail ? <span className="text-muted-fg"> by {e.actorEmail}</span> : null}
-      {error ? <span className="text-muted-fg"> — <ServiceError error={error} /></span> : null}
+      {error ? (
+        <span className="text-muted-fg">
+          {' '}
+          — <ServiceError error={error} />
+        </span>
+      ) : null}
       {comment ? <span className="text-muted-fg"> — “{comment}”</span> : null}
     </>
   );
@@ -66,7 +71,10 @@ export function FeedbackHistory({ history }: { history: SubmissionView[] }) {
                 <ol className="mt-1 flex flex-col gap-0.5">
                   {s.events.map((e) => (
                     <li key={e.id}>
-                      <time dateTime={e.at} className="tabular-nums text-muted-fg">{formatDateTime(e.at)}</time> {eventLine(e)}
+                      <time dateTime={e.at} className="tabular-nums text-muted-fg">
+                        {formatDateTime(e.at)}
+                      </time>{' '}
+                      {eventLine(e)}
                     </li>
                   ))}
                 </ol>

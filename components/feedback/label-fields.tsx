@@ -1,7 +1,14 @@
 'use client';
 import * as React from 'react';
 import { FieldError, Label, Select, Textarea } from '@/components/ui/input';
-import { FEEDBACK_REASONS, NOTE_MAX, REASON_LABELS, STATUS_HINTS, STATUS_LABELS, type FeedbackStatus } from '@/lib/feedback/schema';
+import {
+  FEEDBACK_REASONS,
+  NOTE_MAX,
+  REASON_LABELS,
+  STATUS_HINTS,
+  STATUS_LABELS,
+  type FeedbackStatus,
+} from '@/lib/feedback/schema';
 import { cn } from '@/lib/utils';
 
 /**
@@ -25,9 +32,25 @@ const STATUS_STYLE: Record<FeedbackStatus, string> = {
   NA: 'peer-checked:border-neutral peer-checked:bg-neutral/10 peer-checked:text-fg',
 };
 
-export function StatusRadios({ idPrefix, value, onChange, errors, disabled }: { idPrefix: string; value: FeedbackStatus | ''; onChange(v: FeedbackStatus): void; errors?: string[]; disabled?: boolean }) {
+export function StatusRadios({
+  idPrefix,
+  value,
+  onChange,
+  errors,
+  disabled,
+}: {
+  idPrefix: string;
+  value: FeedbackStatus | '';
+  onChange(v: FeedbackStatus): void;
+  errors?: string[];
+  disabled?: boolean;
+}) {
   return (
-    <fieldset className="flex flex-col gap-1.5" aria-describedby={errors?.length ? `${idPrefix}-status-error` : `${idPrefix}-status-hint`} disabled={disabled}>
+    <fieldset
+      className="flex flex-col gap-1.5"
+      aria-describedby={errors?.length ? `${idPrefix}-status-error` : `${idPrefix}-status-hint`}
+      disabled={disabled}
+    >
       <legend className="mb-1.5 text-sm font-medium">Label</legend>
       <div className="grid grid-cols-3 gap-1.5">
         {STATUS_ORDER.map((s) => (
@@ -52,18 +75,39 @@ export function StatusRadios({ idPrefix, value, onChange, errors, disabled }: { 
           </label>
         ))}
       </div>
-      <p id={`${idPrefix}-status-hint`} className="min-h-4 text-xs text-muted-fg">{value ? STATUS_HINTS[value] : 'Choose Fraud, Not fraud or NA.'}</p>
+      <p id={`${idPrefix}-status-hint`} className="min-h-4 text-xs text-muted-fg">
+        {value ? STATUS_HINTS[value] : 'Choose Fraud, Not fraud or NA.'}
+      </p>
       <FieldError id={`${idPrefix}-status-error`} messages={errors} />
     </fieldset>
   );
 }
 
-export function ReasonSelect({ idPrefix, status, value, onChange, errors, disabled }: { idPrefix: string; status: FeedbackStatus | ''; value: string; onChange(v: string): void; errors?: string[]; disabled?: boolean }) {
+export function ReasonSelect({
+  idPrefix,
+  status,
+  value,
+  onChange,
+  errors,
+  disabled,
+}: {
+  idPrefix: string;
+  status: FeedbackStatus | '';
+  value: string;
+  onChange(v: string): void;
+  errors?: string[];
+  disabled?: boolean;
+}) {
   const required = status === 'FRAUD';
   return (
     <div className="flex flex-col gap-1.5">
       <Label htmlFor={`${idPrefix}-reason`}>
-        Reason {required ? <span className="text-xs font-normal text-danger">(required for Fraud)</span> : <span className="text-xs font-normal text-muted-fg">(optional)</span>}
+        Reason{' '}
+        {required ? (
+          <span className="text-xs font-normal text-danger">(required for Fraud)</span>
+        ) : (
+          <span className="text-xs font-normal text-muted-fg">(optional)</span>
+        )}
       </Label>
       <Select
         id={`${idPrefix}-reason`}
@@ -87,7 +131,19 @@ export function ReasonSelect({ idPrefix, status, value, onChange, errors, disabl
   );
 }
 
-export function NoteField({ idPrefix, value, onChange, errors, disabled }: { idPrefix: string; value: string; onChange(v: string): void; errors?: string[]; disabled?: boolean }) {
+export function NoteField({
+  idPrefix,
+  value,
+  onChange,
+  errors,
+  disabled,
+}: {
+  idPrefix: string;
+  value: string;
+  onChange(v: string): void;
+  errors?: string[];
+  disabled?: boolean;
+}) {
   const over = value.length > NOTE_MAX;
   return (
     <div className="flex flex-col gap-1.5">
@@ -109,7 +165,9 @@ export function NoteField({ idPrefix, value, onChange, errors, disabled }: { idP
         aria-invalid={over || Boolean(errors?.length)}
         aria-describedby={`${idPrefix}-note-hint${errors?.length ? ` ${idPrefix}-note-error` : ''}`}
       />
-      <p id={`${idPrefix}-note-hint`} className="text-xs text-muted-fg">Stays in Verdict; never sent to the service. No personal data beyond what the case needs.</p>
+      <p id={`${idPrefix}-note-hint`} className="text-xs text-muted-fg">
+        Stays in Verdict; never sent to the service. No personal data beyond what the case needs.
+      </p>
       <FieldError id={`${idPrefix}-note-error`} messages={errors} />
     </div>
   );

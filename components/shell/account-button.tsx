@@ -12,11 +12,13 @@ export interface AccountUser {
 export function AccountButton({ user, ...props }: { user: AccountUser } & React.ComponentProps<typeof Button>) {
   return (
     <Button variant="ghost" className="gap-2" aria-label={`Account menu for ${user.name}`} {...props}>
-      <span className="flex h-7 w-7 items-center justify-center rounded-full bg-primary/15 text-xs font-semibold text-primary" aria-hidden>
+      <span
+        className="flex h-7 w-7 items-center justify-center rounded-full bg-primary/15 text-xs font-semibold text-primary"
+        aria-hidden
+      >
         {user.name.slice(0, 1).toUpperCase()}
       </span>
       <span className="hidden text-sm sm:inline">{user.name}</span>
     </Button>
   );
 }
-

@@ -1,5 +1,18 @@
 'use client';
-import { Activity, BarChart3, CheckSquare, ClipboardList, Home, List, Menu, Moon, RefreshCw, Settings, Sun, Users } from 'lucide-react';
+import {
+  Activity,
+  BarChart3,
+  CheckSquare,
+  ClipboardList,
+  Home,
+  List,
+  Menu,
+  Moon,
+  RefreshCw,
+  Settings,
+  Sun,
+  Users,
+} from 'lucide-react';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import * as React from 'react';
@@ -10,7 +23,17 @@ import { AccountButton } from './account-button';
 
 const AccountMenu = React.lazy(() => import('./account-menu'));
 
-const ICONS = { home: Home, list: List, chart: BarChart3, audit: ClipboardList, sync: RefreshCw, users: Users, settings: Settings, check: CheckSquare, activity: Activity };
+const ICONS = {
+  home: Home,
+  list: List,
+  chart: BarChart3,
+  audit: ClipboardList,
+  sync: RefreshCw,
+  users: Users,
+  settings: Settings,
+  check: CheckSquare,
+  activity: Activity,
+};
 
 export interface ShellNavItem {
   href: string;
@@ -22,7 +45,19 @@ function isActive(pathname: string, href: string) {
   return href === '/' ? pathname === '/' : pathname === href || pathname.startsWith(`${href}/`);
 }
 
-export function AppShell({ nav, user, demo, theme, children }: { nav: ShellNavItem[]; user: { name: string; email: string; role: string }; demo: boolean; theme: 'light' | 'dark'; children: React.ReactNode }) {
+export function AppShell({
+  nav,
+  user,
+  demo,
+  theme,
+  children,
+}: {
+  nav: ShellNavItem[];
+  user: { name: string; email: string; role: string };
+  demo: boolean;
+  theme: 'light' | 'dark';
+  children: React.ReactNode;
+}) {
   const pathname = usePathname();
   const [open, setOpen] = React.useState(false);
   const [dark, setDark] = React.useState(theme === 'dark');
@@ -36,7 +71,10 @@ export function AppShell({ nav, user, demo, theme, children }: { nav: ShellNavIt
 
   return (
     <div className="flex min-h-screen">
-      <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-card focus:px-3 focus:py-2">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-card focus:px-3 focus:py-2"
+      >
         Skip to content
       </a>
       <aside
@@ -46,9 +84,23 @@ export function AppShell({ nav, user, demo, theme, children }: { nav: ShellNavIt
         )}
       >
         <div className="flex h-14 items-center gap-2 border-b border-border px-4">
-          <svg aria-hidden viewBox="0 0 32 32" className="h-6 w-6"><rect width="32" height="32" rx="7" fill="var(--primary)" /><path d="M9 16.5l4.5 4.5L23 11" stroke="#fff" strokeWidth="3.2" fill="none" strokeLinecap="round" strokeLinejoin="round" /></svg>
+          <svg aria-hidden viewBox="0 0 32 32" className="h-6 w-6">
+            <rect width="32" height="32" rx="7" fill="var(--primary)" />
+            <path
+              d="M9 16.5l4.5 4.5L23 11"
+              stroke="#fff"
+              strokeWidth="3.2"
+              fill="none"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
+          </svg>
           <span className="font-semibold">Verdict</span>
-          {demo ? <span className="ml-auto rounded bg-warn/15 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-warn">Demo</span> : null}
+          {demo ? (
+            <span className="ml-auto rounded bg-warn/15 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-warn">
+              Demo
+            </span>
+          ) : null}
         </div>
         <nav aria-label="Main" className="flex flex-col gap-0.5 p-2">
           {nav.map((item) => {
@@ -60,7 +112,10 @@ export function AppShell({ nav, user, demo, theme, children }: { nav: ShellNavIt
                 href={item.href}
                 aria-current={active ? 'page' : undefined}
                 onClick={() => setOpen(false)}
-                className={cn('flex items-center gap-2 rounded-md px-3 py-2 text-sm', active ? 'bg-primary/10 font-medium text-primary' : 'text-fg hover:bg-muted')}
+                className={cn(
+                  'flex items-center gap-2 rounded-md px-3 py-2 text-sm',
+                  active ? 'bg-primary/10 font-medium text-primary' : 'text-fg hover:bg-muted',
+                )}
               >
                 <Icon aria-hidden className="h-4 w-4" />
                 {item.label}
@@ -71,14 +126,28 @@ export function AppShell({ nav, user, demo, theme, children }: { nav: ShellNavIt
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-20 flex h-14 items-center gap-2 border-b border-border bg-card/95 px-4 backdrop-blur">
-          <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open navigation" aria-expanded={open} onClick={() => setOpen(!open)}>
+          <Button
+            variant="ghost"
+            size="icon"
+            className="md:hidden"
+            aria-label="Open navigation"
+            aria-expanded={open}
+            onClick={() => setOpen(!open)}
+          >
             <Menu className="h-5 w-5" aria-hidden />
           </Button>
           <div className="ml-auto flex items-center gap-1">
-            <Button variant="ghost" size="icon" onClick={toggleTheme} aria-label={dark ? 'Switch to light theme' : 'Switch to dark theme'}>
+            <Button
+              variant="ghost"
+              size="icon"
+              onClick={toggleTheme}
+              aria-label={dark ? 'Switch to light theme' : 'Switch to dark theme'}
+            >
               {dark ? <Sun className="h-4 w-4" aria-hidden /> : <Moon className="h-4 w-4" aria-hidden />}
             </Button>
-            <OnFirstUse trigger={(p) => <AccountButton user={user} {...p} />}>{(use) => <AccountMenu user={user} defaultOpen={use.open} />}</OnFirstUse>
+            <OnFirstUse trigger={(p) => <AccountButton user={user} {...p} />}>
+              {(use) => <AccountMenu user={user} defaultOpen={use.open} />}
+            </OnFirstUse>
           </div>
         </header>
         <main id="main" className="mx-auto w-full max-w-[1400px] flex-1 px-4 py-6 md:px-6">

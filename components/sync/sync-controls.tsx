@@ -28,11 +28,20 @@ export function SyncRunButtons({ startRun }: { startRun: Run }) {
   return (
     <div className="flex flex-col items-end gap-2">
       <div className="flex gap-2">
-        <Button onClick={() => run(() => startRun({ kind: 'backfill' }))} disabled={pending} title="Fetch what the service has that the cache does not, down to where they meet">
+        <Button
+          onClick={() => run(() => startRun({ kind: 'backfill' }))}
+          disabled={pending}
+          title="Fetch what the service has that the cache does not, down to where they meet"
+        >
           <RefreshCw aria-hidden className={pending ? 'size-4 animate-spin' : 'size-4'} />
           Start a backfill
         </Button>
-        <Button variant="secondary" onClick={() => run(() => startRun({ kind: 'reconcile' }))} disabled={pending} title="Walk the whole list and compare it with the cache">
+        <Button
+          variant="secondary"
+          onClick={() => run(() => startRun({ kind: 'reconcile' }))}
+          disabled={pending}
+          title="Walk the whole list and compare it with the cache"
+        >
           <Scale aria-hidden className="size-4" />
           Reconcile now
         </Button>
@@ -46,7 +55,11 @@ export function RetryFailedButton({ retry, disabled }: { retry: Retry; disabled:
   const { result, pending, run } = useActionMessage();
   return (
     <div className="flex items-center gap-3">
-      {result ? <span role={result.ok ? 'status' : 'alert'} className="text-xs text-muted-fg">{result.text}</span> : null}
+      {result ? (
+        <span role={result.ok ? 'status' : 'alert'} className="text-xs text-muted-fg">
+          {result.text}
+        </span>
+      ) : null}
       <Button size="sm" variant="secondary" onClick={() => run(() => retry({}))} disabled={pending || disabled}>
         <RotateCcw aria-hidden className="size-3.5" />
         {pending ? 'Queuing…' : 'Retry failed'}

@@ -20,10 +20,46 @@ interface Metric {
 const rate = (n: number, d: number) => (d ? n / d : null);
 
 const METRICS: Metric[] = [
-  { id: 'executions', label: 'Executions', value: (k) => k.executions, show: formatNumber, change: 'relative', good: null, link: {}, hint: 'Created in the range' },
-  { id: 'pass', label: 'Pass rate', value: (k) => rate(k.passed, k.executions), show: formatPercent, change: 'points', good: 'up', link: { decision: 'PASSED' }, hint: 'PASSED of all executions' },
-  { id: 'warning', label: 'Warning rate', value: (k) => rate(k.warning, k.executions), show: formatPercent, change: 'points', good: 'down', link: { decision: 'WARNING' }, hint: 'WARNING of all executions' },
-  { id: 'reject', label: 'Reject rate', value: (k) => rate(k.rejected, k.executions), show: formatPercent, change: 'points', good: 'down', link: { decision: 'REJECTED' }, hint: 'REJECTED of all executions' },
+  {
+    id: 'executions',
+    label: 'Executions',
+    value: (k) => k.executions,
+    show: formatNumber,
+    change: 'relative',
+    good: null,
+    link: {},
+    hint: 'Created in the range',
+  },
+  {
+    id: 'pass',
+    label: 'Pass rate',
+    value: (k) => rate(k.passed, k.executions),
+    show: formatPercent,
+    change: 'points',
+    good: 'up',
+    link: { decision: 'PASSED' },
+    hint: 'PASSED of all executions',
+  },
+  {
+    id: 'warning',
+    label: 'Warning rate',
+    value: (k) => rate(k.warning, k.executions),
+    show: formatPercent,
+    change: 'points',
+    good: 'down',
+    link: { decision: 'WARNING' },
+    hint: 'WARNING of all executions',
+  },
+  {
+    id: 'reject',
+    label: 'Reject rate',
+    value: (k) => rate(k.rejected, k.executions),
+    show: formatPercent,
+    change: 'points',
+    good: 'down',
+    link: { decision: 'REJECTED' },
+    hint: 'REJECTED of all executions',
+  },
   {
     id: 'risk',
     label: 'Average risk score',
@@ -34,10 +70,23 @@ const METRICS: Metric[] = [
     link: { riskMin: 0, riskMax: 100 },
     hint: 'Scores 0–100; -1 (not executed) left out',
   },
-  { id: 'fraud', label: 'Confirmed fraud rate', value: (k) => rate(k.fraud, k.executions), show: formatPercent, change: 'points', good: 'down', link: { feedback: 'FRAUD' }, hint: 'Marked FRAUD by analysts' },
+  {
+    id: 'fraud',
+    label: 'Confirmed fraud rate',
+    value: (k) => rate(k.fraud, k.executions),
+    show: formatPercent,
+    change: 'points',
+    good: 'down',
+    link: { feedback: 'FRAUD' },
+    hint: 'Marked FRAUD by analysts',
+  },
 ];
 
-function changeOf(m: Metric, cur: number | null, prev: number | null): { text: string; direction: 'up' | 'down' | 'flat' } | null {
+function changeOf(
+  m: Metric,
+  cur: number | null,
+  prev: number | null,
+): { text: string; direction: 'up' | 'down' | 'flat' } | null {
   if (cur == null || prev == null) return null;
   const diff = cur - prev;
   const direction = Math.abs(diff) < 1e-9 ? 'flat' : diff > 0 ? 'up' : 'down';
@@ -59,7 +108,12 @@ export function KpiCards({ data }: { data: TrendsData }) {
         const cur = m.value(current);
         const prev = m.value(previous);
         const change = changeOf(m, cur, prev);
-        const tone = !change || change.direction === 'flat' || !m.good ? 'text-muted-fg' : change.direction === m.good ? 'text-ok' : 'text-reject';
+        const tone =
+          !change || change.direction === 'flat' || !m.good
+            ? 'text-muted-fg'
+            : change.direction === m.good
+              ? 'text-ok'
+              : 'text-reject';
         return (
           <Link
             key={m.id}
@@ -69,20 +123,30 @@ export function KpiCards({ data }: { data: TrendsData }) {
             className="group rounded-lg border border-border bg-card p-3 shadow-sm transition-colors hover:border-primary/50"
           >
             <p className="text-xs font-medium text-muted-fg">{m.label}</p>
-            <p className="mt-1 text-2xl font-semibold tabular-nums tracking-tight group-hover:text-primary">{m.show(cur)}</p>
+            <p className="mt-1 text-2xl font-semibold tabular-nums tracking-tight group-hover:text-primary">
+              {m.show(cur)}
+            </p>
             <p className="mt-1 text-xs">
               {change ? (
                 <>
                   <span className={cn('font-medium tabular-nums', tone)}>
-                    <span aria-hidden>{change.direction === 'up' ? '▲ ' : change.direction === 'down' ? '▼ ' : ''}</span>
+                    <span aria-hidden>
+                      {change.direction === 'up' ? '▲ ' : change.direction === 'down' ? '▼ ' : ''}
+                    </span>
                     {change.text}
                   </span>{' '}
                   <span className="text-muted-fg" title={prevText}>
-                    vs previous period<span className="sr-only"> ({prevText}: {m.show(prev)})</span>
+                    vs previous period
+                    <span className="sr-only">
+                      {' '}
+                      ({prevText}: {m.show(prev)})
+                    </span>
                   </span>
                 </>
               ) : (
-                <span className="text-muted-fg" title={prevText}>No data in the previous period</span>
+                <span className="text-muted-fg" title={prevText}>
+                  No data in the previous period
+                </span>
               )}
             </p>
             <p className="mt-0.5 truncate text-[11px] text-muted-fg">{m.hint}</p>

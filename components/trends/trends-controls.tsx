@@ -4,24 +4,58 @@ import { useRouter } from 'next/navigation';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Input, Label, Select } from '@/components/ui/input';
-import { GRANULARITIES, MAX_RANGE_DAYS, trendsHref, type Granularity, type RangeKey, type TrendsFilters } from '@/lib/data/trends-shared';
+import {
+  GRANULARITIES,
+  MAX_RANGE_DAYS,
+  trendsHref,
+  type Granularity,
+  type RangeKey,
+  type TrendsFilters,
+} from '@/lib/data/trends-shared';
 import { cn } from '@/lib/utils';
 
-const RANGE_LABELS: Record<RangeKey, string> = { '7': '7 days', '30': '30 days', '90': '90 days', '365': '365 days', custom: 'Custom' };
+const RANGE_LABELS: Record<RangeKey, string> = {
+  '7': '7 days',
+  '30': '30 days',
+  '90': '90 days',
+  '365': '365 days',
+  custom: 'Custom',
+};
 const GRANULARITY_LABELS: Record<Granularity, string> = { day: 'Day', week: 'Week', month: 'Month' };
 
-function Segmented<T extends string>({ label, values, names, value, onChange }: { label: string; values: readonly T[]; names: Record<T, string>; value: T; onChange: (v: T) => void }) {
+function Segmented<T extends string>({
+  label,
+  values,
+  names,
+  value,
+  onChange,
+}: {
+  label: string;
+  values: readonly T[];
+  names: Record<T, string>;
+  value: T;
+  onChange: (v: T) => void;
+}) {
   return (
     <div className="flex flex-col gap-1">
-      <span className="text-sm font-medium" id={`seg-${label}`}>{label}</span>
-      <div role="group" aria-labelledby={`seg-${label}`} className="flex h-9 max-w-full overflow-x-auto rounded-md border border-border bg-card p-0.5">
+      <span className="text-sm font-medium" id={`seg-${label}`}>
+        {label}
+      </span>
+      <div
+        role="group"
+        aria-labelledby={`seg-${label}`}
+        className="flex h-9 max-w-full overflow-x-auto rounded-md border border-border bg-card p-0.5"
+      >
         {values.map((v) => (
           <button
             key={v}
             type="button"
             aria-pressed={v === value}
             onClick={() => onChange(v)}
-            className={cn('whitespace-nowrap rounded px-2.5 text-sm text-fg hover:bg-muted', v === value && 'bg-primary/10 font-medium text-primary hover:bg-primary/10')}
+            className={cn(
+              'whitespace-nowrap rounded px-2.5 text-sm text-fg hover:bg-muted',
+              v === value && 'bg-primary/10 font-medium text-primary hover:bg-primary/10',
+            )}
           >
             {names[v]}
           </button>
@@ -35,7 +69,13 @@ function Segmented<T extends string>({ label, values, names, value, onChange }: 
  * The trends page's controls. Every change goes into the URL (so a view can be shared and the
  * back button works); the server renders the new numbers while the old ones stay on screen.
  */
-export function TrendsControls({ filters, options }: { filters: TrendsFilters; options: { definitionKeys: string[]; countries: string[]; docTypes: string[] } }) {
+export function TrendsControls({
+  filters,
+  options,
+}: {
+  filters: TrendsFilters;
+  options: { definitionKeys: string[]; countries: string[]; docTypes: string[] };
+}) {
   const router = useRouter();
   const [pending, startTransition] = React.useTransition();
   const [custom, setCustom] = React.useState({ from: filters.from, to: filters.to });
@@ -56,16 +96,28 @@ export function TrendsControls({ filters, options }: { filters: TrendsFilters; o
     go({ range: r, granularity: undefined });
   }
 
-  const select = (id: keyof Pick<TrendsFilters, 'definitionKey' | 'country' | 'docType'>, label: string, values: string[], all: string) => {
+  const select = (
+    id: keyof Pick<TrendsFilters, 'definitionKey' | 'country' | 'docType'>,
+    label: string,
+    values: string[],
+    all: string,
+  ) => {
     const current = filters[id];
     const list = current && !values.includes(current) ? [current, ...values] : values;
     return (
       <div className="flex flex-col gap-1">
         <Label htmlFor={`t-${id}`}>{label}</Label>
-        <Select id={`t-${id}`} value={current ?? ''} onChange={(e) => go({ [id]: e.target.value || undefined })} className="w-40">
+        <Select
+          id={`t-${id}`}
+          value={current ?? ''}
+          onChange={(e) => go({ [id]: e.target.value || undefined })}
+          className="w-40"
+        >
           <option value="">{all}</option>
           {list.map((v) => (
-            <option key={v} value={v}>{v}</option>
+            <option key={v} value={v}>
+              {v}
+            </option>
           ))}
         </Select>
       </div>
@@ -84,26 +136,59 @@ export function TrendsControls({ filters, options }: { filters: TrendsFilters; o
         if (custom.from && custom.to) go({ range: 'custom', from: custom.from, to: custom.to, granularity: undefined });
       }}
     >
-      <Segmented label="Range" values={Object.keys(RANGE_LABELS) as RangeKey[]} names={RANGE_LABELS} value={showCustom ? 'custom' : filters.range} onChange={pickRange} />
+      <Segmented
+        label="Range"
+        values={Object.keys(RANGE_LABELS) as RangeKey[]}
+        names={RANGE_LABELS}
+        value={showCustom ? 'custom' : filters.range}
+        onChange={pickRange}
+      />
       {showCustom ? (
         <div className="flex items-end gap-2">
           <div className="flex flex-col gap-1">
             <Label htmlFor="t-from">From</Label>
-            <Input id="t-from" type="date" required value={custom.from} max={custom.to} onChange={(e) => setCustom({ ...custom, from: e.target.value })} className="w-40" />
+            <Input
+              id="t-from"
+              type="date"
+              required
+              value={custom.from}
+              max={custom.to}
+              onChange={(e) => setCustom({ ...custom, from: e.target.value })}
+              className="w-40"
+            />
           </div>
           <div className="flex flex-col gap-1">
             <Label htmlFor="t-to">To</Label>
-            <Input id="t-to" type="date" required value={custom.to} min={custom.from} onChange={(e) => setCustom({ ...custom, to: e.target.value })} className="w-40" />
+            <Input
+              id="t-to"
+              type="date"
+              required
+              value={custom.to}
+              min={custom.from}
+              onChange={(e) => setCustom({ ...custom, to: e.target.value })}
+              className="w-40"
+            />
           </div>
-          <Button type="submit" variant="secondary" title={`At most ${MAX_RANGE_DAYS} days`}>Apply</Button>
+          <Button type="submit" variant="secondary" title={`At most ${MAX_RANGE_DAYS} days`}>
+            Apply
+          </Button>
         </div>
       ) : null}
-      <Segmented label="Granularity" values={GRANULARITIES} names={GRANULARITY_LABELS} value={filters.granularity} onChange={(g) => go({ granularity: g })} />
+      <Segmented
+        label="Granularity"
+        values={GRANULARITIES}
+        names={GRANULARITY_LABELS}
+        value={filters.granularity}
+        onChange={(g) => go({ granularity: g })}
+      />
       {select('definitionKey', 'Workflow', options.definitionKeys, 'All workflows')}
       {select('country', 'Issuing country', options.countries, 'All countries')}
       {select('docType', 'Document type', options.docTypes, 'All types')}
       {filtered ? (
-        <Button variant="ghost" onClick={() => go({ definitionKey: undefined, country: undefined, docType: undefined })}>
+        <Button
+          variant="ghost"
+          onClick={() => go({ definitionKey: undefined, country: undefined, docType: undefined })}
+        >
           <RotateCcw className="h-4 w-4" aria-hidden /> Clear filters
         </Button>
       ) : null}

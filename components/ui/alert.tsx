@@ -8,6 +8,16 @@ const tones = {
   warn: 'border-warn/50 bg-warn/5 text-fg',
 };
 
-export function Alert({ tone = 'info', className, ...props }: React.HTMLAttributes<HTMLDivElement> & { tone?: keyof typeof tones }) {
-  return <div role={tone === 'error' ? 'alert' : 'status'} className={cn('rounded-md border px-3 py-2 text-sm', tones[tone], className)} {...props} />;
+export function Alert({
+  tone = 'info',
+  className,
+  ...props
+}: React.HTMLAttributes<HTMLDivElement> & { tone?: keyof typeof tones }) {
+  return (
+    <div
+      role={tone === 'error' ? 'alert' : 'status'}
+      className={cn('rounded-md border px-3 py-2 text-sm', tones[tone], className)}
+      {...props}
+    />
+  );
 }

@@ -20,7 +20,13 @@ export interface FirstUseTriggerProps {
  * arrived (`children` gets `{ open: true }` and passes it on as the menu's `defaultOpen`, so the
  * menu takes focus as it would have). `children` renders a `React.lazy` component.
  */
-export function OnFirstUse({ trigger, children }: { trigger(props: FirstUseTriggerProps): React.ReactNode; children(use: FirstUse): React.ReactNode }) {
+export function OnFirstUse({
+  trigger,
+  children,
+}: {
+  trigger(props: FirstUseTriggerProps): React.ReactNode;
+  children(use: FirstUse): React.ReactNode;
+}) {
   const [use, setUse] = React.useState<FirstUse | null>(null);
   const props: FirstUseTriggerProps = {
     'aria-haspopup': 'menu',

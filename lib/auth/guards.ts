@@ -12,7 +12,9 @@ export type { SessionUser };
 
 const COOKIE_NAMES = ['__Secure-next-auth.session-token', 'next-auth.session-token'];
 
-type Resolved = { user: SessionUser } | { user: null; reason: 'none' | 'invalid' | 'missing' | 'revoked' | 'expired' | 'idle' | 'inactive' };
+type Resolved =
+  | { user: SessionUser }
+  | { user: null; reason: 'none' | 'invalid' | 'missing' | 'revoked' | 'expired' | 'idle' | 'inactive' };
 
 /** Resolves the signed-in user of this request, once per request, from the session cookie. */
 const resolve = cache(async (): Promise<Resolved> => {
@@ -51,19 +53,32 @@ export async function requireRole(role: Role): Promise<SessionUser> {
 }
 
 /** For route handlers: the user, or a JSON 401/403 response to return as is. */
-export async function routeUser(role: Role): Promise<{ user: SessionUser; error?: never } | { user?: never; error: Response }> {
+export async function routeUser(
+  role: Role,
+): Promise<{ user: SessionUser; error?: never } | { user?: never; error: Response }> {
   const r = await resolve();
-  if (!r.user) return { error: Response.json({ title: 'Unauthorized', status: 401, detail: 'Sign in first.' }, { status: 401 }) };
+  if (!r.user)
+    return { error: Response.json({ title: 'Unauthorized', status: 401, detail: 'Sign in first.' }, { status: 401 }) };
   if (!hasRole(r.user.role, role)) {
     await audit({ action: 'access.denied', actor: r.user, outcome: 'denied', details: { required: role } });
-    return { error: Response.json({ title: 'Forbidden', status: 403, detail: `This needs the ${role} role.` }, { status: 403 }) };
+    return {
+      error: Response.json(
+        { title: 'Forbidden', status: 403, detail: `This needs the ${role} role.` },
+        { status: 403 },
+      ),
+    };
   }
   return { user: r.user };
 }
 
 export type ActionResult<T> =
   | { ok: true; data: T; message?: string }
-  | { ok: false; code: 'UNAUTHENTICATED' | 'FORBIDDEN' | 'INVALID' | 'CONFLICT' | 'ERROR'; error: string; fieldErrors?: Record<string, string[]> };
+  | {
+      ok: false;
+      code: 'UNAUTHENTICATED' | 'FORBIDDEN' | 'INVALID' | 'CONFLICT' | 'ERROR';
+      error: string;
+      fieldErrors?: Record<string, string[]>;
+    };
 
 /**
  * Every server action is built with this: it checks the session and role itself, then parses
@@ -78,7 +93,12 @@ export function defineAction<S extends z.ZodType, T>(
     const r = await resolve();
     if (!r.user) return { ok: false, code: 'UNAUTHENTICATED', error: 'Your session has ended. Sign in again.' };
     if (!hasRole(r.user.role, opts.role)) {
-      await audit({ action: 'access.denied', actor: r.user, outcome: 'denied', details: { action: opts.name, required: opts.role } });
+      await audit({
+        action: 'access.denied',
+        actor: r.user,
+        outcome: 'denied',
+        details: { action: opts.name, required: opts.role },
+      });
       return { ok: false, code: 'FORBIDDEN', error: `This needs the ${opts.role} role.` };
     }
     const data = input instanceof FormData ? Object.fromEntries(input.entries()) : input;
@@ -90,7 +110,8 @@ export function defineAction<S extends z.ZodType, T>(
     }
     try {
       const out = await handler(parsed.data, r.user);
-      if (out && typeof out === 'object' && 'ok' in out && typeof (out as { ok: unknown }).ok === 'boolean') return out as ActionResult<T>;
+      if (out && typeof out === 'object' && 'ok' in out && typeof (out as { ok: unknown }).ok === 'boolean')
+        return out as ActionResult<T>;
       return { ok: true, data: out as T };
     } catch (err) {
       console.error(`[action ${opts.name}]`, err);

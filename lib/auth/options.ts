@@ -18,7 +18,10 @@ export const signInSchema = z.object({
     .min(1, 'Enter your e-mail address.')
     .max(254, 'That e-mail address is too long.')
     .pipe(z.email('Enter a valid e-mail address.')),
-  password: z.string({ error: 'Enter your password.' }).min(1, 'Enter your password.').max(128, 'That password is too long.'),
+  password: z
+    .string({ error: 'Enter your password.' })
+    .min(1, 'Enter your password.')
+    .max(128, 'That password is too long.'),
 });
 
 const GENERIC = 'Wrong e-mail or password.';
@@ -29,7 +32,12 @@ function headerGetter(h: HeaderBag): Pick<Headers, 'get'> {
   if (!h) return { get: () => null };
   if (typeof (h as Headers).get === 'function') return h as Headers;
   const bag = h as Record<string, string | string[] | undefined>;
-  return { get: (k: string) => { const v = bag[k.toLowerCase()]; return Array.isArray(v) ? v.join(', ') : v ?? null; } };
+  return {
+    get: (k: string) => {
+      const v = bag[k.toLowerCase()];
+      return Array.isArray(v) ? v.join(', ') : (v ?? null);
+    },
+  };
 }
 
 async function authorizeCredentials(raw: Record<string, string> | undefined, req: { headers?: HeaderBag }) {
@@ -47,21 +55,38 @@ async function authorizeCredentials(raw: Record<string, string> | undefined, req
     await audit({ action: 'auth.sign_in', actorEmail: email, outcome: 'denied', ip, details: { reason: 'locked' } });
     throw new Error(`Too many failed sign-ins. Try again in ${lockedFor} minute${lockedFor === 1 ? '' : 's'}.`);
   }
-  const [user] = await db().select().from(users).where(eq(sql`lower(${users.email})`, email)).limit(1);
+  const [user] = await db()
+    .select()
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, email))
+    .limit(1);
   const passwordOk = await verifyPassword(parsed.data.password, user?.passwordHash);
   if (!user || !passwordOk || !user.active) {
     const reason = !user ? 'unknown_user' : !passwordOk ? 'wrong_password' : 'inactive';
     const { delayMs, locked } = await recordFailure(keys);
-    await audit({ action: 'auth.sign_in', actor: user ? { id: user.id, email: user.email } : null, actorEmail: email, outcome: 'failure', ip, details: { reason } });
+    await audit({
+      action: 'auth.sign_in',
+      actor: user ? { id: user.id, email: user.email } : null,
+      actorEmail: email,
+      outcome: 'failure',
+      ip,
+      details: { reason },
+    });
     await sleep(delayMs);
     if (reason === 'inactive' && passwordOk) throw new Error('This account is deactivated. Ask an administrator.');
-    if (locked) throw new Error(`Too many failed sign-ins. Try again in ${process.env.LOGIN_LOCK_MINUTES ?? 15} minutes.`);
+    if (locked)
+      throw new Error(`Too many failed sign-ins. Try again in ${process.env.LOGIN_LOCK_MINUTES ?? 15} minutes.`);
     throw new Error(GENERIC);
   }
   await clearFailures([`email:${email}`]);
   const sessionId = await createSession(user.id, { ip, userAgent: h.get('user-agent') });
   await db().update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
-  await audit({ action: 'auth.sign_in', actor: { id: user.id, email: user.email }, ip, details: { method: 'password' } });
+  await audit({
+    action: 'auth.sign_in',
+    actor: { id: user.id, email: user.email },
+    ip,
+    details: { method: 'password' },
+  });
   return { id: user.id, email: user.email, name: user.name, role: user.role, sessionId };
 }
 
@@ -107,22 +132,42 @@ export const authOptions: NextAuthOptions = {
     async signIn({ user, account }) {
       if (account?.provider !== 'oidc') return true;
       const email = user.email?.toLowerCase();
-      const [row] = email ? await db().select().from(users).where(eq(sql`lower(${users.email})`, email)).limit(1) : [];
+      const [row] = email
+        ? await db()
+            .select()
+            .from(users)
+            .where(eq(sql`lower(${users.email})`, email))
+            .limit(1)
+        : [];
       if (!row || !row.active) {
-        await audit({ action: 'auth.sign_in', actorEmail: email ?? null, outcome: 'denied', details: { method: 'oidc', reason: row ? 'inactive' : 'unknown_user' } });
+        await audit({
+          action: 'auth.sign_in',
+          actorEmail: email ?? null,
+          outcome: 'denied',
+          details: { method: 'oidc', reason: row ? 'inactive' : 'unknown_user' },
+        });
         return '/login?error=AccessDenied';
       }
       return true;
     },
     async jwt({ token, user, account }) {
       if (user && account?.provider === 'oidc') {
-        const [row] = await db().select().from(users).where(eq(sql`lower(${users.email})`, (user.email ?? '').toLowerCase())).limit(1);
+        const [row] = await db()
+          .select()
+          .from(users)
+          .where(eq(sql`lower(${users.email})`, (user.email ?? '').toLowerCase()))
+          .limit(1);
         const { headers } = await import('next/headers');
         const h = await headers().catch(() => undefined);
         const ip = h ? clientIpFrom(h) : null;
         token.sub = row.id;
         token.sid = await createSession(row.id, { ip, userAgent: h?.get('user-agent') ?? null });
-        await audit({ action: 'auth.sign_in', actor: { id: row.id, email: row.email }, ip, details: { method: 'oidc' } });
+        await audit({
+          action: 'auth.sign_in',
+          actor: { id: row.id, email: row.email },
+          ip,
+          details: { method: 'oidc' },
+        });
       } else if (user) {
         token.sid = (user as { sessionId?: string }).sessionId;
       }
@@ -137,7 +182,8 @@ export const authOptions: NextAuthOptions = {
     async signOut({ token }) {
       const sid = token?.sid as string | undefined;
       if (sid) await revokeSession(sid);
-      if (token?.sub) await audit({ action: 'auth.sign_out', actor: { id: token.sub, email: String(token.email ?? '') } });
+      if (token?.sub)
+        await audit({ action: 'auth.sign_out', actor: { id: token.sub, email: String(token.email ?? '') } });
     },
   },
 };

@@ -13,12 +13,16 @@ export interface SessionUser {
   sessionId: string;
 }
 
-export type SessionCheck = { ok: true; user: SessionUser } | { ok: false; reason: 'missing' | 'revoked' | 'expired' | 'idle' | 'inactive' };
+export type SessionCheck =
+  { ok: true; user: SessionUser } | { ok: false; reason: 'missing' | 'revoked' | 'expired' | 'idle' | 'inactive' };
 
 const maxHours = () => Number(process.env.SESSION_MAX_HOURS ?? 12);
 const idleMinutes = () => Number(process.env.SESSION_IDLE_MINUTES ?? 30);
 
-export async function createSession(userId: string, meta: { ip: string | null; userAgent: string | null }): Promise<string> {
+export async function createSession(
+  userId: string,
+  meta: { ip: string | null; userAgent: string | null },
+): Promise<string> {
   const id = randomBytes(24).toString('base64url');
   await db()
     .insert(userSessions)
@@ -67,7 +71,10 @@ export async function checkSession(sessionId: string | undefined | null): Promis
     return { ok: false, reason: 'inactive' };
   }
   if (now - row.lastSeenAt.getTime() > 60_000) {
-    await db().update(userSessions).set({ lastSeenAt: new Date(now) }).where(eq(userSessions.id, sessionId));
+    await db()
+      .update(userSessions)
+      .set({ lastSeenAt: new Date(now) })
+      .where(eq(userSessions.id, sessionId));
   }
   return { ok: true, user: { id: row.id, email: row.email, name: row.name, role: row.role, sessionId } };
 }

@@ -5,7 +5,9 @@
  */
 export async function signOutAndLeave(callbackUrl = '/login'): Promise<void> {
   try {
-    const { csrfToken } = (await fetch('/api/auth/csrf', { cache: 'no-store' }).then((r) => r.json())) as { csrfToken: string };
+    const { csrfToken } = (await fetch('/api/auth/csrf', { cache: 'no-store' }).then((r) => r.json())) as {
+      csrfToken: string;
+    };
     await fetch('/api/auth/signout', {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },

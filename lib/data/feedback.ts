@@ -125,12 +125,25 @@ export async function listFeedbackHistory(executionId: string, limit = HISTORY_L
   const events = await db()
     .select()
     .from(feedbackEvents)
-    .where(inArray(feedbackEvents.submissionId, rows.map((r) => r.id)))
+    .where(
+      inArray(
+        feedbackEvents.submissionId,
+        rows.map((r) => r.id),
+      ),
+    )
     .orderBy(asc(feedbackEvents.id));
   const bySubmission = new Map<string, FeedbackEventView[]>();
   for (const e of events) {
     const list = bySubmission.get(e.submissionId) ?? [];
-    list.push({ id: e.id, at: iso(e.at)!, kind: e.kind, fromState: e.fromState, toState: e.toState, actorEmail: e.actorEmail, details: e.details });
+    list.push({
+      id: e.id,
+      at: iso(e.at)!,
+      kind: e.kind,
+      fromState: e.fromState,
+      toState: e.toState,
+      actorEmail: e.actorEmail,
+      details: e.details,
+    });
     bySubmission.set(e.submissionId, list);
   }
   return rows.map((r) => toView(r, bySubmission.get(r.id) ?? []));
@@ -141,8 +154,12 @@ export async function listFeedbackHistory(executionId: string, limit = HISTORY_L
  * document type and number, names, date of birth: the service's rule for spreading FRAUD,
  * hashed into `document_key` at ingest), leaving out the executions themselves.
  */
-export async function getBlastRadius(executionIds: string[], limit = BLAST_ITEMS): Promise<BlastRadius & { documents: number; withoutDocument: number }> {
-  if (!executionIds.length) return { documentKnown: false, total: 0, later: 0, items: [], documents: 0, withoutDocument: 0 };
+export async function getBlastRadius(
+  executionIds: string[],
+  limit = BLAST_ITEMS,
+): Promise<BlastRadius & { documents: number; withoutDocument: number }> {
+  if (!executionIds.length)
+    return { documentKnown: false, total: 0, later: 0, items: [], documents: 0, withoutDocument: 0 };
   const selected = await db()
     .select({ id: executions.id, documentKey: executions.documentKey, createdAt: executions.createdAt })
     .from(executions)
@@ -152,10 +169,15 @@ export async function getBlastRadius(executionIds: string[], limit = BLAST_ITEMS
   if (!keys.length) return { documentKnown: false, total: 0, later: 0, items: [], documents: 0, withoutDocument };
   // "Later" is judged against the earliest labelled execution of the same document.
   const earliest = new Map<string, Date>();
-  for (const s of selected) if (s.documentKey && (!earliest.has(s.documentKey) || s.createdAt < earliest.get(s.documentKey)!)) earliest.set(s.documentKey, s.createdAt);
+  for (const s of selected)
+    if (s.documentKey && (!earliest.has(s.documentKey) || s.createdAt < earliest.get(s.documentKey)!))
+      earliest.set(s.documentKey, s.createdAt);
   const where = and(inArray(executions.documentKey, keys), notInArray(executions.id, executionIds));
   const laterCase = sql.join(
-    keys.map((k) => sql`when ${executions.documentKey} = ${k} then ${executions.createdAt} > ${earliest.get(k)!.toISOString()}::timestamptz`),
+    keys.map(
+      (k) =>
+        sql`when ${executions.documentKey} = ${k} then ${executions.createdAt} > ${earliest.get(k)!.toISOString()}::timestamptz`,
+    ),
     sql` `,
   );
   const laterExpr = sql<boolean>`(case ${laterCase} else false end)`;
@@ -164,7 +186,14 @@ export async function getBlastRadius(executionIds: string[], limit = BLAST_ITEMS
     .from(executions)
     .where(where);
   const items = await db()
-    .select({ id: executions.id, createdAt: executions.createdAt, decisionType: executions.decisionType, status: executions.status, feedbackStatus: executions.feedbackStatus, later: laterExpr })
+    .select({
+      id: executions.id,
+      createdAt: executions.createdAt,
+      decisionType: executions.decisionType,
+      status: executions.status,
+      feedbackStatus: executions.feedbackStatus,
+      later: laterExpr,
+    })
     .from(executions)
     .where(where)
     .orderBy(desc(executions.createdAt), desc(executions.id))
@@ -192,7 +221,11 @@ export async function getFeedbackPanel(executionId: string): Promise<FeedbackPan
     .from(executions)
     .where(eq(executions.id, executionId.toLowerCase()));
   if (!ex) return null;
-  const [history, blast, fourEyes] = await Promise.all([listFeedbackHistory(ex.id), getBlastRadius([ex.id]), getFourEyes()]);
+  const [history, blast, fourEyes] = await Promise.all([
+    listFeedbackHistory(ex.id),
+    getBlastRadius([ex.id]),
+    getFourEyes(),
+  ]);
   return {
     executionId: ex.id,
     executionStatus: ex.status,
@@ -259,7 +292,11 @@ export async function getBatchProgress(batchId: string): Promise<BatchProgress> 
   const moving = (byState.pending ?? 0) + (byState.delivering ?? 0);
   const failures = byState.failed
     ? await db()
-        .select({ submissionId: feedbackSubmissions.id, executionId: feedbackSubmissions.executionId, error: feedbackSubmissions.lastError })
+        .select({
+          submissionId: feedbackSubmissions.id,
+          executionId: feedbackSubmissions.executionId,
+          error: feedbackSubmissions.lastError,
+        })
         .from(feedbackSubmissions)
         .where(and(eq(feedbackSubmissions.batchId, batchId), eq(feedbackSubmissions.state, 'failed')))
         .limit(20)
@@ -274,7 +311,10 @@ export interface ApprovalItem extends Omit<SubmissionView, 'events'> {
 
 /** The managers' queue: submissions waiting for a decision, oldest first. */
 export async function listAwaitingApproval(limit = 100): Promise<{ items: ApprovalItem[]; total: number }> {
-  const same = sql<number>`(select count(*) from executions o where o.document_key = ${executions.documentKey} and o.id <> ${executions.id})`.mapWith(Number);
+  const same =
+    sql<number>`(select count(*) from executions o where o.document_key = ${executions.documentKey} and o.id <> ${executions.id})`.mapWith(
+      Number,
+    );
   const rows = await db()
     .select({
       ...submissionColumns,
@@ -289,13 +329,20 @@ export async function listAwaitingApproval(limit = 100): Promise<{ items: Approv
     .where(eq(feedbackSubmissions.state, 'awaiting_approval'))
     .orderBy(asc(feedbackSubmissions.submittedAt), asc(feedbackSubmissions.id))
     .limit(limit);
-  const [{ n }] = await db().select({ n: count() }).from(feedbackSubmissions).where(eq(feedbackSubmissions.state, 'awaiting_approval'));
+  const [{ n }] = await db()
+    .select({ n: count() })
+    .from(feedbackSubmissions)
+    .where(eq(feedbackSubmissions.state, 'awaiting_approval'));
   return {
     total: n,
     items: rows.map(({ exStatus, exDecision, exRisk, exCreatedAt, blastTotal, ...r }) => {
       const { events: _events, ...view } = toView(r);
       void _events;
-      return { ...view, execution: { status: exStatus, decisionType: exDecision, riskScore: exRisk, createdAt: iso(exCreatedAt)! }, blastTotal };
+      return {
+        ...view,
+        execution: { status: exStatus, decisionType: exDecision, riskScore: exRisk, createdAt: iso(exCreatedAt)! },
+        blastTotal,
+      };
     }),
   };
 }
@@ -310,7 +357,10 @@ export async function getUndeliveredLabels(executionIds: string[]): Promise<Map<
 }
 
 export async function countAwaitingApproval(): Promise<number> {
-  const [{ n }] = await db().select({ n: count() }).from(feedbackSubmissions).where(eq(feedbackSubmissions.state, 'awaiting_approval'));
+  const [{ n }] = await db()
+    .select({ n: count() })
+    .from(feedbackSubmissions)
+    .where(eq(feedbackSubmissions.state, 'awaiting_approval'));
   return n;
 }
 
@@ -321,7 +371,15 @@ export interface FeedbackDeliveryStats {
   awaitingApproval: number;
   deliveredLast24h: number;
   oldestPendingAt: string | null;
-  lastFailures: Array<{ submissionId: string; executionId: string; status: string; reason: string | null; error: FeedbackDeliveryError | null; at: string | null; attempts: number }>;
+  lastFailures: Array<{
+    submissionId: string;
+    executionId: string;
+    status: string;
+    reason: string | null;
+    error: FeedbackDeliveryError | null;
+    at: string | null;
+    attempts: number;
+  }>;
   /** Pending submissions whose last attempt failed and that wait for a retry (the service is down or slow). */
   retrying: number;
 }
@@ -333,16 +391,28 @@ export async function getFeedbackDeliveryStats(): Promise<FeedbackDeliveryStats>
       pending: sql<number>`count(*) filter (where ${feedbackSubmissions.state} = 'pending')`.mapWith(Number),
       delivering: sql<number>`count(*) filter (where ${feedbackSubmissions.state} = 'delivering')`.mapWith(Number),
       failed: sql<number>`count(*) filter (where ${feedbackSubmissions.state} = 'failed')`.mapWith(Number),
-      awaitingApproval: sql<number>`count(*) filter (where ${feedbackSubmissions.state} = 'awaiting_approval')`.mapWith(Number),
-      retrying: sql<number>`count(*) filter (where ${feedbackSubmissions.state} = 'pending' and ${feedbackSubmissions.lastError} is not null)`.mapWith(Number),
-      oldestPendingAt: min(sql`case when ${feedbackSubmissions.state} in ('pending', 'delivering') then ${feedbackSubmissions.submittedAt} end`),
+      awaitingApproval: sql<number>`count(*) filter (where ${feedbackSubmissions.state} = 'awaiting_approval')`.mapWith(
+        Number,
+      ),
+      retrying:
+        sql<number>`count(*) filter (where ${feedbackSubmissions.state} = 'pending' and ${feedbackSubmissions.lastError} is not null)`.mapWith(
+          Number,
+        ),
+      oldestPendingAt: min(
+        sql`case when ${feedbackSubmissions.state} in ('pending', 'delivering') then ${feedbackSubmissions.submittedAt} end`,
+      ),
     })
     .from(feedbackSubmissions)
     .where(inArray(feedbackSubmissions.state, ['pending', 'delivering', 'failed', 'awaiting_approval']));
   const [d] = await db()
     .select({ n: count() })
     .from(feedbackSubmissions)
-    .where(and(eq(feedbackSubmissions.state, 'delivered'), sql`${feedbackSubmissions.deliveredAt} > now() - interval '24 hours'`));
+    .where(
+      and(
+        eq(feedbackSubmissions.state, 'delivered'),
+        sql`${feedbackSubmissions.deliveredAt} > now() - interval '24 hours'`,
+      ),
+    );
   const failures = await db()
     .select({
       submissionId: feedbackSubmissions.id,
@@ -354,7 +424,13 @@ export async function getFeedbackDeliveryStats(): Promise<FeedbackDeliveryStats>
       attempts: feedbackSubmissions.attempts,
     })
     .from(feedbackSubmissions)
-    .where(and(isNotNull(feedbackSubmissions.lastError), ne(feedbackSubmissions.state, 'delivered'), notInArray(feedbackSubmissions.state, ['superseded', 'rejected'])))
+    .where(
+      and(
+        isNotNull(feedbackSubmissions.lastError),
+        ne(feedbackSubmissions.state, 'delivered'),
+        notInArray(feedbackSubmissions.state, ['superseded', 'rejected']),
+      ),
+    )
     .orderBy(desc(feedbackSubmissions.lastAttemptAt))
     .limit(10);
   return {

@@ -45,7 +45,8 @@ export function listHref(filters: ListFilters): string {
         : [];
   return listPageHref(
     {
-      decision: filters.decision === undefined ? [] : Array.isArray(filters.decision) ? filters.decision : [filters.decision],
+      decision:
+        filters.decision === undefined ? [] : Array.isArray(filters.decision) ? filters.decision : [filters.decision],
       status: filters.status ? [filters.status] : [],
       riskMin: filters.riskMin,
       riskMax: filters.riskMax,

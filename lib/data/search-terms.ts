@@ -23,8 +23,17 @@ export async function saveSearchTerm(userId: string, raw: string): Promise<strin
   const d = db();
   const [row] = await d
     .insert(searchTerms)
-    .values({ token, term, termHash, createdBy: userId, expiresAt: sql`now() + make_interval(days => ${SEARCH_TERM_DAYS})` })
-    .onConflictDoUpdate({ target: [searchTerms.createdBy, searchTerms.termHash], set: { expiresAt: sql`excluded.expires_at` } })
+    .values({
+      token,
+      term,
+      termHash,
+      createdBy: userId,
+      expiresAt: sql`now() + make_interval(days => ${SEARCH_TERM_DAYS})`,
+    })
+    .onConflictDoUpdate({
+      target: [searchTerms.createdBy, searchTerms.termHash],
+      set: { expiresAt: sql`excluded.expires_at` },
+    })
     .returning({ token: searchTerms.token });
   // Expired searches are removed as new ones arrive: the table stays small without a job.
   await d.delete(searchTerms).where(lt(searchTerms.expiresAt, sql`now()`));

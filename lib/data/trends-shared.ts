@@ -42,15 +42,21 @@ const DAY_MS = 86_400_000;
 export const toDate = (s: string) => new Date(`${s}T00:00:00Z`);
 export const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 export const addDays = (s: string, n: number) => isoDay(new Date(toDate(s).getTime() + n * DAY_MS));
-export const daysBetween = (from: string, to: string) => Math.round((toDate(to).getTime() - toDate(from).getTime()) / DAY_MS) + 1;
+export const daysBetween = (from: string, to: string) =>
+  Math.round((toDate(to).getTime() - toDate(from).getTime()) / DAY_MS) + 1;
 
 export function defaultGranularity(days: number): Granularity {
   return days <= 45 ? 'day' : days <= 200 ? 'week' : 'month';
 }
 
 /** The URL's query resolved against today (UTC): the range ends today for the preset ranges. */
-export function resolveTrendsFilters(raw: Record<string, string | string[] | undefined>, today = isoDay(new Date())): TrendsFilters {
-  const q = trendsQuerySchema.parse(Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v || undefined])));
+export function resolveTrendsFilters(
+  raw: Record<string, string | string[] | undefined>,
+  today = isoDay(new Date()),
+): TrendsFilters {
+  const q = trendsQuerySchema.parse(
+    Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v || undefined])),
+  );
   let range: RangeKey = q.range;
   let from: string;
   let to: string;
@@ -145,7 +151,11 @@ export function bucketTitle(b: Bucket, g: Granularity): string {
 }
 
 /** The executions list filtered to the page's filters, these days, and `extra`. */
-export function trendsListHref(f: Pick<TrendsFilters, 'definitionKey' | 'country' | 'docType'>, days: { from: string; to: string }, extra: ListFilters = {}): string {
+export function trendsListHref(
+  f: Pick<TrendsFilters, 'definitionKey' | 'country' | 'docType'>,
+  days: { from: string; to: string },
+  extra: ListFilters = {},
+): string {
   return listHref({
     createdFrom: days.from,
     createdTo: days.to,
@@ -222,4 +232,11 @@ export interface SpikeAlert {
 }
 
 /** How a spike is defined (shown on the page next to the alerts). */
-export const SPIKE_RULE = { baselineDays: 28, sigmas: 3, minSdPoints: 1, minExecutions: 20, minCount: 5, minBaselineDays: 14 } as const;
+export const SPIKE_RULE = {
+  baselineDays: 28,
+  sigmas: 3,
+  minSdPoints: 1,
+  minExecutions: 20,
+  minCount: 5,
+  minBaselineDays: 14,
+} as const;

@@ -1,7 +1,14 @@
 import 'server-only';
 import { sql, type SQL } from 'drizzle-orm';
 import { db, type Db } from '@/lib/db/client';
-import { createdInRange, labelsOfExecution, MONTH_SCOPE, rollupColumns, rulesOfExecution, SCOPE } from '@/lib/sync/rollup';
+import {
+  createdInRange,
+  labelsOfExecution,
+  MONTH_SCOPE,
+  rollupColumns,
+  rulesOfExecution,
+  SCOPE,
+} from '@/lib/sync/rollup';
 import {
   addDays,
   bucketsOf,
@@ -66,15 +73,28 @@ function nextMonth(day: string): string {
 }
 
 type Fact = 'decisions' | 'risk' | 'riskDays' | 'labels' | 'rules';
-const FACTS: Record<Fact, { table: string; columns: string[]; raw: (c: typeof rollupColumns) => SQL; join?: SQL; where?: SQL }> = {
+const FACTS: Record<
+  Fact,
+  { table: string; columns: string[]; raw: (c: typeof rollupColumns) => SQL; join?: SQL; where?: SQL }
+> = {
   decisions: {
     table: 'trend_decisions',
     columns: ['decision_type', 'feedback_status', 'feedback_reason'],
-    raw: (c) => sql`${c.decisionType} as decision_type, ${c.feedbackStatus} as feedback_status, ${c.feedbackReason} as feedback_reason`,
+    raw: (c) =>
+      sql`${c.decisionType} as decision_type, ${c.feedbackStatus} as feedback_status, ${c.feedbackReason} as feedback_reason`,
   },
-  risk: { table: 'trend_risk', columns: ['risk_score'], raw: () => sql`e.risk_score`, where: sql`e.risk_score is not null` },
+  risk: {
+    table: 'trend_risk',
+    columns: ['risk_score'],
+    raw: () => sql`e.risk_score`,
+    where: sql`e.risk_score is not null`,
+  },
   // Day summaries of the scores 0..100 (rollup only: raw rows use the histogram).
-  riskDays: { table: 'trend_risk_days', columns: ['sum', 'p90'], raw: () => sql`null::bigint as sum, null::int as p90` },
+  riskDays: {
+    table: 'trend_risk_days',
+    columns: ['sum', 'p90'],
+    raw: () => sql`null::bigint as sum, null::int as p90`,
+  },
   labels: {
     table: 'trend_labels',
     columns: ['capability', 'decision_type', 'label'],
@@ -181,9 +201,12 @@ function indexOfBuckets(buckets: Bucket[]) {
 }
 
 async function decisionsOverTime({ database, f, mode, series, buckets }: Ctx) {
-  const r = await rows<{ bucket: string; decision: string; n: number }>(database, sql`
+  const r = await rows<{ bucket: string; decision: string; n: number }>(
+    database,
+    sql`
     select ${text(bucketOf(f.granularity))} as bucket, decision_type as decision, sum(n)::int as n
-    from ${source('decisions', series, mode)} s group by 1, 2 order by bucket, decision_type collate "C"`);
+    from ${source('decisions', series, mode)} s group by 1, 2 order by bucket, decision_type collate "C"`,
+  );
   const at = indexOfBuckets(buckets);
   const out = buckets.map(() => ({ total: 0, counts: {} as Record<string, number> }));
   for (const x of r) {
@@ -195,8 +218,11 @@ async function decisionsOverTime({ database, f, mode, series, buckets }: Ctx) {
 }
 
 async function riskDistribution({ database, mode, whole }: Ctx) {
-  const r = await rows<{ score: number; n: number }>(database, sql`
-    select risk_score as score, sum(n)::int as n from ${source('risk', whole, mode)} s group by 1 order by 1`);
+  const r = await rows<{ score: number; n: number }>(
+    database,
+    sql`
+    select risk_score as score, sum(n)::int as n from ${source('risk', whole, mode)} s group by 1 order by 1`,
+  );
   const byScore = new Map(r.map((x) => [x.score, x.n]));
   const out: Array<{ score: number; n: number }> = [];
   for (let score = -1; score <= 100; score++) out.push({ score, n: byScore.get(score) ?? 0 });
@@ -217,20 +243,27 @@ async function riskOverTime({ database, f, mode, series, buckets }: Ctx) {
   const out = buckets.map(() => ({ n: 0, sum: 0, p90: null as number | null }));
   if (mode === 'rollup' && f.granularity === 'day' && !series.months) {
     // Day buckets: the precomputed day summaries, one row a day.
-    const d = await rows<{ bucket: string; n: number; sum: string; p90: number }>(database, sql`
-      select ${text(sql`day`)} as bucket, n, sum, p90 from ${source('riskDays', series, mode)} s`);
+    const d = await rows<{ bucket: string; n: number; sum: string; p90: number }>(
+      database,
+      sql`
+      select ${text(sql`day`)} as bucket, n, sum, p90 from ${source('riskDays', series, mode)} s`,
+    );
     for (const x of d) out[at(x.bucket)] = { n: x.n, sum: Number(x.sum), p90: x.p90 };
     return out;
   }
-  const r = await rows<{ bucket: string; n: number; sum: string; scores: number[]; counts: number[] }>(database, sql`
+  const r = await rows<{ bucket: string; n: number; sum: string; scores: number[]; counts: number[] }>(
+    database,
+    sql`
     with h as (
       select ${bucketOf(f.granularity)} as bucket, risk_score as score, sum(n)::bigint as n
       from ${source('risk', series, mode)} s where risk_score >= 0 group by 1, 2
     )
     select ${text(sql`bucket`)} as bucket, sum(n)::int as n, sum(score::bigint * n)::bigint as sum,
       array_agg(score order by score) as scores, array_agg(n order by score) as counts
-    from h group by bucket order by bucket`);
-  for (const x of r) out[at(x.bucket)] = { n: x.n, sum: Number(x.sum), p90: percentileDisc(x.scores, x.counts.map(Number), x.n, 0.9) };
+    from h group by bucket order by bucket`,
+  );
+  for (const x of r)
+    out[at(x.bucket)] = { n: x.n, sum: Number(x.sum), p90: percentileDisc(x.scores, x.counts.map(Number), x.n, 0.9) };
   return out;
 }
 
@@ -270,42 +303,75 @@ const offsetOf = (f: TrendsFilters) => sql`(${bucketOf(f.granularity)} - ${f.fro
 async function labelsOverTime({ database, f, mode, series, buckets }: Ctx, perCapability = 6) {
   // Grouped in the "C" collation (equality is the same, comparisons cheaper); the ranking runs
   // over the keys' totals, not every row.
-  const r = await rows<{ capability: string; decision_type: string; label: string; total: number; bs: number[]; ns: number[] }>(database, sql`
+  const r = await rows<{
+    capability: string;
+    decision_type: string;
+    label: string;
+    total: number;
+    bs: number[];
+    ns: number[];
+  }>(
+    database,
+    sql`
     with g as (select ${offsetOf(f)} as b, capability collate "C" as capability, decision_type collate "C" as decision_type,
                  label collate "C" as label, sum(n)::int as n
                from ${source('labels', series, mode)} s group by 1, 2, 3, 4),
     t as (select capability, decision_type, label, sum(n)::int as total, array_agg(b order by b) as bs, array_agg(n order by b) as ns from g group by 1, 2, 3),
     r as (select t.*, dense_rank() over (partition by capability order by total desc, label, decision_type) as rk from t)
-    select capability, decision_type, label, total, bs, ns from r where rk <= ${perCapability} order by capability, rk`);
+    select capability, decision_type, label, total, bs, ns from r where rk <= ${perCapability} order by capability, rk`,
+  );
   const seriesFor = seriesOf(buckets, f.from);
-  return r.map((x) => ({ capability: x.capability, decisionType: x.decision_type, label: x.label, total: x.total, series: seriesFor(x.bs, x.ns) }));
+  return r.map((x) => ({
+    capability: x.capability,
+    decisionType: x.decision_type,
+    label: x.label,
+    total: x.total,
+    series: seriesFor(x.bs, x.ns),
+  }));
 }
 
 async function ruleNames(database: Db, ids: string[]): Promise<Map<string, string | null>> {
   if (ids.length === 0) return new Map();
-  const r = await rows<{ rule_id: string; rule_name: string | null }>(database, sql`
-    select rule_id, rule_name from trend_rule_names where rule_id = any(${sql.param(ids)}::text[])`);
+  const r = await rows<{ rule_id: string; rule_name: string | null }>(
+    database,
+    sql`
+    select rule_id, rule_name from trend_rule_names where rule_id = any(${sql.param(ids)}::text[])`,
+  );
   return new Map(r.map((x) => [x.rule_id, x.rule_name]));
 }
 
 async function rulesOverTime({ database, f, mode, series, buckets }: Ctx, limit = 8) {
-  const r = await rows<{ rule_id: string; total: number; bs: number[]; ns: number[] }>(database, sql`
+  const r = await rows<{ rule_id: string; total: number; bs: number[]; ns: number[] }>(
+    database,
+    sql`
     with g as (select ${offsetOf(f)} as b, rule_id collate "C" as rule_id, sum(n)::int as n
                from ${source('rules', series, mode)} s group by 1, 2),
     t as (select rule_id, sum(n)::int as total, array_agg(b order by b) as bs, array_agg(n order by b) as ns from g group by 1),
     r as (select t.*, dense_rank() over (order by total desc, rule_id) as rk from t)
-    select rule_id, total, bs, ns from r where rk <= ${limit} order by rk`);
+    select rule_id, total, bs, ns from r where rk <= ${limit} order by rk`,
+  );
   const seriesFor = seriesOf(buckets, f.from);
-  const names = await ruleNames(database, r.map((x) => x.rule_id));
-  return r.map((x) => ({ ruleId: x.rule_id, name: names.get(x.rule_id) ?? null, total: x.total, series: seriesFor(x.bs, x.ns) }));
+  const names = await ruleNames(
+    database,
+    r.map((x) => x.rule_id),
+  );
+  return r.map((x) => ({
+    ruleId: x.rule_id,
+    name: names.get(x.rule_id) ?? null,
+    total: x.total,
+    series: seriesFor(x.bs, x.ns),
+  }));
 }
 
 async function breakdown({ database, mode, whole }: Ctx, by: Dim, limit = 12) {
-  const r = await rows<{ key: string; total: number; decision: string; n: number }>(database, sql`
+  const r = await rows<{ key: string; total: number; decision: string; n: number }>(
+    database,
+    sql`
     with g as (select key, decision_type, sum(n)::int as n from ${source('decisions', { ...whole, by }, mode)} s group by 1, 2),
     t as (select g.*, (sum(n) over (partition by key))::int as total from g),
     r as (select t.*, dense_rank() over (order by total desc, key collate "C") as rk from t)
-    select key, total, decision_type as decision, n from r where rk <= ${limit} order by rk, decision_type collate "C"`);
+    select key, total, decision_type as decision, n from r where rk <= ${limit} order by rk, decision_type collate "C"`,
+  );
   const out = new Map<string, { key: string; total: number; counts: Record<string, number> }>();
   for (const x of r) {
     let e = out.get(x.key);
@@ -316,11 +382,14 @@ async function breakdown({ database, mode, whole }: Ctx, by: Dim, limit = 12) {
 }
 
 async function fraudOverTime({ database, f, mode, series, buckets }: Ctx) {
-  const r = await rows<{ bucket: string; total: number; fraud: number; not_fraud: number }>(database, sql`
+  const r = await rows<{ bucket: string; total: number; fraud: number; not_fraud: number }>(
+    database,
+    sql`
     select ${text(bucketOf(f.granularity))} as bucket, sum(n)::int as total,
       coalesce(sum(n) filter (where feedback_status = 'FRAUD'), 0)::int as fraud,
       coalesce(sum(n) filter (where feedback_status = 'NOT_FRAUD'), 0)::int as not_fraud
-    from ${source('decisions', series, mode)} s group by 1 order by 1`);
+    from ${source('decisions', series, mode)} s group by 1 order by 1`,
+  );
   const at = indexOfBuckets(buckets);
   const out = buckets.map(() => ({ total: 0, fraud: 0, notFraud: 0 }));
   for (const x of r) out[at(x.bucket)] = { total: x.total, fraud: x.fraud, notFraud: x.not_fraud };
@@ -328,30 +397,48 @@ async function fraudOverTime({ database, f, mode, series, buckets }: Ctx) {
 }
 
 async function fraudReasons({ database, f, mode, series, buckets }: Ctx) {
-  const r = await rows<{ reason: string; total: number; bs: number[]; ns: number[] }>(database, sql`
+  const r = await rows<{ reason: string; total: number; bs: number[]; ns: number[] }>(
+    database,
+    sql`
     with g as (select feedback_reason collate "C" as reason, ${offsetOf(f)} as b, sum(n)::int as n
                from ${source('decisions', series, mode)} s where feedback_status = 'FRAUD' group by 1, 2)
-    select reason, sum(n)::int as total, array_agg(b order by b) as bs, array_agg(n order by b) as ns from g group by 1 order by total desc, reason`);
+    select reason, sum(n)::int as total, array_agg(b order by b) as bs, array_agg(n order by b) as ns from g group by 1 order by total desc, reason`,
+  );
   const seriesFor = seriesOf(buckets, f.from);
   return r.map((x) => ({ reason: x.reason, total: x.total, series: seriesFor(x.bs, x.ns) }));
 }
 
 async function decisionFeedbackMatrix({ database, mode, whole }: Ctx) {
-  return rows<{ decision: string; feedback: string; n: number }>(database, sql`
+  return rows<{ decision: string; feedback: string; n: number }>(
+    database,
+    sql`
     select decision_type as decision, feedback_status as feedback, sum(n)::int as n
-    from ${source('decisions', whole, mode)} s group by 1, 2 order by decision_type collate "C", feedback_status collate "C"`);
+    from ${source('decisions', whole, mode)} s group by 1, 2 order by decision_type collate "C", feedback_status collate "C"`,
+  );
 }
 
 /** Rules with the most feedback first: how often each matched, and what analysts said. */
 async function rulePrecision({ database, mode, whole }: Ctx, limit = 20) {
-  const r = await rows<{ rule_id: string; matched: number; fraud: number; not_fraud: number }>(database, sql`
+  const r = await rows<{ rule_id: string; matched: number; fraud: number; not_fraud: number }>(
+    database,
+    sql`
     select rule_id, sum(n)::int as matched,
       coalesce(sum(n) filter (where feedback_status = 'FRAUD'), 0)::int as fraud,
       coalesce(sum(n) filter (where feedback_status = 'NOT_FRAUD'), 0)::int as not_fraud
     from ${source('rules', whole, mode)} s group by 1
-    order by coalesce(sum(n) filter (where feedback_status in ('FRAUD', 'NOT_FRAUD')), 0) desc, matched desc, rule_id collate "C" limit ${limit}`);
-  const names = await ruleNames(database, r.map((x) => x.rule_id));
-  return r.map((x) => ({ ruleId: x.rule_id, name: names.get(x.rule_id) ?? null, matched: x.matched, fraud: x.fraud, notFraud: x.not_fraud }));
+    order by coalesce(sum(n) filter (where feedback_status in ('FRAUD', 'NOT_FRAUD')), 0) desc, matched desc, rule_id collate "C" limit ${limit}`,
+  );
+  const names = await ruleNames(
+    database,
+    r.map((x) => x.rule_id),
+  );
+  return r.map((x) => ({
+    ruleId: x.rule_id,
+    name: names.get(x.rule_id) ?? null,
+    matched: x.matched,
+    fraud: x.fraud,
+    notFraud: x.not_fraud,
+  }));
 }
 
 async function kpis({ database, f, mode, whole }: Ctx): Promise<{ current: Kpi; previous: Kpi }> {
@@ -361,25 +448,56 @@ async function kpis({ database, f, mode, whole }: Ctx): Promise<{ current: Kpi; 
     select 'current' as period, * from ${source(fact, whole, mode)} c where ${where}
     union all select 'previous' as period, * from ${source(fact, { ...whole, ...prev }, mode)} p where ${where})`;
   const [d, r] = await Promise.all([
-    rows<{ period: 'current' | 'previous'; executions: number; passed: number; warning: number; rejected: number; fraud: number }>(database, sql`
+    rows<{
+      period: 'current' | 'previous';
+      executions: number;
+      passed: number;
+      warning: number;
+      rejected: number;
+      fraud: number;
+    }>(
+      database,
+      sql`
       select period, sum(n)::int as executions,
         coalesce(sum(n) filter (where decision_type = 'PASSED'), 0)::int as passed,
         coalesce(sum(n) filter (where decision_type = 'WARNING'), 0)::int as warning,
         coalesce(sum(n) filter (where decision_type = 'REJECTED'), 0)::int as rejected,
         coalesce(sum(n) filter (where feedback_status = 'FRAUD'), 0)::int as fraud
-      from ${both('decisions', sql`true`)} s group by 1`),
-    rows<{ period: 'current' | 'previous'; risk_sum: string; risk_count: number }>(database, sql`
+      from ${both('decisions', sql`true`)} s group by 1`,
+    ),
+    rows<{ period: 'current' | 'previous'; risk_sum: string; risk_count: number }>(
+      database,
+      sql`
       select period, sum(risk_score::bigint * n)::bigint as risk_sum, sum(n)::int as risk_count
-      from ${both('risk', sql`risk_score >= 0`)} s group by 1`),
+      from ${both('risk', sql`risk_score >= 0`)} s group by 1`,
+    ),
   ]);
   const empty = (): Kpi => ({ executions: 0, passed: 0, warning: 0, rejected: 0, riskSum: 0, riskCount: 0, fraud: 0 });
   const out = { current: empty(), previous: empty() };
-  for (const x of d) Object.assign(out[x.period], { executions: x.executions, passed: x.passed, warning: x.warning, rejected: x.rejected, fraud: x.fraud });
+  for (const x of d)
+    Object.assign(out[x.period], {
+      executions: x.executions,
+      passed: x.passed,
+      warning: x.warning,
+      rejected: x.rejected,
+      fraud: x.fraud,
+    });
   for (const x of r) Object.assign(out[x.period], { riskSum: Number(x.risk_sum), riskCount: x.risk_count });
   return out;
 }
 
-type RateSpike = { d: number; capability: string; decision_type: string; label: string; n: number; total: number; rate: number; mean: number; sd: number | null; baseline_days: number };
+type RateSpike = {
+  d: number;
+  capability: string;
+  decision_type: string;
+  label: string;
+  n: number;
+  total: number;
+  rate: number;
+  mean: number;
+  sd: number | null;
+  baseline_days: number;
+};
 
 /**
  * The spikes of `spikeAlerts` (a label's rate, or the reject rate as one series), from each
@@ -442,7 +560,18 @@ export function rateSpikes(
       const mean = s1 / b;
       const sd = b > 1 ? Math.sqrt(Math.max(0, (s2 - (s1 * s1) / b) / (b - 1))) : null;
       if (!(x.rate > mean + R.sigmas * Math.max(sd ?? 0, R.minSdPoints / 100))) continue;
-      out.push({ d: x.d, capability: l.capability, decision_type: l.decision_type, label: l.label, n: x.n, total: x.total, rate: x.rate, mean, sd, baseline_days: b });
+      out.push({
+        d: x.d,
+        capability: l.capability,
+        decision_type: l.decision_type,
+        label: l.label,
+        n: x.n,
+        total: x.total,
+        rate: x.rate,
+        mean,
+        sd,
+        baseline_days: b,
+      });
     }
   }
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -462,48 +591,91 @@ async function spikeAlerts({ database, f, mode, slice }: Ctx): Promise<SpikeAler
     from ${source('decisions', wide, mode)} s group by day`;
   const [labRows, totRows] = await Promise.all([
     // Per label, its days (numbered from the read's first day) and counts as two arrays.
-    rows<{ capability: string; decision_type: string; label: string; days: number[]; counts: number[] }>(database, sql`
+    rows<{ capability: string; decision_type: string; label: string; days: number[]; counts: number[] }>(
+      database,
+      sql`
       select capability, decision_type, label, array_agg(day - ${wide.from}::date order by day) as days, array_agg(n order by day) as counts
       from (select day, capability, decision_type, label, sum(n)::int as n from ${source('labels', wide, mode)} s group by s.day, 2, 3, 4) g
-      group by 1, 2, 3`),
-    rows<{ d: number; total: number; rejected: number }>(database, sql`select day - ${wide.from}::date as d, total, rejected from (${totals}) t`),
+      group by 1, 2, 3`,
+    ),
+    rows<{ d: number; total: number; rejected: number }>(
+      database,
+      sql`select day - ${wide.from}::date as d, total, rejected from (${totals}) t`,
+    ),
   ]);
   // The reject rate is one more series over the same daily totals, under the same rule.
-  const rejected = { capability: '', decision_type: 'REJECTED', label: '', days: totRows.map((t) => t.d), counts: totRows.map((t) => t.rejected) };
-  const [rej, lab] = [[rejected], labRows].map((series) => rateSpikes(series, totRows, R.baselineDays).map((x) => ({ ...x, day: addDays(wide.from, x.d) })));
+  const rejected = {
+    capability: '',
+    decision_type: 'REJECTED',
+    label: '',
+    days: totRows.map((t) => t.d),
+    counts: totRows.map((t) => t.rejected),
+  };
+  const [rej, lab] = [[rejected], labRows].map((series) =>
+    rateSpikes(series, totRows, R.baselineDays).map((x) => ({ ...x, day: addDays(wide.from, x.d) })),
+  );
   const alerts: SpikeAlert[] = [
-    ...rej.map((x) => ({ day: x.day, kind: 'reject_rate' as const, n: x.n, total: x.total, rate: x.rate, mean: x.mean, sd: x.sd ?? 0, baselineDays: x.baseline_days })),
+    ...rej.map((x) => ({
+      day: x.day,
+      kind: 'reject_rate' as const,
+      n: x.n,
+      total: x.total,
+      rate: x.rate,
+      mean: x.mean,
+      sd: x.sd ?? 0,
+      baselineDays: x.baseline_days,
+    })),
     ...lab.map((x) => ({
-      day: x.day, kind: 'label' as const, capability: x.capability, decisionType: x.decision_type, label: x.label,
-      n: x.n, total: x.total, rate: x.rate, mean: x.mean, sd: x.sd ?? 0, baselineDays: x.baseline_days,
+      day: x.day,
+      kind: 'label' as const,
+      capability: x.capability,
+      decisionType: x.decision_type,
+      label: x.label,
+      n: x.n,
+      total: x.total,
+      rate: x.rate,
+      mean: x.mean,
+      sd: x.sd ?? 0,
+      baselineDays: x.baseline_days,
     })),
   ];
-  return alerts.sort((a, b) => (a.day < b.day ? 1 : a.day > b.day ? -1 : b.rate - b.mean - (a.rate - a.mean))).slice(0, 50);
+  return alerts
+    .sort((a, b) => (a.day < b.day ? 1 : a.day > b.day ? -1 : b.rate - b.mean - (a.rate - a.mean)))
+    .slice(0, 50);
 }
 
 /** Values to offer in the filters: every value ever seen, from the rollup's one-dimension cube rows. */
 async function filterOptions(database: Db, mode: TrendsSource) {
   const one = async (d: Dim) => {
-    const others = (Object.keys(DIM_COLUMN) as Dim[]).filter((x) => x !== d).map((x) => sql`${sql.identifier(DIM_COLUMN[x].column)} = ''`);
+    const others = (Object.keys(DIM_COLUMN) as Dim[])
+      .filter((x) => x !== d)
+      .map((x) => sql`${sql.identifier(DIM_COLUMN[x].column)} = ''`);
     const q =
       mode === 'rollup'
         ? sql`select v from ${distinctValues('trend_decisions', 7 & ~DIM_COLUMN[d].bit, others, d)} d where v <> '' order by v collate "C" limit 500`
         : sql`select v from (select distinct ${DIM_COLUMN[d].raw} as v from executions e where ${DIM_COLUMN[d].raw} <> '') d order by v collate "C" limit 500`;
     return (await rows<{ v: string }>(database, q)).map((x) => x.v);
   };
-  const [definitionKeys, countries, docTypes] = await Promise.all([one('definitionKey'), one('country'), one('docType')]);
+  const [definitionKeys, countries, docTypes] = await Promise.all([
+    one('definitionKey'),
+    one('country'),
+    one('docType'),
+  ]);
   return { definitionKeys, countries, docTypes };
 }
 
 /** When the cache last heard from the service: a sync run, a processed callback, or the newest executions' fetch. */
 async function dataAsOf(database: Db): Promise<string | null> {
-  const r = await rows<{ at: Date | string | null }>(database, sql`
+  const r = await rows<{ at: Date | string | null }>(
+    database,
+    sql`
     select greatest(
       (select max(updated_at) from sync_runs),
       (select processed_at from callbacks where processed_at is not null order by received_at desc limit 1),
       -- The same order as executions_created_idx (nulls last), so this reads 100 index entries.
       (select max(fetched_at) from (select fetched_at from executions order by created_at desc nulls last, id desc nulls last limit 100) x)
-    ) as at`);
+    ) as at`,
+  );
   const at = r[0]?.at;
   return at ? new Date(at).toISOString() : null;
 }
@@ -512,12 +684,29 @@ async function dataAsOf(database: Db): Promise<string | null> {
  * Everything the trends page shows, for these filters. With `timings`, the queries run one
  * after another and each one's duration (ms) is recorded there (the benchmark's breakdown).
  */
-export async function getTrendsData(f: TrendsFilters, opts: { source?: TrendsSource; database?: Db; timings?: Record<string, number> } = {}): Promise<TrendsData> {
+export async function getTrendsData(
+  f: TrendsFilters,
+  opts: { source?: TrendsSource; database?: Db; timings?: Record<string, number> } = {},
+): Promise<TrendsData> {
   const database = opts.database ?? db();
   const mode = opts.source ?? 'rollup';
   const buckets = bucketsOf(f);
-  const slice: Slice = { from: f.from, to: f.to, definitionKey: f.definitionKey, country: f.country, docType: f.docType };
-  const ctx: Ctx = { database, f, mode, buckets, slice, whole: { ...slice, months: true }, series: { ...slice, months: f.granularity === 'month' } };
+  const slice: Slice = {
+    from: f.from,
+    to: f.to,
+    definitionKey: f.definitionKey,
+    country: f.country,
+    docType: f.docType,
+  };
+  const ctx: Ctx = {
+    database,
+    f,
+    mode,
+    buckets,
+    slice,
+    whole: { ...slice, months: true },
+    series: { ...slice, months: f.granularity === 'month' },
+  };
   const jobs = {
     decisions: () => decisionsOverTime(ctx),
     riskDistribution: () => riskDistribution(ctx),
@@ -547,7 +736,23 @@ export async function getTrendsData(f: TrendsFilters, opts: { source?: TrendsSou
     const values = await Promise.all(Object.values(jobs).map((job) => job()));
     Object.keys(jobs).forEach((name, i) => ((r as Record<string, unknown>)[name] = values[i]));
   }
-  const { decisions, riskDistribution: riskDist, riskOverTime: riskTime, labels, rules, countries, docTypes, fraud, fraudReasons: reasons, matrix, rulePrecision: precision, kpis: k, alerts, options, asOf } = r;
+  const {
+    decisions,
+    riskDistribution: riskDist,
+    riskOverTime: riskTime,
+    labels,
+    rules,
+    countries,
+    docTypes,
+    fraud,
+    fraudReasons: reasons,
+    matrix,
+    rulePrecision: precision,
+    kpis: k,
+    alerts,
+    options,
+    asOf,
+  } = r;
   return {
     filters: f,
     previous: previousPeriod(f),

@@ -3,11 +3,22 @@ import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import { db } from '@/lib/db/client';
 import { users, type Role } from '@/lib/db/schema';
 
-export type UserRow = Pick<typeof users.$inferSelect, 'id' | 'email' | 'name' | 'role' | 'active' | 'createdAt' | 'lastSignInAt'>;
+export type UserRow = Pick<
+  typeof users.$inferSelect,
+  'id' | 'email' | 'name' | 'role' | 'active' | 'createdAt' | 'lastSignInAt'
+>;
 
 export async function listUsers(): Promise<UserRow[]> {
   return db()
-    .select({ id: users.id, email: users.email, name: users.name, role: users.role, active: users.active, createdAt: users.createdAt, lastSignInAt: users.lastSignInAt })
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      role: users.role,
+      active: users.active,
+      createdAt: users.createdAt,
+      lastSignInAt: users.lastSignInAt,
+    })
     .from(users)
     .orderBy(asc(users.email));
 }
@@ -18,7 +29,11 @@ export async function getUser(id: string) {
 }
 
 export async function findUserByEmail(email: string) {
-  const [row] = await db().select().from(users).where(eq(sql`lower(${users.email})`, email.toLowerCase())).limit(1);
+  const [row] = await db()
+    .select()
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, email.toLowerCase()))
+    .limit(1);
   return row ?? null;
 }
 

@@ -29,7 +29,9 @@ export const MAX_CONNECTIONS = 1000;
  * server. Exactly one process may own a PGlite folder: a lock file refuses a second owner,
  * which would otherwise silently lose writes.
  */
-export async function startEmbeddedDatabase(opts: { dataDir?: string; port?: number; maxConnections?: number } = {}): Promise<EmbeddedDatabase> {
+export async function startEmbeddedDatabase(
+  opts: { dataDir?: string; port?: number; maxConnections?: number } = {},
+): Promise<EmbeddedDatabase> {
   let lockFile: string | undefined;
   if (opts.dataDir) {
     fs.mkdirSync(opts.dataDir, { recursive: true });
@@ -46,7 +48,7 @@ export async function startEmbeddedDatabase(opts: { dataDir?: string; port?: num
   keepProtocolGroupsTogether(server);
   await server.start();
   const address = (server as unknown as { server?: { address(): { port: number } | string | null } }).server?.address();
-  const port = typeof address === 'object' && address ? address.port : opts.port ?? 0;
+  const port = typeof address === 'object' && address ? address.port : (opts.port ?? 0);
   if (!port) throw new Error('embedded database: could not determine the listening port');
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres?sslmode=disable`,

@@ -43,5 +43,8 @@ export const CUSTOMISED = '-';
 
 export function hiddenColumnsOf(stored: string[] | null | undefined): ListColumnId[] {
   if (!stored || !stored.includes(CUSTOMISED)) return DEFAULT_HIDDEN;
-  return stored.filter((c): c is ListColumnId => (LIST_COLUMN_IDS as readonly string[]).includes(c) && !REQUIRED_COLUMNS.includes(c as ListColumnId));
+  return stored.filter(
+    (c): c is ListColumnId =>
+      (LIST_COLUMN_IDS as readonly string[]).includes(c) && !REQUIRED_COLUMNS.includes(c as ListColumnId),
+  );
 }

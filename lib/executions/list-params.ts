@@ -63,12 +63,37 @@ export interface ListParams {
   at?: string;
 }
 
-export const DEFAULT_LIST_PARAMS: ListParams = { decision: [], status: [], cap: [], feedback: [], sort: 'created', dir: 'desc', size: 25 };
+export const DEFAULT_LIST_PARAMS: ListParams = {
+  decision: [],
+  status: [],
+  cap: [],
+  feedback: [],
+  sort: 'created',
+  dir: 'desc',
+  size: 25,
+};
 
 /** Parameters that select rows (everything but sort, size and position). */
 export const FILTER_KEYS = [
-  'decision', 'status', 'riskMin', 'riskMax', 'createdFrom', 'createdTo', 'completedFrom', 'completedTo',
-  'definition', 'cap', 'country', 'docType', 'feedback', 'criteria', 'feedbackReason', 'rule', 'account', 'q', 'st',
+  'decision',
+  'status',
+  'riskMin',
+  'riskMax',
+  'createdFrom',
+  'createdTo',
+  'completedFrom',
+  'completedTo',
+  'definition',
+  'cap',
+  'country',
+  'docType',
+  'feedback',
+  'criteria',
+  'feedbackReason',
+  'rule',
+  'account',
+  'q',
+  'st',
 ] as const satisfies ReadonlyArray<keyof ListParams>;
 
 export const CURSOR_KEYS = ['after', 'before', 'at'] as const;

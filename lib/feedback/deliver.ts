@@ -55,7 +55,13 @@ const defaults = (o: DeliveryOptions) => ({
 });
 
 /** Capped exponential backoff with ±20 % jitter; a longer Retry-After from the service wins. */
-export function retryDelayMs(attempt: number, base: number, max: number, retryAfterMs?: number, random = Math.random): number {
+export function retryDelayMs(
+  attempt: number,
+  base: number,
+  max: number,
+  retryAfterMs?: number,
+  random = Math.random,
+): number {
   const exp = Math.min(max, base * 2 ** Math.max(0, attempt - 1));
   const jittered = Math.round(exp * (0.8 + 0.4 * random()));
   return Math.min(max, Math.max(jittered, retryAfterMs ?? 0));
@@ -72,8 +78,14 @@ export function describeError(err: unknown): FeedbackDeliveryError {
       permanent: isPermanent(err),
     };
   }
-  if (err instanceof IdvNetworkError) return { title: err.timedOut ? 'Timed out' : 'Service unreachable', message: err.message.slice(0, 1000), permanent: false };
-  if (err instanceof Error && err.name === 'TimeoutError') return { title: 'Timed out', message: err.message.slice(0, 1000), permanent: false };
+  if (err instanceof IdvNetworkError)
+    return {
+      title: err.timedOut ? 'Timed out' : 'Service unreachable',
+      message: err.message.slice(0, 1000),
+      permanent: false,
+    };
+  if (err instanceof Error && err.name === 'TimeoutError')
+    return { title: 'Timed out', message: err.message.slice(0, 1000), permanent: false };
   // Our own bugs and unexpected failures are retried: a label is never dropped because of them.
   return { message: (err instanceof Error ? err.message : String(err)).slice(0, 1000), permanent: isPermanent(err) };
 }
@@ -81,7 +93,15 @@ export function describeError(err: unknown): FeedbackDeliveryError {
 export async function deliverFeedback(submissionId: string, options: DeliveryOptions = {}): Promise<DeliveryOutcome> {
   const o = defaults(options);
   const leaseSeconds = Math.ceil(o.leaseMs / 1000);
-  const claimed = await db().execute<{ id: string; execution_id: string; account_id: string; status: string; reason: string | null; attempts: number; submitted_by_email: string }>(sql`
+  const claimed = await db().execute<{
+    id: string;
+    execution_id: string;
+    account_id: string;
+    status: string;
+    reason: string | null;
+    attempts: number;
+    submitted_by_email: string;
+  }>(sql`
     update feedback_submissions s
        set state = 'delivering', attempts = s.attempts + 1, last_attempt_at = now(), next_attempt_at = null, updated_at = now()
      where s.id = ${submissionId}
@@ -95,7 +115,14 @@ export async function deliverFeedback(submissionId: string, options: DeliveryOpt
   if (!sub) return notClaimed(submissionId, o);
 
   try {
-    await o.idv().setFeedback(sub.account_id, sub.execution_id, { status: sub.status as 'NA', ...(sub.reason ? { reason: sub.reason as 'NA' } : {}) }, { signal: AbortSignal.timeout(o.callTimeoutMs) });
+    await o
+      .idv()
+      .setFeedback(
+        sub.account_id,
+        sub.execution_id,
+        { status: sub.status as 'NA', ...(sub.reason ? { reason: sub.reason as 'NA' } : {}) },
+        { signal: AbortSignal.timeout(o.callTimeoutMs) },
+      );
   } catch (err) {
     return recordFailure(sub, err, o);
   }
@@ -105,20 +132,46 @@ export async function deliverFeedback(submissionId: string, options: DeliveryOpt
       .update(feedbackSubmissions)
       .set({ state: 'delivered', deliveredAt: sql`now()`, lastError: null, updatedAt: sql`now()` })
       .where(and(eq(feedbackSubmissions.id, sub.id), eq(feedbackSubmissions.state, 'delivering')));
-    await recordEvent(tx, { submissionId: sub.id, executionId: sub.execution_id, kind: 'delivered', from: 'delivering', to: 'delivered', actor: null, details: { attempts: sub.attempts } });
+    await recordEvent(tx, {
+      submissionId: sub.id,
+      executionId: sub.execution_id,
+      kind: 'delivered',
+      from: 'delivering',
+      to: 'delivered',
+      actor: null,
+      details: { attempts: sub.attempts },
+    });
     await refreshDeliveryState(tx, [sub.execution_id]);
     await audit(
-      { action: 'feedback.delivered', actorEmail: null, targetType: 'execution', targetId: sub.execution_id, ip: null, details: { submissionId: sub.id, status: sub.status, reason: sub.reason, attempts: sub.attempts, submittedBy: sub.submitted_by_email } },
+      {
+        action: 'feedback.delivered',
+        actorEmail: null,
+        targetType: 'execution',
+        targetId: sub.execution_id,
+        ip: null,
+        details: {
+          submissionId: sub.id,
+          status: sub.status,
+          reason: sub.reason,
+          attempts: sub.attempts,
+          submittedBy: sub.submitted_by_email,
+        },
+      },
       tx,
     );
   });
-  o.log(`delivered ${sub.id} (${sub.status}${sub.reason ? ` ${sub.reason}` : ''}) for execution ${sub.execution_id} after ${sub.attempts} attempt(s)`);
+  o.log(
+    `delivered ${sub.id} (${sub.status}${sub.reason ? ` ${sub.reason}` : ''}) for execution ${sub.execution_id} after ${sub.attempts} attempt(s)`,
+  );
   if (o.refresh) await refreshAfterDelivery(sub.id, sub.execution_id, sub.account_id, o);
   return 'delivered';
 }
 
 async function notClaimed(submissionId: string, o: ReturnType<typeof defaults>): Promise<DeliveryOutcome> {
-  const [s] = await db().select({ state: feedbackSubmissions.state, executionId: feedbackSubmissions.executionId }).from(feedbackSubmissions).where(eq(feedbackSubmissions.id, submissionId));
+  const [s] = await db()
+    .select({ state: feedbackSubmissions.state, executionId: feedbackSubmissions.executionId })
+    .from(feedbackSubmissions)
+    .where(eq(feedbackSubmissions.id, submissionId));
   if (!s) {
     o.log(`job for unknown feedback ${submissionId}: ignored`);
     return 'nothing_to_do';
@@ -130,7 +183,18 @@ async function notClaimed(submissionId: string, o: ReturnType<typeof defaults>):
   return 'busy';
 }
 
-async function recordFailure(sub: { id: string; execution_id: string; attempts: number; status: string; reason: string | null; submitted_by_email: string }, err: unknown, o: ReturnType<typeof defaults>): Promise<DeliveryOutcome> {
+async function recordFailure(
+  sub: {
+    id: string;
+    execution_id: string;
+    attempts: number;
+    status: string;
+    reason: string | null;
+    submitted_by_email: string;
+  },
+  err: unknown,
+  o: ReturnType<typeof defaults>,
+): Promise<DeliveryOutcome> {
   const error = describeError(err);
   if (error.permanent) {
     await db().transaction(async (tx) => {
@@ -138,17 +202,44 @@ async function recordFailure(sub: { id: string; execution_id: string; attempts: 
         .update(feedbackSubmissions)
         .set({ state: 'failed', lastError: error, updatedAt: sql`now()` })
         .where(and(eq(feedbackSubmissions.id, sub.id), eq(feedbackSubmissions.state, 'delivering')));
-      await recordEvent(tx, { submissionId: sub.id, executionId: sub.execution_id, kind: 'failed', from: 'delivering', to: 'failed', actor: null, details: { error, attempts: sub.attempts } });
+      await recordEvent(tx, {
+        submissionId: sub.id,
+        executionId: sub.execution_id,
+        kind: 'failed',
+        from: 'delivering',
+        to: 'failed',
+        actor: null,
+        details: { error, attempts: sub.attempts },
+      });
       await refreshDeliveryState(tx, [sub.execution_id]);
       await audit(
-        { action: 'feedback.delivery_failed', actorEmail: null, outcome: 'failure', targetType: 'execution', targetId: sub.execution_id, ip: null, details: { submissionId: sub.id, status: error.status ?? null, title: error.title ?? null, detail: error.detail ?? null, submittedBy: sub.submitted_by_email } },
+        {
+          action: 'feedback.delivery_failed',
+          actorEmail: null,
+          outcome: 'failure',
+          targetType: 'execution',
+          targetId: sub.execution_id,
+          ip: null,
+          details: {
+            submissionId: sub.id,
+            status: error.status ?? null,
+            title: error.title ?? null,
+            detail: error.detail ?? null,
+            submittedBy: sub.submitted_by_email,
+          },
+        },
         tx,
       );
     });
     o.log(`feedback ${sub.id} refused by the service: ${error.message}`);
     return 'failed';
   }
-  const delay = retryDelayMs(sub.attempts, o.retryBaseMs, o.retryMaxMs, err instanceof IdvHttpError ? err.retryAfterMs : undefined);
+  const delay = retryDelayMs(
+    sub.attempts,
+    o.retryBaseMs,
+    o.retryMaxMs,
+    err instanceof IdvHttpError ? err.retryAfterMs : undefined,
+  );
   const next = new Date(Date.now() + delay);
   const boss = await deliveryQueue();
   await db().transaction(async (tx) => {
@@ -156,10 +247,20 @@ async function recordFailure(sub: { id: string; execution_id: string; attempts: 
       .update(feedbackSubmissions)
       .set({ state: 'pending', lastError: error, nextAttemptAt: next, updatedAt: sql`now()` })
       .where(and(eq(feedbackSubmissions.id, sub.id), eq(feedbackSubmissions.state, 'delivering')));
-    await recordEvent(tx, { submissionId: sub.id, executionId: sub.execution_id, kind: 'attempt_failed', from: 'delivering', to: 'pending', actor: null, details: { error, attempts: sub.attempts, nextAttemptAt: next.toISOString() } });
+    await recordEvent(tx, {
+      submissionId: sub.id,
+      executionId: sub.execution_id,
+      kind: 'attempt_failed',
+      from: 'delivering',
+      to: 'pending',
+      actor: null,
+      details: { error, attempts: sub.attempts, nextAttemptAt: next.toISOString() },
+    });
     await enqueueDelivery(tx, boss, sub.id, next);
   });
-  o.log(`feedback ${sub.id} attempt ${sub.attempts} failed (${error.message}); next attempt in ${Math.round(delay / 1000)} s`);
+  o.log(
+    `feedback ${sub.id} attempt ${sub.attempts} failed (${error.message}); next attempt in ${Math.round(delay / 1000)} s`,
+  );
   return 'retry_scheduled';
 }
 
@@ -168,7 +269,12 @@ async function recordFailure(sub: { id: string; execution_id: string; attempts: 
  * the feedback (feedback.providedAt) and anything that changed with it. A failure here does not
  * touch the delivery; the sync worker's fetch job tries again.
  */
-async function refreshAfterDelivery(submissionId: string, executionId: string, accountId: string, o: ReturnType<typeof defaults>): Promise<void> {
+async function refreshAfterDelivery(
+  submissionId: string,
+  executionId: string,
+  accountId: string,
+  o: ReturnType<typeof defaults>,
+): Promise<void> {
   const idv = o.idv();
   const fetchedAt = new Date();
   const signal = AbortSignal.timeout(o.callTimeoutMs);
@@ -180,7 +286,9 @@ async function refreshAfterDelivery(submissionId: string, executionId: string, a
       idv.getRules(accountId, executionId, { signal }).catch((e) => (isNotFound(e) ? undefined : Promise.reject(e))),
     ]);
     const r = await ingestExecution(db(), { result, steps, rules, fetchedAt });
-    await db().transaction(async (tx) => recordEvent(tx, { submissionId, executionId, kind: 'refreshed', actor: null, details: { outcome: r.outcome } }));
+    await db().transaction(async (tx) =>
+      recordEvent(tx, { submissionId, executionId, kind: 'refreshed', actor: null, details: { outcome: r.outcome } }),
+    );
   } catch (err) {
     const error = describeError(err);
     o.log(`refresh of ${executionId} after feedback failed: ${error.message}`);
@@ -214,7 +322,13 @@ export async function rescueStuckFeedback(options: DeliveryOptions = {}): Promis
   const boss = stuck.rows.length ? await deliveryQueue() : null;
   for (const s of stuck.rows) {
     await db().transaction(async (tx) => {
-      await recordEvent(tx, { submissionId: s.id, executionId: s.execution_id, kind: 'rescued', actor: null, details: { state: s.state } });
+      await recordEvent(tx, {
+        submissionId: s.id,
+        executionId: s.execution_id,
+        kind: 'rescued',
+        actor: null,
+        details: { state: s.state },
+      });
       await enqueueDelivery(tx, boss!, s.id);
     });
   }

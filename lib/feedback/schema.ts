@@ -40,21 +40,31 @@ export const REASON_LABELS: Record<FeedbackReason, string> = {
 };
 
 const emptyToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
-const trimmedOrUndefined = (v: unknown) => (typeof v === 'string' ? (v.trim() === '' ? undefined : v.trim()) : v === null ? undefined : v);
+const trimmedOrUndefined = (v: unknown) =>
+  typeof v === 'string' ? (v.trim() === '' ? undefined : v.trim()) : v === null ? undefined : v;
 
 const statusField = z.enum(FEEDBACK_STATUSES, { error: 'Choose Fraud, Not fraud or NA.' });
-const reasonField = z.preprocess(emptyToUndefined, z.enum(FEEDBACK_REASONS, { error: 'Choose one of the listed reasons.' }).optional());
+const reasonField = z.preprocess(
+  emptyToUndefined,
+  z.enum(FEEDBACK_REASONS, { error: 'Choose one of the listed reasons.' }).optional(),
+);
 const noteField = z.preprocess(
   trimmedOrUndefined,
-  z.string({ error: 'The note must be text.' }).max(NOTE_MAX, `Notes are at most ${NOTE_MAX.toLocaleString('en-US')} characters.`).optional(),
+  z
+    .string({ error: 'The note must be text.' })
+    .max(NOTE_MAX, `Notes are at most ${NOTE_MAX.toLocaleString('en-US')} characters.`)
+    .optional(),
 );
 /** The latest submission the form was opened on, or "none". */
 const versionField = z.union([z.literal('none'), z.uuid()], { error: 'Reload the page: the form is out of date.' });
-const idempotencyField = z.string({ error: 'Reload the page: the form is out of date.' }).regex(/^[A-Za-z0-9_-]{8,100}$/, 'Reload the page: the form is out of date.');
+const idempotencyField = z
+  .string({ error: 'Reload the page: the form is out of date.' })
+  .regex(/^[A-Za-z0-9_-]{8,100}$/, 'Reload the page: the form is out of date.');
 
 /** The service demands a reason with FRAUD (service-facts); NA is not a reason for fraud. */
 function requireFraudReason(v: { status: FeedbackStatus; reason?: FeedbackReason }, ctx: z.RefinementCtx) {
-  if (v.status === 'FRAUD' && (!v.reason || v.reason === 'NA')) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'A reason is required for Fraud.' });
+  if (v.status === 'FRAUD' && (!v.reason || v.reason === 'NA'))
+    ctx.addIssue({ code: 'custom', path: ['reason'], message: 'A reason is required for Fraud.' });
 }
 
 export const feedbackFormSchema = z
@@ -72,7 +82,10 @@ export type FeedbackFormInput = z.output<typeof feedbackFormSchema>;
 export const bulkFeedbackSchema = z
   .object({
     executionIds: z
-      .array(z.uuid('Unknown execution.').transform((s) => s.toLowerCase()), { error: 'Select executions first.' })
+      .array(
+        z.uuid('Unknown execution.').transform((s) => s.toLowerCase()),
+        { error: 'Select executions first.' },
+      )
       .min(1, 'Select executions first.')
       .max(BULK_MAX, `At most ${BULK_MAX} executions at once.`),
     status: statusField,
@@ -84,33 +97,50 @@ export const bulkFeedbackSchema = z
   })
   .superRefine(requireFraudReason)
   .superRefine((v, ctx) => {
-    if (new Set(v.executionIds).size !== v.executionIds.length) ctx.addIssue({ code: 'custom', path: ['executionIds'], message: 'An execution is listed twice.' });
-    if (v.executionIds.some((id) => !(id in v.versions))) ctx.addIssue({ code: 'custom', path: ['versions'], message: 'Reopen the dialog: the selection changed.' });
+    if (new Set(v.executionIds).size !== v.executionIds.length)
+      ctx.addIssue({ code: 'custom', path: ['executionIds'], message: 'An execution is listed twice.' });
+    if (v.executionIds.some((id) => !(id in v.versions)))
+      ctx.addIssue({ code: 'custom', path: ['versions'], message: 'Reopen the dialog: the selection changed.' });
   });
 export type BulkFeedbackInput = z.output<typeof bulkFeedbackSchema>;
 
 export const executionIdsSchema = z.object({
   executionIds: z
-    .array(z.uuid('Unknown execution.').transform((s) => s.toLowerCase()), { error: 'Select executions first.' })
+    .array(
+      z.uuid('Unknown execution.').transform((s) => s.toLowerCase()),
+      { error: 'Select executions first.' },
+    )
     .min(1, 'Select executions first.')
     .max(BULK_MAX, `At most ${BULK_MAX} executions at once.`),
 });
 
-export const executionIdSchema = z.object({ executionId: z.uuid('Unknown execution.').transform((s) => s.toLowerCase()) });
-export const submissionIdSchema = z.object({ submissionId: z.uuid('Unknown feedback.').transform((s) => s.toLowerCase()) });
+export const executionIdSchema = z.object({
+  executionId: z.uuid('Unknown execution.').transform((s) => s.toLowerCase()),
+});
+export const submissionIdSchema = z.object({
+  submissionId: z.uuid('Unknown feedback.').transform((s) => s.toLowerCase()),
+});
 export const batchIdSchema = z.object({ batchId: z.uuid('Unknown batch.').transform((s) => s.toLowerCase()) });
 
 export const approveSchema = z.object({
   submissionId: z.uuid('Unknown feedback.').transform((s) => s.toLowerCase()),
-  comment: z.preprocess(trimmedOrUndefined, z.string().max(COMMENT_MAX, `Comments are at most ${COMMENT_MAX} characters.`).optional()),
+  comment: z.preprocess(
+    trimmedOrUndefined,
+    z.string().max(COMMENT_MAX, `Comments are at most ${COMMENT_MAX} characters.`).optional(),
+  ),
 });
 
 export const rejectSchema = z.object({
   submissionId: z.uuid('Unknown feedback.').transform((s) => s.toLowerCase()),
   comment: z.preprocess(
     trimmedOrUndefined,
-    z.string({ error: 'Say why it is rejected: the analyst reads this.' }).min(1, 'Say why it is rejected: the analyst reads this.').max(COMMENT_MAX, `Comments are at most ${COMMENT_MAX} characters.`),
+    z
+      .string({ error: 'Say why it is rejected: the analyst reads this.' })
+      .min(1, 'Say why it is rejected: the analyst reads this.')
+      .max(COMMENT_MAX, `Comments are at most ${COMMENT_MAX} characters.`),
   ),
 });
 
-export const fourEyesSchema = z.object({ enabled: z.enum(['true', 'false'], { error: 'Choose on or off.' }).transform((v) => v === 'true') });
+export const fourEyesSchema = z.object({
+  enabled: z.enum(['true', 'false'], { error: 'Choose on or off.' }).transform((v) => v === 'true'),
+});

@@ -46,7 +46,8 @@ export const STATE_HINTS: Record<FeedbackState, string> = {
 /** States in which a submission may still reach the service. */
 export const OPEN_STATES: readonly FeedbackState[] = ['awaiting_approval', 'pending', 'delivering', 'failed'];
 /** States after which nothing more happens to a submission on its own. */
-export const isSettled = (s: FeedbackState) => s === 'delivered' || s === 'failed' || s === 'rejected' || s === 'superseded' || s === 'awaiting_approval';
+export const isSettled = (s: FeedbackState) =>
+  s === 'delivered' || s === 'failed' || s === 'rejected' || s === 'superseded' || s === 'awaiting_approval';
 
 export const EVENT_LABELS: Record<string, string> = {
   submitted: 'Submitted',

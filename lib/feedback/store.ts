@@ -74,7 +74,12 @@ export const deliveryQueue = (): Promise<PgBoss> => getBoss();
  * Queues the delivery of submissions inside the caller's transaction (one statement however
  * many): the jobs exist exactly when the state change that asked for them is committed.
  */
-export async function enqueueDeliveries(tx: Tx, boss: PgBoss, submissionIds: string[], startAfter?: Date): Promise<void> {
+export async function enqueueDeliveries(
+  tx: Tx,
+  boss: PgBoss,
+  submissionIds: string[],
+  startAfter?: Date,
+): Promise<void> {
   if (!submissionIds.length) return;
   await boss.insert(
     submissionIds.map((id) => ({
@@ -88,15 +93,23 @@ export async function enqueueDeliveries(tx: Tx, boss: PgBoss, submissionIds: str
   );
 }
 
-export const enqueueDelivery = (tx: Tx, boss: PgBoss, submissionId: string, startAfter?: Date) => enqueueDeliveries(tx, boss, [submissionId], startAfter);
+export const enqueueDelivery = (tx: Tx, boss: PgBoss, submissionId: string, startAfter?: Date) =>
+  enqueueDeliveries(tx, boss, [submissionId], startAfter);
 
-export type LatestSubmission = Pick<typeof feedbackSubmissions.$inferSelect, 'id' | 'executionId' | 'status' | 'reason' | 'state' | 'submittedByEmail' | 'submittedAt'>;
+export type LatestSubmission = Pick<
+  typeof feedbackSubmissions.$inferSelect,
+  'id' | 'executionId' | 'status' | 'reason' | 'state' | 'submittedByEmail' | 'submittedAt'
+>;
 
 /**
  * The latest submission of each execution: any state (the optimistic-concurrency version), or
  * with `effective`, leaving out rejected and superseded ones (the label that still counts).
  */
-export async function latestSubmissionsOf(dbOrTx: DbOrTx, executionIds: string[], opts: { effective?: boolean } = {}): Promise<Map<string, LatestSubmission>> {
+export async function latestSubmissionsOf(
+  dbOrTx: DbOrTx,
+  executionIds: string[],
+  opts: { effective?: boolean } = {},
+): Promise<Map<string, LatestSubmission>> {
   if (!executionIds.length) return new Map();
   const rows = await dbOrTx
     .selectDistinctOn([feedbackSubmissions.executionId], {
@@ -109,7 +122,12 @@ export async function latestSubmissionsOf(dbOrTx: DbOrTx, executionIds: string[]
       submittedAt: feedbackSubmissions.submittedAt,
     })
     .from(feedbackSubmissions)
-    .where(and(inArray(feedbackSubmissions.executionId, executionIds), opts.effective ? notInArray(feedbackSubmissions.state, ['rejected', 'superseded']) : undefined))
+    .where(
+      and(
+        inArray(feedbackSubmissions.executionId, executionIds),
+        opts.effective ? notInArray(feedbackSubmissions.state, ['rejected', 'superseded']) : undefined,
+      ),
+    )
     .orderBy(feedbackSubmissions.executionId, desc(feedbackSubmissions.submittedAt), desc(feedbackSubmissions.id));
   return new Map(rows.map((r) => [r.executionId, r]));
 }

@@ -9,9 +9,25 @@ import { executions, feedbackSubmissions } from '@/lib/db/schema';
 import type { FeedbackState } from '@/lib/db/schema/feedback';
 import { formatDateTime } from '@/lib/format';
 import type { Tx } from '@/lib/sync/ingest';
-import { REASON_LABELS, STATUS_LABELS, type BulkFeedbackInput, type FeedbackFormInput, type FeedbackReason, type FeedbackStatus } from './schema';
+import {
+  REASON_LABELS,
+  STATUS_LABELS,
+  type BulkFeedbackInput,
+  type FeedbackFormInput,
+  type FeedbackReason,
+  type FeedbackStatus,
+} from './schema';
 import { getFourEyes } from './settings';
-import { deliveryQueue, enqueueDeliveries, enqueueDelivery, latestSubmissionsOf, recordEvent, recordEvents, refreshDeliveryState, type LatestSubmission } from './store';
+import {
+  deliveryQueue,
+  enqueueDeliveries,
+  enqueueDelivery,
+  latestSubmissionsOf,
+  recordEvent,
+  recordEvents,
+  refreshDeliveryState,
+  type LatestSubmission,
+} from './store';
 import type PgBoss from 'pg-boss';
 
 /**
@@ -70,22 +86,58 @@ const isSameLabel = (l: Latest | undefined, status: string, reason: string | und
  * Marks older undelivered submissions of each execution (locked by the caller) as replaced by
  * the new submission given for it.
  */
-async function supersedeOlder(tx: Tx, newByExecution: Map<string, string>, states: FeedbackState[], actor: FeedbackUser): Promise<void> {
+async function supersedeOlder(
+  tx: Tx,
+  newByExecution: Map<string, string>,
+  states: FeedbackState[],
+  actor: FeedbackUser,
+): Promise<void> {
   if (!newByExecution.size) return;
   const older = await tx
-    .select({ id: feedbackSubmissions.id, executionId: feedbackSubmissions.executionId, state: feedbackSubmissions.state })
+    .select({
+      id: feedbackSubmissions.id,
+      executionId: feedbackSubmissions.executionId,
+      state: feedbackSubmissions.state,
+    })
     .from(feedbackSubmissions)
-    .where(and(inArray(feedbackSubmissions.executionId, [...newByExecution.keys()]), notInArray(feedbackSubmissions.id, [...newByExecution.values()]), inArray(feedbackSubmissions.state, states)));
+    .where(
+      and(
+        inArray(feedbackSubmissions.executionId, [...newByExecution.keys()]),
+        notInArray(feedbackSubmissions.id, [...newByExecution.values()]),
+        inArray(feedbackSubmissions.state, states),
+      ),
+    );
   if (!older.length) return;
   // The newest submission wins whatever the order: one UPDATE with the replacement per row.
-  const byCase = sql.join(older.map((o) => sql`when ${o.id}::uuid then ${newByExecution.get(o.executionId)!}::uuid`), sql` `);
+  const byCase = sql.join(
+    older.map((o) => sql`when ${o.id}::uuid then ${newByExecution.get(o.executionId)!}::uuid`),
+    sql` `,
+  );
   await tx
     .update(feedbackSubmissions)
-    .set({ state: 'superseded', supersededBy: sql`case ${feedbackSubmissions.id} ${byCase} end`, nextAttemptAt: null, updatedAt: sql`now()` })
-    .where(inArray(feedbackSubmissions.id, older.map((o) => o.id)));
+    .set({
+      state: 'superseded',
+      supersededBy: sql`case ${feedbackSubmissions.id} ${byCase} end`,
+      nextAttemptAt: null,
+      updatedAt: sql`now()`,
+    })
+    .where(
+      inArray(
+        feedbackSubmissions.id,
+        older.map((o) => o.id),
+      ),
+    );
   await recordEvents(
     tx,
-    older.map((o) => ({ submissionId: o.id, executionId: o.executionId, kind: 'superseded', from: o.state, to: 'superseded' as const, actor, details: { by: newByExecution.get(o.executionId) } })),
+    older.map((o) => ({
+      submissionId: o.id,
+      executionId: o.executionId,
+      kind: 'superseded',
+      from: o.state,
+      to: 'superseded' as const,
+      actor,
+      details: { by: newByExecution.get(o.executionId) },
+    })),
   );
 }
 
@@ -105,7 +157,11 @@ interface NewTarget {
   version: string | null;
 }
 
-const labelOf = (i: { status: FeedbackStatus; reason?: FeedbackReason; note?: string }) => ({ status: i.status, reason: i.reason, note: i.note });
+const labelOf = (i: { status: FeedbackStatus; reason?: FeedbackReason; note?: string }) => ({
+  status: i.status,
+  reason: i.reason,
+  note: i.note,
+});
 
 /**
  * Stores one label for each target with its event, replaces what it outdates, and queues the
@@ -135,30 +191,73 @@ async function insertSubmissions(tx: Tx, boss: PgBoss, label: NewLabel, targets:
     .returning({ id: feedbackSubmissions.id, executionId: feedbackSubmissions.executionId });
   await recordEvents(
     tx,
-    rows.map((r) => ({ submissionId: r.id, executionId: r.executionId, kind: 'submitted', to: label.state, actor: label.actor, details: label.batchId ? { batchId: label.batchId } : undefined })),
+    rows.map((r) => ({
+      submissionId: r.id,
+      executionId: r.executionId,
+      kind: 'submitted',
+      to: label.state,
+      actor: label.actor,
+      details: label.batchId ? { batchId: label.batchId } : undefined,
+    })),
   );
   // A label waiting for approval only replaces other waiting ones; what is already on its way stays until the approval.
-  await supersedeOlder(tx, new Map(rows.map((r) => [r.executionId, r.id])), label.state === 'pending' ? REPLACEABLE : ['awaiting_approval'], label.actor);
-  if (label.state === 'pending') await enqueueDeliveries(tx, boss, rows.map((r) => r.id));
+  await supersedeOlder(
+    tx,
+    new Map(rows.map((r) => [r.executionId, r.id])),
+    label.state === 'pending' ? REPLACEABLE : ['awaiting_approval'],
+    label.actor,
+  );
+  if (label.state === 'pending')
+    await enqueueDeliveries(
+      tx,
+      boss,
+      rows.map((r) => r.id),
+    );
   return rows.map((r) => r.id);
 }
 
-export async function submitFeedback(actor: FeedbackUser, input: FeedbackFormInput): Promise<ActionResult<SubmitOutcome>> {
+export async function submitFeedback(
+  actor: FeedbackUser,
+  input: FeedbackFormInput,
+): Promise<ActionResult<SubmitOutcome>> {
   const boss = await deliveryQueue();
   return db().transaction(async (tx) => {
     // The row lock serializes everyone labelling this execution: the version check below sees every earlier commit.
-    const [ex] = await tx.select({ id: executions.id, accountId: executions.accountId }).from(executions).where(eq(executions.id, input.executionId)).for('update');
+    const [ex] = await tx
+      .select({ id: executions.id, accountId: executions.accountId })
+      .from(executions)
+      .where(eq(executions.id, input.executionId))
+      .for('update');
     if (!ex) {
-      return { ok: false as const, code: 'INVALID' as const, error: 'This execution is not in Verdict.', fieldErrors: { executionId: ['This execution is not in Verdict.'] } };
+      return {
+        ok: false as const,
+        code: 'INVALID' as const,
+        error: 'This execution is not in Verdict.',
+        fieldErrors: { executionId: ['This execution is not in Verdict.'] },
+      };
     }
 
     const [again] = await tx
-      .select({ id: feedbackSubmissions.id, executionId: feedbackSubmissions.executionId, state: feedbackSubmissions.state })
+      .select({
+        id: feedbackSubmissions.id,
+        executionId: feedbackSubmissions.executionId,
+        state: feedbackSubmissions.state,
+      })
       .from(feedbackSubmissions)
-      .where(and(eq(feedbackSubmissions.submittedBy, actor.id), eq(feedbackSubmissions.idempotencyKey, input.idempotencyKey)));
+      .where(
+        and(
+          eq(feedbackSubmissions.submittedBy, actor.id),
+          eq(feedbackSubmissions.idempotencyKey, input.idempotencyKey),
+        ),
+      );
     if (again) {
-      if (again.executionId !== ex.id) return { ok: false as const, code: 'INVALID' as const, error: 'Reload the page: the form is out of date.' };
-      return { ok: true as const, data: { submissionId: again.id, state: again.state, duplicate: true }, message: 'Already stored; it was not submitted twice.' };
+      if (again.executionId !== ex.id)
+        return { ok: false as const, code: 'INVALID' as const, error: 'Reload the page: the form is out of date.' };
+      return {
+        ok: true as const,
+        data: { submissionId: again.id, state: again.state, duplicate: true },
+        message: 'Already stored; it was not submitted twice.',
+      };
     }
 
     const latest = (await latestSubmissionsOf(tx, [ex.id])).get(ex.id);
@@ -169,39 +268,78 @@ export async function submitFeedback(actor: FeedbackUser, input: FeedbackFormInp
         message: `${latest!.submittedByEmail} already labelled it ${describeLabel(latest!.status, latest!.reason)}; nothing new was stored${input.note ? ' (your note was not saved)' : ''}.`,
       };
     }
-    if ((latest?.id ?? 'none') !== input.version) return { ok: false as const, code: 'CONFLICT' as const, error: conflictMessage(latest!) };
+    if ((latest?.id ?? 'none') !== input.version)
+      return { ok: false as const, code: 'CONFLICT' as const, error: conflictMessage(latest!) };
 
-    const state: FeedbackState = needsApproval((await getFourEyes(tx)).enabled, actor.role, input.status) ? 'awaiting_approval' : 'pending';
-    const [id] = await insertSubmissions(tx, boss, { ...labelOf(input), state, actor }, [{ executionId: ex.id, accountId: ex.accountId, idempotencyKey: input.idempotencyKey, version: latest?.id ?? null }]);
+    const state: FeedbackState = needsApproval((await getFourEyes(tx)).enabled, actor.role, input.status)
+      ? 'awaiting_approval'
+      : 'pending';
+    const [id] = await insertSubmissions(tx, boss, { ...labelOf(input), state, actor }, [
+      {
+        executionId: ex.id,
+        accountId: ex.accountId,
+        idempotencyKey: input.idempotencyKey,
+        version: latest?.id ?? null,
+      },
+    ]);
     await refreshDeliveryState(tx, [ex.id]);
     await audit(
-      { action: 'feedback.submit', actor, targetType: 'execution', targetId: ex.id, details: { submissionId: id, status: input.status, reason: input.reason ?? null, state, note: Boolean(input.note) } },
+      {
+        action: 'feedback.submit',
+        actor,
+        targetType: 'execution',
+        targetId: ex.id,
+        details: {
+          submissionId: id,
+          status: input.status,
+          reason: input.reason ?? null,
+          state,
+          note: Boolean(input.note),
+        },
+      },
       tx,
     );
     return {
       ok: true as const,
       data: { submissionId: id, state, duplicate: false },
-      message: state === 'awaiting_approval' ? 'Stored. A manager approves it before it is sent.' : 'Stored. Sending it to the service…',
+      message:
+        state === 'awaiting_approval'
+          ? 'Stored. A manager approves it before it is sent.'
+          : 'Stored. Sending it to the service…',
     };
   });
 }
 
-export async function submitBulkFeedback(actor: FeedbackUser, input: BulkFeedbackInput): Promise<ActionResult<BulkOutcome>> {
+export async function submitBulkFeedback(
+  actor: FeedbackUser,
+  input: BulkFeedbackInput,
+): Promise<ActionResult<BulkOutcome>> {
   const ids = [...input.executionIds].sort();
   const keyOf = (executionId: string) => `${input.idempotencyKey}:${executionId}`;
   const boss = await deliveryQueue();
   return db().transaction(async (tx) => {
-    const rows = await tx.select({ id: executions.id, accountId: executions.accountId }).from(executions).where(inArray(executions.id, ids)).orderBy(executions.id).for('update');
+    const rows = await tx
+      .select({ id: executions.id, accountId: executions.accountId })
+      .from(executions)
+      .where(inArray(executions.id, ids))
+      .orderBy(executions.id)
+      .for('update');
     if (rows.length !== ids.length) {
       const found = new Set(rows.map((r) => r.id));
       const missing = ids.filter((id) => !found.has(id)).length;
-      return { ok: false as const, code: 'INVALID' as const, error: `${missing} of the selected executions ${missing === 1 ? 'is' : 'are'} not in Verdict; nothing was labelled.` };
+      return {
+        ok: false as const,
+        code: 'INVALID' as const,
+        error: `${missing} of the selected executions ${missing === 1 ? 'is' : 'are'} not in Verdict; nothing was labelled.`,
+      };
     }
 
     const previous = await tx
       .select({ batchId: feedbackSubmissions.batchId, state: feedbackSubmissions.state })
       .from(feedbackSubmissions)
-      .where(and(eq(feedbackSubmissions.submittedBy, actor.id), inArray(feedbackSubmissions.idempotencyKey, ids.map(keyOf))));
+      .where(
+        and(eq(feedbackSubmissions.submittedBy, actor.id), inArray(feedbackSubmissions.idempotencyKey, ids.map(keyOf))),
+      );
     if (previous.length) {
       return {
         ok: true as const,
@@ -219,8 +357,17 @@ export async function submitBulkFeedback(actor: FeedbackUser, input: BulkFeedbac
 
     const latest = await latestSubmissionsOf(tx, ids);
     const batchId = randomUUID();
-    const state: FeedbackState = needsApproval((await getFourEyes(tx)).enabled, actor.role, input.status) ? 'awaiting_approval' : 'pending';
-    const out: BulkOutcome = { batchId, created: 0, awaitingApproval: 0, skippedChanged: [], skippedSame: [], duplicate: false };
+    const state: FeedbackState = needsApproval((await getFourEyes(tx)).enabled, actor.role, input.status)
+      ? 'awaiting_approval'
+      : 'pending';
+    const out: BulkOutcome = {
+      batchId,
+      created: 0,
+      awaitingApproval: 0,
+      skippedChanged: [],
+      skippedSame: [],
+      duplicate: false,
+    };
     const targets: NewTarget[] = [];
     for (const ex of rows) {
       const l = latest.get(ex.id);
@@ -232,7 +379,12 @@ export async function submitBulkFeedback(actor: FeedbackUser, input: BulkFeedbac
         out.skippedChanged.push(ex.id);
         continue;
       }
-      targets.push({ executionId: ex.id, accountId: ex.accountId, idempotencyKey: keyOf(ex.id), version: l?.id ?? null });
+      targets.push({
+        executionId: ex.id,
+        accountId: ex.accountId,
+        idempotencyKey: keyOf(ex.id),
+        version: l?.id ?? null,
+      });
     }
     await insertSubmissions(tx, boss, { ...labelOf(input), state, actor, batchId }, targets);
     const touched = targets.map((t) => t.executionId);
@@ -245,13 +397,24 @@ export async function submitBulkFeedback(actor: FeedbackUser, input: BulkFeedbac
         actor,
         targetType: 'feedback_batch',
         targetId: batchId,
-        details: { status: input.status, reason: input.reason ?? null, state, created: out.created, skippedChanged: out.skippedChanged.length, skippedSame: out.skippedSame.length, executionIds: touched },
+        details: {
+          status: input.status,
+          reason: input.reason ?? null,
+          state,
+          created: out.created,
+          skippedChanged: out.skippedChanged.length,
+          skippedSame: out.skippedSame.length,
+          executionIds: touched,
+        },
       },
       tx,
     );
-    const parts = [`${out.created} stored${state === 'awaiting_approval' ? ' for a manager’s approval' : ' and being sent'}`];
+    const parts = [
+      `${out.created} stored${state === 'awaiting_approval' ? ' for a manager’s approval' : ' and being sent'}`,
+    ];
     if (out.skippedSame.length) parts.push(`${out.skippedSame.length} already had this label`);
-    if (out.skippedChanged.length) parts.push(`${out.skippedChanged.length} skipped because their feedback changed since you opened this`);
+    if (out.skippedChanged.length)
+      parts.push(`${out.skippedChanged.length} skipped because their feedback changed since you opened this`);
     return { ok: true as const, data: out, message: `${parts.join('; ')}.` };
   });
 }
@@ -261,7 +424,11 @@ type Decision = { ok: false; code: 'CONFLICT' | 'INVALID' | 'FORBIDDEN'; error: 
 /** Loads a submission with its execution locked (the same lock submitFeedback takes), or says why not. */
 async function lockSubmission(tx: Tx, submissionId: string) {
   const [s] = await tx.select().from(feedbackSubmissions).where(eq(feedbackSubmissions.id, submissionId));
-  if (!s) return { s: null, error: { ok: false as const, code: 'INVALID' as const, error: 'Unknown feedback.' } satisfies Decision };
+  if (!s)
+    return {
+      s: null,
+      error: { ok: false as const, code: 'INVALID' as const, error: 'Unknown feedback.' } satisfies Decision,
+    };
   await tx.select({ id: executions.id }).from(executions).where(eq(executions.id, s.executionId)).for('update');
   const [fresh] = await tx.select().from(feedbackSubmissions).where(eq(feedbackSubmissions.id, submissionId));
   return { s: fresh, error: null };
@@ -279,41 +446,105 @@ export async function retryFeedback(actor: FeedbackUser, submissionId: string): 
     const { s, error } = await lockSubmission(tx, submissionId);
     if (!s) return error;
     if (s.state !== 'failed') return stateConflict(s.state, 'retried');
-    await tx.update(feedbackSubmissions).set({ state: 'pending', nextAttemptAt: null, updatedAt: sql`now()` }).where(eq(feedbackSubmissions.id, s.id));
-    await recordEvent(tx, { submissionId: s.id, executionId: s.executionId, kind: 'retried', from: 'failed', to: 'pending', actor });
+    await tx
+      .update(feedbackSubmissions)
+      .set({ state: 'pending', nextAttemptAt: null, updatedAt: sql`now()` })
+      .where(eq(feedbackSubmissions.id, s.id));
+    await recordEvent(tx, {
+      submissionId: s.id,
+      executionId: s.executionId,
+      kind: 'retried',
+      from: 'failed',
+      to: 'pending',
+      actor,
+    });
     await enqueueDelivery(tx, boss, s.id);
     await refreshDeliveryState(tx, [s.executionId]);
-    await audit({ action: 'feedback.retry', actor, targetType: 'execution', targetId: s.executionId, details: { submissionId: s.id, lastError: s.lastError ?? null } }, tx);
-    return { ok: true as const, data: { submissionId: s.id, state: 'pending' as const, duplicate: false }, message: 'Sending it again…' };
+    await audit(
+      {
+        action: 'feedback.retry',
+        actor,
+        targetType: 'execution',
+        targetId: s.executionId,
+        details: { submissionId: s.id, lastError: s.lastError ?? null },
+      },
+      tx,
+    );
+    return {
+      ok: true as const,
+      data: { submissionId: s.id, state: 'pending' as const, duplicate: false },
+      message: 'Sending it again…',
+    };
   });
 }
 
-export async function decideFeedback(actor: FeedbackUser, submissionId: string, decision: 'approve' | 'reject', comment?: string): Promise<ActionResult<SubmitOutcome>> {
+export async function decideFeedback(
+  actor: FeedbackUser,
+  submissionId: string,
+  decision: 'approve' | 'reject',
+  comment?: string,
+): Promise<ActionResult<SubmitOutcome>> {
   const boss = await deliveryQueue();
   return db().transaction(async (tx) => {
     const { s, error } = await lockSubmission(tx, submissionId);
     if (!s) return error;
-    if (s.state !== 'awaiting_approval') return stateConflict(s.state, decision === 'approve' ? 'approved' : 'rejected');
-    if (s.submittedBy === actor.id) return { ok: false as const, code: 'FORBIDDEN' as const, error: 'Four eyes means someone else: you cannot decide on your own feedback.' };
+    if (s.state !== 'awaiting_approval')
+      return stateConflict(s.state, decision === 'approve' ? 'approved' : 'rejected');
+    if (s.submittedBy === actor.id)
+      return {
+        ok: false as const,
+        code: 'FORBIDDEN' as const,
+        error: 'Four eyes means someone else: you cannot decide on your own feedback.',
+      };
     const to: FeedbackState = decision === 'approve' ? 'pending' : 'rejected';
     await tx
       .update(feedbackSubmissions)
-      .set({ state: to, decidedBy: actor.id, decidedByEmail: actor.email, decidedAt: sql`now()`, approvalComment: comment ?? null, updatedAt: sql`now()` })
+      .set({
+        state: to,
+        decidedBy: actor.id,
+        decidedByEmail: actor.email,
+        decidedAt: sql`now()`,
+        approvalComment: comment ?? null,
+        updatedAt: sql`now()`,
+      })
       .where(and(eq(feedbackSubmissions.id, s.id), eq(feedbackSubmissions.state, 'awaiting_approval')));
-    await recordEvent(tx, { submissionId: s.id, executionId: s.executionId, kind: decision === 'approve' ? 'approved' : 'rejected', from: 'awaiting_approval', to, actor, details: comment ? { comment } : undefined });
+    await recordEvent(tx, {
+      submissionId: s.id,
+      executionId: s.executionId,
+      kind: decision === 'approve' ? 'approved' : 'rejected',
+      from: 'awaiting_approval',
+      to,
+      actor,
+      details: comment ? { comment } : undefined,
+    });
     if (decision === 'approve') {
       await supersedeOlder(tx, new Map([[s.executionId, s.id]]), REPLACEABLE, actor);
       await enqueueDelivery(tx, boss, s.id);
     }
     await refreshDeliveryState(tx, [s.executionId]);
     await audit(
-      { action: decision === 'approve' ? 'feedback.approve' : 'feedback.reject', actor, targetType: 'execution', targetId: s.executionId, details: { submissionId: s.id, status: s.status, reason: s.reason, submittedBy: s.submittedByEmail, comment: Boolean(comment) } },
+      {
+        action: decision === 'approve' ? 'feedback.approve' : 'feedback.reject',
+        actor,
+        targetType: 'execution',
+        targetId: s.executionId,
+        details: {
+          submissionId: s.id,
+          status: s.status,
+          reason: s.reason,
+          submittedBy: s.submittedByEmail,
+          comment: Boolean(comment),
+        },
+      },
       tx,
     );
     return {
       ok: true as const,
       data: { submissionId: s.id, state: to, duplicate: false },
-      message: decision === 'approve' ? `Approved: ${describeLabel(s.status, s.reason)} is being sent.` : `Rejected; ${s.submittedByEmail} sees your comment.`,
+      message:
+        decision === 'approve'
+          ? `Approved: ${describeLabel(s.status, s.reason)} is being sent.`
+          : `Rejected; ${s.submittedByEmail} sees your comment.`,
     };
   });
 }

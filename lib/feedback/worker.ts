@@ -22,11 +22,15 @@ export async function registerFeedbackWorkers(boss: PgBoss, options: FeedbackWor
   const ids: string[] = [];
   for (let i = 0; i < Math.max(1, options.concurrency ?? 2); i++) {
     ids.push(
-      await boss.work<{ feedbackId?: unknown }>(QUEUES.deliverFeedback, { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 }, async ([job]) => {
-        const id = typeof job.data?.feedbackId === 'string' ? job.data.feedbackId : '';
-        if (!/^[0-9a-f-]{36}$/i.test(id)) return;
-        await deliverFeedback(id, options);
-      }),
+      await boss.work<{ feedbackId?: unknown }>(
+        QUEUES.deliverFeedback,
+        { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 },
+        async ([job]) => {
+          const id = typeof job.data?.feedbackId === 'string' ? job.data.feedbackId : '';
+          if (!/^[0-9a-f-]{36}$/i.test(id)) return;
+          await deliverFeedback(id, options);
+        },
+      ),
     );
   }
   if (!(await boss.getQueue(FEEDBACK_RESCUE_QUEUE))) await boss.createQueue(FEEDBACK_RESCUE_QUEUE);

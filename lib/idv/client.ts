@@ -9,7 +9,15 @@ import 'server-only';
  */
 import { idvConfigFromEnv, type IdvConfig } from './config';
 import { IdvParseError, IdvValidationError } from './errors';
-import { decodeJson, HttpClient, withoutUndefined, type FetchLike, type HttpMethod, type RetryPolicy, type Auth } from './http';
+import {
+  decodeJson,
+  HttpClient,
+  withoutUndefined,
+  type FetchLike,
+  type HttpMethod,
+  type RetryPolicy,
+  type Auth,
+} from './http';
 import { credentialUrlOf, idvPaths } from './links';
 import { RateLimiter } from './rate-limit';
 import {
@@ -100,7 +108,10 @@ export class IdvClient {
 
   constructor(config: IdvConfig, deps: IdvClientDeps = {}) {
     // Readable, but not enumerable: logging or serialising the client does not print the secret.
-    this.config = Object.defineProperty({ ...config }, 'clientSecret', { value: config.clientSecret, enumerable: false });
+    this.config = Object.defineProperty({ ...config }, 'clientSecret', {
+      value: config.clientSecret,
+      enumerable: false,
+    });
     this.http = new HttpClient({
       userAgent: config.userAgent,
       timeoutMs: config.timeoutMs,
@@ -137,17 +148,26 @@ export class IdvClient {
   /** A1 POST /accounts. The body is checked strictly before sending. Not retried once it may have been received (see http.ts). */
   async createAccount(body: AccountRequest, opts?: CallOptions): Promise<AccountResponse> {
     const valid = validate(AccountRequestSchema, body, 'A1 createAccount');
-    const json = await this.call('A1 createAccount', 'account', 'POST', this.config.accountUrl + idvPaths.accounts(), { json: valid, ...opts });
+    const json = await this.call('A1 createAccount', 'account', 'POST', this.config.accountUrl + idvPaths.accounts(), {
+      json: valid,
+      ...opts,
+    });
     return parseOrThrow(AccountResponseSchema, json, 'A1 account response', 'A1 createAccount');
   }
 
   /** A2 PUT /accounts/{a}: a new workflow execution for an existing account. */
   async updateAccount(accountId: string, body: AccountRequest, opts?: CallOptions): Promise<AccountResponse> {
     const valid = validate(AccountRequestSchema, body, 'A2 updateAccount');
-    const json = await this.call('A2 updateAccount', 'account', 'PUT', this.config.accountUrl + idvPaths.account(accountId), {
-      json: valid,
-      ...opts,
-    });
+    const json = await this.call(
+      'A2 updateAccount',
+      'account',
+      'PUT',
+      this.config.accountUrl + idvPaths.account(accountId),
+      {
+        json: valid,
+        ...opts,
+      },
+    );
     return parseOrThrow(AccountResponseSchema, json, 'A2 account response', 'A2 updateAccount');
   }
 
@@ -157,17 +177,56 @@ export class IdvClient {
    * C2 POST a part (multipart field `file`) with the credential's transaction token `api.token`.
    * `target` is the part URL from `api.parts` (used as is) or the ids (then `classifier` names the part).
    */
-  addPart(apiToken: string, target: CredentialTarget, classifier: string, file: FileBytes, contentType: string, opts?: CallOptions) {
-    return this.uploadFile('C2 addPart', 'POST', apiToken, this.partUrl(target, classifier), classifier, file, contentType, IMAGE_TYPES, opts);
+  addPart(
+    apiToken: string,
+    target: CredentialTarget,
+    classifier: string,
+    file: FileBytes,
+    contentType: string,
+    opts?: CallOptions,
+  ) {
+    return this.uploadFile(
+      'C2 addPart',
+      'POST',
+      apiToken,
+      this.partUrl(target, classifier),
+      classifier,
+      file,
+      contentType,
+      IMAGE_TYPES,
+      opts,
+    );
   }
 
   /** C1 PUT a part (replaces it). Same arguments as `addPart`. */
-  updatePart(apiToken: string, target: CredentialTarget, classifier: string, file: FileBytes, contentType: string, opts?: CallOptions) {
-    return this.uploadFile('C1 updatePart', 'PUT', apiToken, this.partUrl(target, classifier), classifier, file, contentType, IMAGE_TYPES, opts);
+  updatePart(
+    apiToken: string,
+    target: CredentialTarget,
+    classifier: string,
+    file: FileBytes,
+    contentType: string,
+    opts?: CallOptions,
+  ) {
+    return this.uploadFile(
+      'C1 updatePart',
+      'PUT',
+      apiToken,
+      this.partUrl(target, classifier),
+      classifier,
+      file,
+      contentType,
+      IMAGE_TYPES,
+      opts,
+    );
   }
 
   /** C3 POST .../parts/PREPARED_DATA (JSON) to the `api.parts.prepared_data` URL or the ids. */
-  async uploadPreparedData(apiToken: string, target: CredentialTarget, data: PreparedData, opts?: CallOptions): Promise<CredentialOperationResponse> {
+  async uploadPreparedData(
+    apiToken: string,
+    target: CredentialTarget,
+    data: PreparedData,
+    opts?: CallOptions,
+  ): Promise<CredentialOperationResponse> {
     const valid = validate(PreparedDataSchema, data, 'C3 uploadPreparedData');
     const json = await this.call('C3 uploadPreparedData', 'api', 'POST', this.partUrl(target, 'PREPARED_DATA'), {
       auth: { kind: 'bearer', token: apiToken },
@@ -182,18 +241,39 @@ export class IdvClient {
    * From ids the URL is `.../credentials/{c}/parts/DOCUMENT` (not public; our choice).
    */
   uploadDocument(apiToken: string, target: CredentialTarget, file: FileBytes, contentType: string, opts?: CallOptions) {
-    return this.uploadFile('C4 uploadDocument', 'POST', apiToken, this.partUrl(target, 'DOCUMENT'), 'document', file, contentType, DOCUMENT_TYPES, opts);
+    return this.uploadFile(
+      'C4 uploadDocument',
+      'POST',
+      apiToken,
+      this.partUrl(target, 'DOCUMENT'),
+      'document',
+      file,
+      contentType,
+      DOCUMENT_TYPES,
+      opts,
+    );
   }
 
   /** C5 PUT the workflow execution (no body) with the transaction token: starts processing. */
   async finalize(apiToken: string, target: ExecutionTarget, opts?: CallOptions): Promise<CredentialOperationResponse> {
-    const url = typeof target === 'string' ? target : this.config.apiUrl + idvPaths.execution(target.accountId, target.workflowExecutionId);
-    const json = await this.call('C5 finalize', 'api', 'PUT', url, { auth: { kind: 'bearer', token: apiToken }, ...opts });
+    const url =
+      typeof target === 'string'
+        ? target
+        : this.config.apiUrl + idvPaths.execution(target.accountId, target.workflowExecutionId);
+    const json = await this.call('C5 finalize', 'api', 'PUT', url, {
+      auth: { kind: 'bearer', token: apiToken },
+      ...opts,
+    });
     return parseCredentialOp(json, 'C5 finalize');
   }
 
   /** C6 DELETE one part (irreversible). `target`: the part URL or the ids. */
-  async deletePart(apiToken: string, target: CredentialTarget, classifier: string, opts?: CallOptions): Promise<CredentialOperationResponse> {
+  async deletePart(
+    apiToken: string,
+    target: CredentialTarget,
+    classifier: string,
+    opts?: CallOptions,
+  ): Promise<CredentialOperationResponse> {
     const json = await this.call('C6 deletePart', 'api', 'DELETE', this.partUrl(target, classifier), {
       auth: { kind: 'bearer', token: apiToken },
       ...opts,
@@ -202,12 +282,19 @@ export class IdvClient {
   }
 
   /** C7 DELETE all pages of a credential (irreversible). `target`: the credential URL, a part URL of it, or the ids. */
-  async deleteCredential(apiToken: string, target: CredentialTarget, opts?: CallOptions): Promise<CredentialOperationResponse> {
+  async deleteCredential(
+    apiToken: string,
+    target: CredentialTarget,
+    opts?: CallOptions,
+  ): Promise<CredentialOperationResponse> {
     const url =
       typeof target === 'string'
         ? credentialUrlOf(target)
         : this.config.apiUrl + idvPaths.credential(target.accountId, target.workflowExecutionId, target.credentialId);
-    const json = await this.call('C7 deleteCredential', 'api', 'DELETE', url, { auth: { kind: 'bearer', token: apiToken }, ...opts });
+    const json = await this.call('C7 deleteCredential', 'api', 'DELETE', url, {
+      auth: { kind: 'bearer', token: apiToken },
+      ...opts,
+    });
     return parseCredentialOp(json, 'C7 deleteCredential');
   }
 
@@ -227,14 +314,24 @@ export class IdvClient {
   }
 
   /** R2 GET /accounts/{a}/workflow-executions/{w}: the result. */
-  async getExecution(accountId: string, workflowExecutionId: string, opts?: CallOptions): Promise<WorkflowExecutionResult> {
+  async getExecution(
+    accountId: string,
+    workflowExecutionId: string,
+    opts?: CallOptions,
+  ): Promise<WorkflowExecutionResult> {
     const json = await this.retrieve('R2 getExecution', idvPaths.execution(accountId, workflowExecutionId), opts);
     return parseOrThrow(WorkflowExecutionResultSchema, json, 'R2 workflow execution result', 'R2 getExecution');
   }
 
   /** R3 DELETE /accounts/{a}/workflow-executions/{w}: deletes one execution's data at the service. */
   async deleteExecution(accountId: string, workflowExecutionId: string, opts?: CallOptions): Promise<void> {
-    await this.call('R3 deleteExecution', 'retrieval', 'DELETE', this.config.retrievalUrl + idvPaths.execution(accountId, workflowExecutionId), opts);
+    await this.call(
+      'R3 deleteExecution',
+      'retrieval',
+      'DELETE',
+      this.config.retrievalUrl + idvPaths.execution(accountId, workflowExecutionId),
+      opts,
+    );
   }
 
   /** R4 GET /workflow-executions/{w}: the result by execution id alone (the link form of real callbacks). */
@@ -275,16 +372,33 @@ export class IdvClient {
 
   /** R10 DELETE /accounts/{a}: deletes the account and all its executions at the service. */
   async deleteAccount(accountId: string, opts?: CallOptions): Promise<void> {
-    await this.call('R10 deleteAccount', 'retrieval', 'DELETE', this.config.retrievalUrl + idvPaths.account(accountId), opts);
+    await this.call(
+      'R10 deleteAccount',
+      'retrieval',
+      'DELETE',
+      this.config.retrievalUrl + idvPaths.account(accountId),
+      opts,
+    );
   }
 
   /** R11 PUT .../feedback `{status, reason?}`. FRAUD without a real reason is refused before sending. */
-  async setFeedback(accountId: string, workflowExecutionId: string, feedback: FeedbackRequest, opts?: CallOptions): Promise<void> {
+  async setFeedback(
+    accountId: string,
+    workflowExecutionId: string,
+    feedback: FeedbackRequest,
+    opts?: CallOptions,
+  ): Promise<void> {
     const valid = validate(FeedbackRequestSchema, feedback, 'R11 setFeedback');
-    await this.call('R11 setFeedback', 'retrieval', 'PUT', this.config.retrievalUrl + idvPaths.feedback(accountId, workflowExecutionId), {
-      json: valid,
-      ...opts,
-    });
+    await this.call(
+      'R11 setFeedback',
+      'retrieval',
+      'PUT',
+      this.config.retrievalUrl + idvPaths.feedback(accountId, workflowExecutionId),
+      {
+        json: valid,
+        ...opts,
+      },
+    );
   }
 
   /**
@@ -295,7 +409,11 @@ export class IdvClient {
    */
   async listExecutions(query: ListQuery = {}, opts?: CallOptions): Promise<ListExecutionsResult> {
     const q = validate(ListQuerySchema, query, 'R12 listExecutions');
-    const json = await this.retrieve('R12 listExecutions', `${idvPaths.executions()}?page=${q.page}&size=${q.size}`, opts);
+    const json = await this.retrieve(
+      'R12 listExecutions',
+      `${idvPaths.executions()}?page=${q.page}&size=${q.size}`,
+      opts,
+    );
     const envelope = parseOrThrow(ListEnvelopeSchema, json ?? {}, 'R12 workflow execution list', 'R12 listExecutions');
     const workflowExecutions: WorkflowExecutionResult[] = [];
     const skipped: ListExecutionsResult['skipped'] = [];
@@ -304,7 +422,11 @@ export class IdvClient {
       if (r.success) workflowExecutions.push(markParsed(WorkflowExecutionResultSchema, r.data));
       else {
         const issues = r.error.issues.map((i) => ({ ...i, path: ['workflowExecutions', index, ...i.path] }));
-        skipped.push({ index, error: new IdvParseError('R12 workflow execution list', issues, 'R12 listExecutions', { cause: r.error }), raw: item });
+        skipped.push({
+          index,
+          error: new IdvParseError('R12 workflow execution list', issues, 'R12 listExecutions', { cause: r.error }),
+          raw: item,
+        });
       }
     });
     return { ...envelope, workflowExecutions, skipped };
@@ -356,7 +478,9 @@ export class IdvClient {
 
   private partUrl(target: CredentialTarget, classifier: string): string {
     if (typeof target === 'string') return target;
-    return this.config.apiUrl + idvPaths.part(target.accountId, target.workflowExecutionId, target.credentialId, classifier);
+    return (
+      this.config.apiUrl + idvPaths.part(target.accountId, target.workflowExecutionId, target.credentialId, classifier)
+    );
   }
 
   private async uploadFile(
@@ -371,13 +495,28 @@ export class IdvClient {
     opts?: CallOptions,
   ): Promise<CredentialOperationResponse> {
     const type = contentType.split(';')[0].trim().toLowerCase();
-    const blob = file instanceof Blob ? (file.type === type ? file : new Blob([file], { type })) : new Blob([toArrayBuffer(file)], { type });
+    const blob =
+      file instanceof Blob
+        ? file.type === type
+          ? file
+          : new Blob([file], { type })
+        : new Blob([toArrayBuffer(file)], { type });
     const problems: z.core.$ZodIssue[] = [];
     if (!allowed.has(type)) {
-      problems.push({ code: 'custom', path: ['contentType'], message: `must be one of ${[...allowed].join(', ')}`, input: contentType });
+      problems.push({
+        code: 'custom',
+        path: ['contentType'],
+        message: `must be one of ${[...allowed].join(', ')}`,
+        input: contentType,
+      });
     }
     if (blob.size === 0 || blob.size > MAX_UPLOAD_BYTES) {
-      problems.push({ code: 'custom', path: ['file'], message: `size must be 1 byte to 15 MB (got ${blob.size})`, input: blob.size });
+      problems.push({
+        code: 'custom',
+        path: ['file'],
+        message: `size must be 1 byte to 15 MB (got ${blob.size})`,
+        input: blob.size,
+      });
     }
     if (problems.length) throw new IdvValidationError(operation, problems);
     const filename = `${name.toLowerCase()}.${EXTENSIONS[type] ?? 'bin'}`;

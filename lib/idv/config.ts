@@ -94,7 +94,9 @@ export function idvConfigFromEnv(env: Record<string, string | undefined> = proce
   const e = parsed.data;
   const problems: string[] = [];
   const urls = {} as Record<keyof typeof URL_VARS, string>;
-  for (const [key, variable] of Object.entries(URL_VARS) as Array<[keyof typeof URL_VARS, (typeof URL_VARS)[keyof typeof URL_VARS]]>) {
+  for (const [key, variable] of Object.entries(URL_VARS) as Array<
+    [keyof typeof URL_VARS, (typeof URL_VARS)[keyof typeof URL_VARS]]
+  >) {
     const value = e[variable] ?? e.IDV_BASE_URL;
     if (!value) problems.push(`  ${variable}: not set (set it, or IDV_BASE_URL for all concerns)`);
     else urls[key] = value;

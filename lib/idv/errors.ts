@@ -55,7 +55,8 @@ export class IdvHttpError extends IdvError {
   readonly allow?: string;
 
   constructor(init: IdvHttpErrorInit) {
-    const what = init.body?.title || init.body?.detail ? describeBody(init.body) : init.rawText ? truncate(init.rawText, 300) : '';
+    const what =
+      init.body?.title || init.body?.detail ? describeBody(init.body) : init.rawText ? truncate(init.rawText, 300) : '';
     super(
       `${init.operation}: ${init.method} ${init.url} failed with HTTP ${init.status}${what ? ` (${what})` : ''}` +
         (init.attempts > 1 ? ` after ${init.attempts} attempts` : ''),
@@ -81,11 +82,21 @@ export class IdvNetworkError extends IdvError {
   readonly attempts: number;
   /** A machine code from the underlying error when there is one (ECONNREFUSED, ...). */
   readonly code?: string;
-  constructor(init: { operation: string; method: string; url: string; timedOut: boolean; attempts: number; code?: string; cause?: unknown }) {
+  constructor(init: {
+    operation: string;
+    method: string;
+    url: string;
+    timedOut: boolean;
+    attempts: number;
+    code?: string;
+    cause?: unknown;
+  }) {
     const reason = init.timedOut ? 'timed out' : `network error${init.code ? ` ${init.code}` : ''}`;
-    const causeMsg = !init.timedOut && init.cause instanceof Error && init.cause.message ? `: ${init.cause.message}` : '';
+    const causeMsg =
+      !init.timedOut && init.cause instanceof Error && init.cause.message ? `: ${init.cause.message}` : '';
     super(
-      `${init.operation}: ${init.method} ${init.url} ${reason}${causeMsg}` + (init.attempts > 1 ? ` after ${init.attempts} attempts` : ''),
+      `${init.operation}: ${init.method} ${init.url} ${reason}${causeMsg}` +
+        (init.attempts > 1 ? ` after ${init.attempts} attempts` : ''),
       init.operation,
       { cause: init.cause },
     );
@@ -106,7 +117,11 @@ export class IdvParseError extends IdvError {
   readonly issues: z.core.$ZodIssue[];
   constructor(what: string, issues: z.core.$ZodIssue[], operation = what, options?: { cause?: unknown }) {
     const lines = issues.slice(0, 5).map((i) => `${formatPath(i.path) || '(root)'}: ${i.message}`);
-    super(`${what}: unusable data: ${lines.join('; ')}${issues.length > 5 ? ` (+${issues.length - 5} more)` : ''}`, operation, options);
+    super(
+      `${what}: unusable data: ${lines.join('; ')}${issues.length > 5 ? ` (+${issues.length - 5} more)` : ''}`,
+      operation,
+      options,
+    );
     this.what = what;
     this.path = issues[0] ? formatPath(issues[0].path) : '';
     this.issues = issues;
@@ -139,7 +154,8 @@ const RETRYABLE_STATUS = new Set([408, 429, 500, 502, 503, 504]);
 /** True when trying the same call again later may succeed. */
 export function isRetryable(err: unknown): boolean {
   if (err instanceof IdvNetworkError) return true;
-  if (err instanceof IdvHttpError) return RETRYABLE_STATUS.has(err.status) || (err.status >= 500 && err.status !== 501 && err.status !== 505);
+  if (err instanceof IdvHttpError)
+    return RETRYABLE_STATUS.has(err.status) || (err.status >= 500 && err.status !== 501 && err.status !== 505);
   return false;
 }
 

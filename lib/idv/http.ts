@@ -40,7 +40,12 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 4, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxRetries: 4,
+  baseDelayMs: 250,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
+};
 
 /** Supplies the OAuth access token; implemented by `TokenManager`. */
 export interface TokenSource {
@@ -102,7 +107,14 @@ export interface HttpClientOptions {
 }
 
 /** Connection failures that happen before a byte of the request was sent: safe to retry any method. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -201,7 +213,13 @@ export class HttpClient {
       }
 
       if (res.ok || spec.acceptStatus?.(res.status)) {
-        return { status: res.status, headers: res.headers, bytes, contentType: res.headers.get('content-type') ?? '', attempts };
+        return {
+          status: res.status,
+          headers: res.headers,
+          bytes,
+          contentType: res.headers.get('content-type') ?? '',
+          attempts,
+        };
       }
 
       if (res.status === 401 && spec.auth.kind === 'oauth' && !authRetried && this.tokens) {
@@ -290,7 +308,14 @@ export function decodeJson(result: HttpResult, operation: string): unknown {
   } catch (err) {
     throw new IdvParseError(
       `${operation} response`,
-      [{ code: 'custom', path: [], message: `not JSON (content-type ${result.contentType || 'none'}): ${truncate(text, 200)}`, input: undefined }],
+      [
+        {
+          code: 'custom',
+          path: [],
+          message: `not JSON (content-type ${result.contentType || 'none'}): ${truncate(text, 200)}`,
+          input: undefined,
+        },
+      ],
       operation,
       { cause: err },
     );

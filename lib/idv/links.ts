@@ -63,7 +63,12 @@ export function parseCallbackHref(href: string): CallbackHrefIds {
   const workflowExecutionId = w >= 0 ? segments[w + 1] : undefined;
   if (!workflowExecutionId) {
     throw new IdvParseError('callback href', [
-      { code: 'custom', path: ['workflowExecution', 'href'], message: `no workflow-executions/{id} in ${JSON.stringify(href.slice(0, 200))}`, input: href },
+      {
+        code: 'custom',
+        path: ['workflowExecution', 'href'],
+        message: `no workflow-executions/{id} in ${JSON.stringify(href.slice(0, 200))}`,
+        input: href,
+      },
     ]);
   }
   let accountId: string | undefined;

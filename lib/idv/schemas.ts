@@ -156,7 +156,12 @@ export const CAPABILITY_LABELS: Partial<Record<CapabilityName, LabelTable>> = {
     ],
     WARNING: ['AGE_DIFFERENCE', 'BAD_QUALITY'],
   },
-  similarity: { NOT_EXECUTED: NOT_EXECUTED_COMMON, PASSED: ['MATCH'], REJECTED: ['NO_MATCH'], WARNING: ['NOT_POSSIBLE'] },
+  similarity: {
+    NOT_EXECUTED: NOT_EXECUTED_COMMON,
+    PASSED: ['MATCH'],
+    REJECTED: ['NO_MATCH'],
+    WARNING: ['NOT_POSSIBLE'],
+  },
   authentication: { NOT_EXECUTED: NOT_EXECUTED_COMMON, PASSED: ['OK'], REJECTED: ['FAILED'], WARNING: [] },
   imageChecks: {
     NOT_EXECUTED: NOT_EXECUTED_COMMON,
@@ -229,7 +234,13 @@ export const CAPABILITY_LABELS: Partial<Record<CapabilityName, LabelTable>> = {
     WARNING: ['ALERT'],
   },
   drivingLicenseVerification: {
-    NOT_EXECUTED: ['TECHNICAL_ERROR', 'UNSUPPORTED_COUNTRY', 'UNSUPPORTED_STATE', 'PRECONDITION_NOT_FULFILLED', 'VALIDATION_FAILED'],
+    NOT_EXECUTED: [
+      'TECHNICAL_ERROR',
+      'UNSUPPORTED_COUNTRY',
+      'UNSUPPORTED_STATE',
+      'PRECONDITION_NOT_FULFILLED',
+      'VALIDATION_FAILED',
+    ],
     PASSED: ['OK'],
     REJECTED: ['DENY'],
     WARNING: ['ALERT'],
@@ -289,12 +300,17 @@ const list = <T extends z.ZodType>(item: T) => z.preprocess((v) => (Array.isArra
 const strArr = () => arr(strValue);
 const obj = <S extends z.core.$ZodLooseShape>(shape: S) => lenient(z.looseObject(shape));
 
-function fields<const K extends readonly string[], S extends z.ZodType>(names: K, make: () => S): { [P in K[number]]: S } {
+function fields<const K extends readonly string[], S extends z.ZodType>(
+  names: K,
+  make: () => S,
+): { [P in K[number]]: S } {
   return Object.fromEntries(names.map((n) => [n, make()])) as { [P in K[number]]: S };
 }
 
 /** A required identifier: the only thing that makes a record unusable when missing. */
-const requiredId = z.string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') }).min(1, 'must not be empty');
+const requiredId = z
+  .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
+  .min(1, 'must not be empty');
 
 // ---------------------------------------------------------------------------------------------
 // Common pieces
@@ -308,7 +324,21 @@ export const TopDecisionSchema = z.looseObject({
 });
 const CountryOrTypeSchema = z.looseObject({ predefinedType: str(), values: strArr() });
 const AddressSchema = z.looseObject(
-  fields(['line1', 'line2', 'line3', 'line4', 'line5', 'country', 'postalCode', 'subdivision', 'city', 'formattedAddress'] as const, str),
+  fields(
+    [
+      'line1',
+      'line2',
+      'line3',
+      'line4',
+      'line5',
+      'country',
+      'postalCode',
+      'subdivision',
+      'city',
+      'formattedAddress',
+    ] as const,
+    str,
+  ),
 );
 const DatePartsSchema = z.looseObject({ year: num(), month: num(), day: num() });
 const CapabilityCredentialRefSchema = z.looseObject({ id: str(), category: str(), label: str() });
@@ -342,29 +372,109 @@ export type CapabilityEntry = z.infer<typeof CapabilityEntrySchema>;
 // ---------------------------------------------------------------------------------------------
 
 const ADDITIONAL_LANGUAGE = z.looseObject({
-  ...fields(['documentNumber', 'firstName', 'lastName', 'dateOfBirth', 'expiryDate', 'issuingDate', 'gender', 'language'] as const, str),
+  ...fields(
+    [
+      'documentNumber',
+      'firstName',
+      'lastName',
+      'dateOfBirth',
+      'expiryDate',
+      'issuingDate',
+      'gender',
+      'language',
+    ] as const,
+    str,
+  ),
   address: lenient(AddressSchema),
 });
 
 export const ExtractionDataSchema = z.looseObject({
   ...fields(
     [
-      'type', 'subType', 'issuingCountry', 'firstName', 'lastName', 'middleName', 'dateOfBirth', 'expiryDate', 'issuingDate',
-      'dueDate', 'documentFirstIssuingDate', 'accountNumber', 'iban', 'swiftCode', 'documentType', 'documentNumber',
-      'socialSecurityNumber', 'state', 'personalNumber', 'optionalMrzField1', 'optionalMrzField2', 'issuingAuthority',
-      'issuingPlace', 'curp', 'gender', 'nationality', 'placeOfBirth', 'taxNumber', 'cpf', 'registrationNumber', 'mothersName',
-      'fathersName', 'spousesName', 'personalIdentificationNumber', 'rgNumber', 'dlEndorsements', 'voterIdNumber',
-      'issuingNumber', 'passportNumber', 'durationOfStay', 'numberOfEntries', 'visaCategory', 'dni', 'pesel',
-      'residentPermitType', 'residentPermitRemarks', 'residentPermitNumber', 'profession', 'citizenship', 'maritalStatus',
-      'religion', 'documentIdentificationNumber', 'workPermitNumber', 'laborIdentificationNumber', 'documentCopy',
-      'lastNameAtBirth', 'remarks', 'disabilities', 'employer', 'militaryNumber', 'militaryStatus', 'salutation',
-      'academicDegree', 'eyeColor', 'hairColor', 'bodyHeight', 'bodyWeight', 'ethnicity', 'bloodGroup', 'rhesusFactor',
-      'controlNumber', 'petitioner', 'serialNumber', 'panNumber', 'monthYearExpiry', 'currentAge', 'additionalInfo',
+      'type',
+      'subType',
+      'issuingCountry',
+      'firstName',
+      'lastName',
+      'middleName',
+      'dateOfBirth',
+      'expiryDate',
+      'issuingDate',
+      'dueDate',
+      'documentFirstIssuingDate',
+      'accountNumber',
+      'iban',
+      'swiftCode',
+      'documentType',
+      'documentNumber',
+      'socialSecurityNumber',
+      'state',
+      'personalNumber',
+      'optionalMrzField1',
+      'optionalMrzField2',
+      'issuingAuthority',
+      'issuingPlace',
+      'curp',
+      'gender',
+      'nationality',
+      'placeOfBirth',
+      'taxNumber',
+      'cpf',
+      'registrationNumber',
+      'mothersName',
+      'fathersName',
+      'spousesName',
+      'personalIdentificationNumber',
+      'rgNumber',
+      'dlEndorsements',
+      'voterIdNumber',
+      'issuingNumber',
+      'passportNumber',
+      'durationOfStay',
+      'numberOfEntries',
+      'visaCategory',
+      'dni',
+      'pesel',
+      'residentPermitType',
+      'residentPermitRemarks',
+      'residentPermitNumber',
+      'profession',
+      'citizenship',
+      'maritalStatus',
+      'religion',
+      'documentIdentificationNumber',
+      'workPermitNumber',
+      'laborIdentificationNumber',
+      'documentCopy',
+      'lastNameAtBirth',
+      'remarks',
+      'disabilities',
+      'employer',
+      'militaryNumber',
+      'militaryStatus',
+      'salutation',
+      'academicDegree',
+      'eyeColor',
+      'hairColor',
+      'bodyHeight',
+      'bodyWeight',
+      'ethnicity',
+      'bloodGroup',
+      'rhesusFactor',
+      'controlNumber',
+      'petitioner',
+      'serialNumber',
+      'panNumber',
+      'monthYearExpiry',
+      'currentAge',
+      'additionalInfo',
       'ageRestriction',
     ] as const,
     str,
   ),
-  ...fields(['dateOfBirthParts', 'expiryDateParts', 'issuingDateParts', 'dueDateParts'] as const, () => lenient(DatePartsSchema)),
+  ...fields(['dateOfBirthParts', 'expiryDateParts', 'issuingDateParts', 'dueDateParts'] as const, () =>
+    lenient(DatePartsSchema),
+  ),
   signatureAvailable: bool(),
   address: lenient(AddressSchema),
   dlCategories: arr(
@@ -379,7 +489,18 @@ export const ExtractionDataSchema = z.looseObject({
 
 export const ClassificationDataSchema = z.looseObject({
   ...fields(
-    ['country', 'state', 'type', 'subType', 'printedDocumentName', 'firstIssueDate', 'lastIssueDate', 'notValidAfter', 'layout', 'material'] as const,
+    [
+      'country',
+      'state',
+      'type',
+      'subType',
+      'printedDocumentName',
+      'firstIssueDate',
+      'lastIssueDate',
+      'notValidAfter',
+      'layout',
+      'material',
+    ] as const,
     str,
   ),
   ...fields(['hasCryptoChip', 'isFoldable', 'isHandwritten', 'usaRealIDCompliant'] as const, bool),
@@ -405,8 +526,20 @@ export const ReasonMessageDataSchema = z.looseObject({ reasonMessage: str() });
 export const DrivingLicenseVerificationDataSchema = z.looseObject(
   fields(
     [
-      'completeNameMatch', 'nameMatch', 'firstNameMatch', 'middleNameMatch', 'lastNameMatch', 'addressMatch', 'addressLine1Match',
-      'addressLine2Match', 'cityMatch', 'stateMatch', 'postalCodeMatch', 'dobMatch', 'idNumberMatch', 'expiryDateMatch',
+      'completeNameMatch',
+      'nameMatch',
+      'firstNameMatch',
+      'middleNameMatch',
+      'lastNameMatch',
+      'addressMatch',
+      'addressLine1Match',
+      'addressLine2Match',
+      'cityMatch',
+      'stateMatch',
+      'postalCodeMatch',
+      'dobMatch',
+      'idNumberMatch',
+      'expiryDateMatch',
       'issuingDateMatch',
     ] as const,
     str,
@@ -416,27 +549,71 @@ export const EkycVerificationDataSchema = z.looseObject({
   ...fields(['emailValid', 'phoneValid', 'ipRisk'] as const, bool),
   ...fields(
     [
-      'emailMatchToName', 'phoneMatchToName', 'addressValidityLevel', 'addressMatchToName', 'phoneLineType', 'phoneMatchToAddress',
-      'emailDomainCreationDate', 'phoneCountry', 'phoneCarrier', 'ipGeoLocationCountry', 'ipGeoLocationState',
+      'emailMatchToName',
+      'phoneMatchToName',
+      'addressValidityLevel',
+      'addressMatchToName',
+      'phoneLineType',
+      'phoneMatchToAddress',
+      'emailDomainCreationDate',
+      'phoneCountry',
+      'phoneCarrier',
+      'ipGeoLocationCountry',
+      'ipGeoLocationState',
     ] as const,
     str,
   ),
   ...fields(
     [
-      'emailFirstSeenDays', 'ipLastSeenDays', 'ipToAddressDistance', 'phoneLastSeenDays', 'identityRiskScore',
-      'phoneEmailFirstSeenDays', 'ipPhoneDistance', 'identityNetworkScore', 'ipRiskScore',
+      'emailFirstSeenDays',
+      'ipLastSeenDays',
+      'ipToAddressDistance',
+      'phoneLastSeenDays',
+      'identityRiskScore',
+      'phoneEmailFirstSeenDays',
+      'ipPhoneDistance',
+      'identityNetworkScore',
+      'ipRiskScore',
     ] as const,
     num,
   ),
 });
 export const DeviceRiskVerificationDataSchema = z.looseObject({
-  ...fields(['remoteSoftwareUsed', 'rootedDeviceUsed', 'emulatorUsed', 'browserCookiesEnabled', 'flashEnabled', 'deviceIsNew'] as const, bool),
   ...fields(
     [
-      'suspectedProxyUsedRisk', 'suspectedOSAnomalyRisk', 'suspectedRemoteSessionRisk', 'suspectedVPNUsedRisk', 'deviceModel',
-      'deviceOS', 'browser', 'ipType', 'trueIP', 'ipLocationCity', 'ipLocationCountry', 'ipLocationLatitude', 'ipLocationLongitude',
-      'ipLocationRegion', 'metaDataAge', 'browserLanguage', 'browserVersion', 'deviceFirstSeen', 'deviceScreen', 'isp',
-      'browserTimezone', 'deviceIdAlias',
+      'remoteSoftwareUsed',
+      'rootedDeviceUsed',
+      'emulatorUsed',
+      'browserCookiesEnabled',
+      'flashEnabled',
+      'deviceIsNew',
+    ] as const,
+    bool,
+  ),
+  ...fields(
+    [
+      'suspectedProxyUsedRisk',
+      'suspectedOSAnomalyRisk',
+      'suspectedRemoteSessionRisk',
+      'suspectedVPNUsedRisk',
+      'deviceModel',
+      'deviceOS',
+      'browser',
+      'ipType',
+      'trueIP',
+      'ipLocationCity',
+      'ipLocationCountry',
+      'ipLocationLatitude',
+      'ipLocationLongitude',
+      'ipLocationRegion',
+      'metaDataAge',
+      'browserLanguage',
+      'browserVersion',
+      'deviceFirstSeen',
+      'deviceScreen',
+      'isp',
+      'browserTimezone',
+      'deviceIdAlias',
     ] as const,
     str,
   ),
@@ -455,9 +632,23 @@ export const BraCpfValidationDataSchema = z.looseObject({
 export const BiometricVerificationDataSchema = z.looseObject(
   fields(
     [
-      'nameMatch', 'dobMatch', 'stateMatch', 'pincodeMatch', 'cityMatch', 'faceMatch', 'ocrMatch', 'issuingNumberMatch',
-      'registrationYearMatch', 'issuingYearMatch', 'electorKeyMatch', 'paternalSurnameMatch', 'maternalSurnameMatch',
-      'idNumberMatch', 'genderMatch', 'code', 'description',
+      'nameMatch',
+      'dobMatch',
+      'stateMatch',
+      'pincodeMatch',
+      'cityMatch',
+      'faceMatch',
+      'ocrMatch',
+      'issuingNumberMatch',
+      'registrationYearMatch',
+      'issuingYearMatch',
+      'electorKeyMatch',
+      'paternalSurnameMatch',
+      'maternalSurnameMatch',
+      'idNumberMatch',
+      'genderMatch',
+      'code',
+      'description',
     ] as const,
     str,
   ),
@@ -465,15 +656,45 @@ export const BiometricVerificationDataSchema = z.looseObject(
 export const GovtIdVerificationDataSchema = z.looseObject({
   ...fields(
     [
-      'country', 'type', 'completeNameMatch', 'initialNameMatch', 'firstNameMatch', 'lastNameMatch', 'nationalIdMatch',
-      'dobDayMatch', 'dobMonthMatch', 'dobYearMatch', 'dobMatch', 'phoneMatch', 'addressMatch', 'sexMatch', 'stateMatch',
-      'cityMatch', 'pincodeMatch', 'issuingDateMatch', 'personalIdNumberMatch', 'ocrMatch', 'cicMatch', 'issuingNumberMatch',
-      'issuingYearMatch', 'electorKeyMatch', 'paternalSurnameMatch', 'maternalSurnameMatch', 'registrationYearMatch', 'score',
-      'reasonMessage', 'message', 'cardType', 'cancellationReason',
+      'country',
+      'type',
+      'completeNameMatch',
+      'initialNameMatch',
+      'firstNameMatch',
+      'lastNameMatch',
+      'nationalIdMatch',
+      'dobDayMatch',
+      'dobMonthMatch',
+      'dobYearMatch',
+      'dobMatch',
+      'phoneMatch',
+      'addressMatch',
+      'sexMatch',
+      'stateMatch',
+      'cityMatch',
+      'pincodeMatch',
+      'issuingDateMatch',
+      'personalIdNumberMatch',
+      'ocrMatch',
+      'cicMatch',
+      'issuingNumberMatch',
+      'issuingYearMatch',
+      'electorKeyMatch',
+      'paternalSurnameMatch',
+      'maternalSurnameMatch',
+      'registrationYearMatch',
+      'score',
+      'reasonMessage',
+      'message',
+      'cardType',
+      'cancellationReason',
     ] as const,
     str,
   ),
-  ...fields(['laserIdMatch', 'idDeactivated', 'suspended', 'deceased', 'cancelled', 'regularizationPending'] as const, bool),
+  ...fields(
+    ['laserIdMatch', 'idDeactivated', 'suspended', 'deceased', 'cancelled', 'regularizationPending'] as const,
+    bool,
+  ),
   statusCode: scalar(),
   statusDescription: strArr(),
 });
@@ -495,8 +716,19 @@ export const BusinessInfoDataSchema = z.looseObject({
 export const EmailVerificationDataSchema = z.looseObject({
   ...fields(
     [
-      'emailVerificationStatus', 'firstVerifiedAt', 'totalHits', 'domainName', 'domainCompany', 'advice', 'domainCountry',
-      'domainCategory', 'reason', 'emailDeterminedStatus', 'domainDeterminedStatus', 'countryForReason', 'domainRiskLevel',
+      'emailVerificationStatus',
+      'firstVerifiedAt',
+      'totalHits',
+      'domainName',
+      'domainCompany',
+      'advice',
+      'domainCountry',
+      'domainCategory',
+      'reason',
+      'emailDeterminedStatus',
+      'domainDeterminedStatus',
+      'countryForReason',
+      'domainRiskLevel',
       'domainCreationDate',
     ] as const,
     str,
@@ -508,7 +740,9 @@ export const PhoneVerificationDataSchema = z.looseObject({
   phoneType: str(),
   carrier: str(),
   blocked: bool(),
-  riskInsights: obj(fields(['relativeRisk', 'applicationToPersonTraffic', 'personToPersonTraffic', 'numberType'] as const, strArr)),
+  riskInsights: obj(
+    fields(['relativeRisk', 'applicationToPersonTraffic', 'personToPersonTraffic', 'numberType'] as const, strArr),
+  ),
 });
 export const GeoIpVerificationDataSchema = z.looseObject({
   ...fields(['country', 'state', 'city', 'isp', 'organization', 'proxyType', 'userType'] as const, str),
@@ -517,8 +751,15 @@ export const GeoIpVerificationDataSchema = z.looseObject({
   longitude: num(),
   ...fields(
     [
-      'torExitNode', 'anonymous', 'anonymousVpn', 'highBillingPostalCodeVelocity', 'highEmailVelocity', 'highIssuerIdVelocity',
-      'highRiskDevicesActivity', 'highRiskEmailsActivity', 'highRiskNetworkActivity',
+      'torExitNode',
+      'anonymous',
+      'anonymousVpn',
+      'highBillingPostalCodeVelocity',
+      'highEmailVelocity',
+      'highIssuerIdVelocity',
+      'highRiskDevicesActivity',
+      'highRiskEmailsActivity',
+      'highRiskNetworkActivity',
     ] as const,
     bool,
   ),
@@ -526,9 +767,22 @@ export const GeoIpVerificationDataSchema = z.looseObject({
 export const EkycSsnVerificationDataSchema = z.looseObject({
   ...fields(
     [
-      'addressVerificationResult', 'ssnResult', 'dobVerification', 'addressDescription', 'ssnDescription', 'dobDescription',
-      'addressResultRisk', 'phoneResultRisk', 'deceased', 'addressType', 'addressMatch', 'nameMatchToSsn', 'nameMatchToAddress',
-      'phoneMatch', 'ssnMatch', 'dateOfBirthMatch',
+      'addressVerificationResult',
+      'ssnResult',
+      'dobVerification',
+      'addressDescription',
+      'ssnDescription',
+      'dobDescription',
+      'addressResultRisk',
+      'phoneResultRisk',
+      'deceased',
+      'addressType',
+      'addressMatch',
+      'nameMatchToSsn',
+      'nameMatchToAddress',
+      'phoneMatch',
+      'ssnMatch',
+      'dateOfBirthMatch',
     ] as const,
     str,
   ),
@@ -536,17 +790,45 @@ export const EkycSsnVerificationDataSchema = z.looseObject({
 });
 export const EkycAdvancedVerificationDataSchema = z.looseObject(
   fields(
-    ['verificationResult', 'nameMatch', 'addressMatch', 'nationalIdMatch', 'dobMatch', 'dobDayMatch', 'dobMonthMatch', 'dobYearMatch', 'phoneMatch'] as const,
+    [
+      'verificationResult',
+      'nameMatch',
+      'addressMatch',
+      'nationalIdMatch',
+      'dobMatch',
+      'dobDayMatch',
+      'dobMonthMatch',
+      'dobYearMatch',
+      'phoneMatch',
+    ] as const,
     str,
   ),
 );
 export const EkycCheckDataSchema = z.looseObject({
   ...fields(
     [
-      'completeNameMatch', 'initialNameMatch', 'firstNameMatch', 'lastNameMatch', 'addressMatch', 'addressLine1Match',
-      'addressLine2Match', 'houseNumberMatch', 'thoroughfareMatch', 'cityMatch', 'stateMatch', 'zipOrPinCodeMatch',
-      'nationalIdMatch', 'dateOfBirthMatch', 'dateOfBirthDayMatch', 'dateOfBirthMonthMatch', 'dateOfBirthYearMatch', 'phoneMatch',
-      'datasourceType', 'searchType', 'matchType', 'source',
+      'completeNameMatch',
+      'initialNameMatch',
+      'firstNameMatch',
+      'lastNameMatch',
+      'addressMatch',
+      'addressLine1Match',
+      'addressLine2Match',
+      'houseNumberMatch',
+      'thoroughfareMatch',
+      'cityMatch',
+      'stateMatch',
+      'zipOrPinCodeMatch',
+      'nationalIdMatch',
+      'dateOfBirthMatch',
+      'dateOfBirthDayMatch',
+      'dateOfBirthMonthMatch',
+      'dateOfBirthYearMatch',
+      'phoneMatch',
+      'datasourceType',
+      'searchType',
+      'matchType',
+      'source',
     ] as const,
     str,
   ),
@@ -567,7 +849,9 @@ const LookupGroupSchema = z.looseObject({
   globalNetwork: obj(lookupCounters),
 });
 export const LookupsDataSchema = z.looseObject(
-  fields(['matchedTransactions', 'faceMatchedTransactions', 'matchedImagesTransactions'] as const, () => lenient(LookupGroupSchema)),
+  fields(['matchedTransactions', 'faceMatchedTransactions', 'matchedImagesTransactions'] as const, () =>
+    lenient(LookupGroupSchema),
+  ),
 );
 const RiskNetworkSchema = z.looseObject({
   totalAssociations: num(),
@@ -629,7 +913,9 @@ export const CAPABILITY_ENTRY_SCHEMAS = {
 } as const satisfies Record<CapabilityName, z.ZodType>;
 
 type OutputOf<T> = T extends z.ZodType<infer O> ? O : never;
-type LenientArrayOf<T> = z.ZodCatch<z.ZodOptional<z.ZodPipe<z.ZodArray<z.ZodUnknown>, z.ZodTransform<Array<OutputOf<T>>, unknown[]>>>>;
+type LenientArrayOf<T> = z.ZodCatch<
+  z.ZodOptional<z.ZodPipe<z.ZodArray<z.ZodUnknown>, z.ZodTransform<Array<OutputOf<T>>, unknown[]>>>
+>;
 type CapabilityShape = { [K in CapabilityName]: LenientArrayOf<(typeof CAPABILITY_ENTRY_SCHEMAS)[K]> };
 
 /**
@@ -650,7 +936,9 @@ export type ExtractionData = z.infer<typeof ExtractionDataSchema>;
  * they came (their entries parsed with the common entry schema). Entries are never dropped for
  * an unknown label or decision type.
  */
-export function listCapabilityEntries(capabilities: Capabilities | undefined | null): Array<{ capability: string; known: boolean; entries: CapabilityEntry[] }> {
+export function listCapabilityEntries(
+  capabilities: Capabilities | undefined | null,
+): Array<{ capability: string; known: boolean; entries: CapabilityEntry[] }> {
   if (!capabilities) return [];
   const out: Array<{ capability: string; known: boolean; entries: CapabilityEntry[] }> = [];
   for (const name of CAPABILITY_NAMES) {
@@ -856,9 +1144,16 @@ export const AccountRequestSchema = z.strictObject({
   customerInternalReference: z.string().min(1).max(100),
   reportingCriteria: z.string().min(1).max(255).optional(),
   callbackUrl: z.string().min(1).max(255).optional(),
-  tokenLifetime: z.string().regex(/^[+-]?\d+[smhd]$/, 'must be digits and one unit of s, m, h or d (e.g. 30m)').optional(),
+  tokenLifetime: z
+    .string()
+    .regex(/^[+-]?\d+[smhd]$/, 'must be digits and one unit of s, m, h or d (e.g. 30m)')
+    .optional(),
   web: z
-    .strictObject({ successUrl: z.string().min(1).optional(), errorUrl: z.string().min(1).optional(), locale: z.string().min(1).optional() })
+    .strictObject({
+      successUrl: z.string().min(1).optional(),
+      errorUrl: z.string().min(1).optional(),
+      locale: z.string().min(1).optional(),
+    })
     .optional(),
   workflowDefinition: z.strictObject({
     // The service accepts a number and echoes it back as a string (service-facts).
@@ -879,7 +1174,10 @@ export const AccountRequestSchema = z.strictObject({
         documentVerification: z.strictObject({ enableExtraction: z.boolean().optional() }).optional(),
         ekycCheck: z.strictObject({ searchType: z.string().min(1).optional() }).optional(),
         workflowDecision: z
-          .strictObject({ riskScoreRulesetId: z.string().min(1).optional(), decisionLabelRulesetId: z.string().min(1).optional() })
+          .strictObject({
+            riskScoreRulesetId: z.string().min(1).optional(),
+            decisionLabelRulesetId: z.string().min(1).optional(),
+          })
           .optional(),
         ruleset: z.strictObject({ ids: z.array(z.string().min(1)) }).optional(),
       })
@@ -888,7 +1186,9 @@ export const AccountRequestSchema = z.strictObject({
   userConsent: z
     .strictObject({
       userIp: z.string().min(1).optional(),
-      userLocation: z.strictObject({ country: z.string().min(1).optional(), state: z.string().min(1).optional() }).optional(),
+      userLocation: z
+        .strictObject({ country: z.string().min(1).optional(), state: z.string().min(1).optional() })
+        .optional(),
       consent: z.strictObject({ obtained: z.string().min(1), obtainedAt: z.iso.datetime({ offset: true }) }).optional(),
     })
     .optional(),
@@ -914,8 +1214,14 @@ export const PreparedDataSchema = z.strictObject({
   address: z
     .strictObject(
       Object.fromEntries(
-        ['line1', 'line2', 'line3', 'line4', 'line5', 'postalCode', 'city', 'subdivision', 'country'].map((k) => [k, z.string().optional()]),
-      ) as Record<'line1' | 'line2' | 'line3' | 'line4' | 'line5' | 'postalCode' | 'city' | 'subdivision' | 'country', z.ZodOptional<z.ZodString>>,
+        ['line1', 'line2', 'line3', 'line4', 'line5', 'postalCode', 'city', 'subdivision', 'country'].map((k) => [
+          k,
+          z.string().optional(),
+        ]),
+      ) as Record<
+        'line1' | 'line2' | 'line3' | 'line4' | 'line5' | 'postalCode' | 'city' | 'subdivision' | 'country',
+        z.ZodOptional<z.ZodString>
+      >,
     )
     .optional(),
   id: z
@@ -927,7 +1233,9 @@ export const PreparedDataSchema = z.strictObject({
       subType: z.string().optional(),
     })
     .optional(),
-  kyc: z.strictObject({ registrationDate: z.string().optional(), registrationIpAddress: z.string().optional() }).optional(),
+  kyc: z
+    .strictObject({ registrationDate: z.string().optional(), registrationIpAddress: z.string().optional() })
+    .optional(),
   bank: z
     .strictObject({
       paymentMethod: z.string().optional(),
@@ -1017,7 +1325,12 @@ export type HealthResponse = z.infer<typeof HealthResponseSchema>;
  * Parses `data` or throws an `IdvParseError` whose message and `path` name the failing field
  * (e.g. `R2 workflow execution result: unusable data: workflow.id: is required`).
  */
-export function parseOrThrow<T extends z.ZodType>(schema: T, data: unknown, what: string, operation?: string): z.output<T> {
+export function parseOrThrow<T extends z.ZodType>(
+  schema: T,
+  data: unknown,
+  what: string,
+  operation?: string,
+): z.output<T> {
   const r = schema.safeParse(data);
   if (!r.success) throw new IdvParseError(what, r.error.issues, operation ?? what, { cause: r.error });
   return markParsed(schema, r.data);
@@ -1037,7 +1350,12 @@ export function markParsed<T>(schema: z.ZodType, value: T): T {
 }
 
 /** `parseOrThrow`, except that an object that is itself the output of parsing with `schema` is returned as is. */
-export function parseOnce<T extends z.ZodType>(schema: T, data: unknown, what: string, operation?: string): z.output<T> {
+export function parseOnce<T extends z.ZodType>(
+  schema: T,
+  data: unknown,
+  what: string,
+  operation?: string,
+): z.output<T> {
   if (data && typeof data === 'object' && parsedWith.get(data) === schema) return data as z.output<T>;
   return parseOrThrow(schema, data, what, operation);
 }

@@ -128,7 +128,12 @@ export class TokenManager implements TokenSource {
     }
     expiresAt ??= startedAt + this.#opts.defaultLifetimeSec * 1000;
     expiresAt = Math.max(expiresAt, startedAt + MIN_LIFETIME_MS);
-    return { token, obtainedAt: startedAt, expiresAt, refreshAt: startedAt + renewAfterMs(expiresAt - startedAt, this.#opts.refreshMarginSec) };
+    return {
+      token,
+      obtainedAt: startedAt,
+      expiresAt,
+      refreshAt: startedAt + renewAfterMs(expiresAt - startedAt, this.#opts.refreshMarginSec),
+    };
   }
 }
 

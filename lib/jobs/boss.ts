@@ -54,7 +54,13 @@ export async function createBoss(opts: BossOptions = {}): Promise<PgBoss> {
   const url = opts.url ?? process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set');
   const worker = opts.worker ?? true;
-  const boss = new PgBoss({ connectionString: url, max: opts.max ?? 4, schema: opts.schema ?? queueSchemaName(), supervise: worker, schedule: worker });
+  const boss = new PgBoss({
+    connectionString: url,
+    max: opts.max ?? 4,
+    schema: opts.schema ?? queueSchemaName(),
+    supervise: worker,
+    schedule: worker,
+  });
   boss.on('error', opts.onError ?? ((err) => console.error('[jobs]', err.message)));
   await boss.start();
   for (const name of Object.values(QUEUES)) {
@@ -103,6 +109,8 @@ export async function stopBoss(opts: { graceful?: boolean } = {}): Promise<void>
  * acts on it are stored together or not at all (feedback, callbacks).
  */
 export function jobDb(tx: Tx): PgBoss.Db {
-  const client = (tx as unknown as { session: { client: { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> } } }).session.client;
+  const client = (
+    tx as unknown as { session: { client: { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> } } }
+  ).session.client;
   return { executeSql: (text, values) => client.query(text, values) as Promise<{ rows: never[] }> };
 }

@@ -14,31 +14,110 @@ export type MaskStyle = 'name' | 'tail' | 'date' | 'email' | 'ip' | 'full' | 'ad
 /** Keys whose values are personal data, by exact name. */
 export const PII_KEYS: Readonly<Record<string, MaskStyle>> = {
   // names
-  firstName: 'name', lastName: 'name', middleName: 'name', fullName: 'name', givenName: 'name', familyName: 'name',
-  mothersName: 'name', fathersName: 'name', spousesName: 'name', lastNameAtBirth: 'name', salutation: 'full', suffix: 'full',
+  firstName: 'name',
+  lastName: 'name',
+  middleName: 'name',
+  fullName: 'name',
+  givenName: 'name',
+  familyName: 'name',
+  mothersName: 'name',
+  fathersName: 'name',
+  spousesName: 'name',
+  lastNameAtBirth: 'name',
+  salutation: 'full',
+  suffix: 'full',
   // dates and places of birth
-  dateOfBirth: 'date', dob: 'date', birthDate: 'date', dateOfBirthParts: 'full', placeOfBirth: 'name', currentAge: 'full',
+  dateOfBirth: 'date',
+  dob: 'date',
+  birthDate: 'date',
+  dateOfBirthParts: 'full',
+  placeOfBirth: 'name',
+  currentAge: 'full',
   // document and personal numbers
-  documentNumber: 'tail', personalNumber: 'tail', idNumber: 'tail', passportNumber: 'tail', socialSecurityNumber: 'tail', ssn: 'tail',
-  taxNumber: 'tail', cpf: 'tail', curp: 'tail', dni: 'tail', pesel: 'tail', rgNumber: 'tail', voterIdNumber: 'tail',
-  personalIdentificationNumber: 'tail', documentIdentificationNumber: 'tail', residentPermitNumber: 'tail', workPermitNumber: 'tail',
-  laborIdentificationNumber: 'tail', militaryNumber: 'tail', panNumber: 'tail', optionalMrzField1: 'tail', optionalMrzField2: 'tail',
-  accountNumber: 'tail', iban: 'tail', routingNumber: 'tail', cardNumberLastFourDigits: 'full', lastDigits: 'full', binNumber: 'tail',
-  issuingNumber: 'tail', serialNumber: 'tail', controlNumber: 'tail',
-  mrz: 'full', line1: 'address', line2: 'address', line3: 'address', line4: 'address', line5: 'address',
+  documentNumber: 'tail',
+  personalNumber: 'tail',
+  idNumber: 'tail',
+  passportNumber: 'tail',
+  socialSecurityNumber: 'tail',
+  ssn: 'tail',
+  taxNumber: 'tail',
+  cpf: 'tail',
+  curp: 'tail',
+  dni: 'tail',
+  pesel: 'tail',
+  rgNumber: 'tail',
+  voterIdNumber: 'tail',
+  personalIdentificationNumber: 'tail',
+  documentIdentificationNumber: 'tail',
+  residentPermitNumber: 'tail',
+  workPermitNumber: 'tail',
+  laborIdentificationNumber: 'tail',
+  militaryNumber: 'tail',
+  panNumber: 'tail',
+  optionalMrzField1: 'tail',
+  optionalMrzField2: 'tail',
+  accountNumber: 'tail',
+  iban: 'tail',
+  routingNumber: 'tail',
+  cardNumberLastFourDigits: 'full',
+  lastDigits: 'full',
+  binNumber: 'tail',
+  issuingNumber: 'tail',
+  serialNumber: 'tail',
+  controlNumber: 'tail',
+  mrz: 'full',
+  line1: 'address',
+  line2: 'address',
+  line3: 'address',
+  line4: 'address',
+  line5: 'address',
   // addresses and contact
-  address: 'address', formattedAddress: 'address', postalCode: 'address', street: 'address', houseNumber: 'address',
-  email: 'email', emailAddress: 'email', phone: 'tail', phoneNumber: 'tail', phoneNumber2: 'tail', mobile: 'tail',
+  address: 'address',
+  formattedAddress: 'address',
+  postalCode: 'address',
+  street: 'address',
+  houseNumber: 'address',
+  email: 'email',
+  emailAddress: 'email',
+  phone: 'tail',
+  phoneNumber: 'tail',
+  phoneNumber2: 'tail',
+  mobile: 'tail',
   // network location (an IP identifies a household)
-  ip: 'ip', clientIp: 'ip', userIp: 'ip', trueIP: 'ip', ipAddress: 'ip', registrationIpAddress: 'ip',
-  ipLocationLatitude: 'full', ipLocationLongitude: 'full', latitude: 'full', longitude: 'full',
+  ip: 'ip',
+  clientIp: 'ip',
+  userIp: 'ip',
+  trueIP: 'ip',
+  ipAddress: 'ip',
+  registrationIpAddress: 'ip',
+  ipLocationLatitude: 'full',
+  ipLocationLongitude: 'full',
+  latitude: 'full',
+  longitude: 'full',
   // body and family
-  eyeColor: 'full', hairColor: 'full', bodyHeight: 'full', bodyWeight: 'full', ethnicity: 'full', religion: 'full',
-  bloodGroup: 'full', rhesusFactor: 'full', disabilities: 'full', maritalStatus: 'full',
+  eyeColor: 'full',
+  hairColor: 'full',
+  bodyHeight: 'full',
+  bodyWeight: 'full',
+  ethnicity: 'full',
+  religion: 'full',
+  bloodGroup: 'full',
+  rhesusFactor: 'full',
+  disabilities: 'full',
+  maritalStatus: 'full',
 };
 
 /** Keys that are never personal even though a pattern below would match them. */
-const NOT_PII = new Set(['printedDocumentName', 'domainName', 'rulesetName', 'ruleName', 'osName', 'name_match', 'nameMatch', 'kyb_source']);
+const NOT_PII = new Set([
+  'printedDocumentName',
+  'domainName',
+  'rulesetName',
+  'ruleName',
+  'osName',
+  'name_match',
+  'nameMatch',
+  'kyb_source',
+]);
 
 /** Catch-alls for keys a vendor response may carry that the list above does not name. */
 const PATTERNS: Array<[RegExp, MaskStyle]> = [
@@ -122,7 +201,8 @@ function walk(value: unknown, style: MaskStyle | null): unknown {
     }
     return out;
   }
-  if (style && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')) return maskScalar(value, style);
+  if (style && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'))
+    return maskScalar(value, style);
   return value;
 }
 

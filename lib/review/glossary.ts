@@ -52,40 +52,171 @@ interface CapabilityInfo {
 }
 
 export const CAPABILITIES: Record<string, CapabilityInfo> = {
-  usability: { title: 'Usability', what: 'Are the uploaded images usable: sharp, complete, a real document or face?', ruleHints: /usab|quality|unusable|blur|glare|unsupported/i },
-  imageChecks: { title: 'Image checks', what: 'Is the document image genuine: not a screen or paper copy, not edited, not a known sample, face not seen before?', ruleHints: /image|digital.?copy|manipulat|repeated.?face|fake|sample|watermark/i },
-  classification: { title: 'Classification', what: 'Which document this is: country, type, layout and security features.', ruleHints: /classif/i },
-  extraction: { title: 'Extraction', what: 'Reading the data printed on the document (names, dates, numbers, MRZ).', ruleHints: /extract/i },
-  dataChecks: { title: 'Data checks', what: 'Is the extracted data consistent: MRZ checksums, printed vs. MRZ data, chip certificate, earlier fraud reports?', ruleHints: /data.?(check|mismatch)|inconsistent|mrz|fraud.?feedback|reported as fraud|customer.?feedback/i },
-  similarity: { title: 'Face similarity', what: 'Does the selfie show the same person as the document photo?', ruleHints: /similar|face.?(mismatch|match|comparison)|selfie does not match/i },
-  liveness: { title: 'Liveness', what: 'Was the selfie taken of a live person present at capture time?', ruleHints: /liveness|age.?mismatch|selfie age/i },
-  authentication: { title: 'Face authentication', what: 'Does a returning user’s face match the face map stored at enrolment?', ruleHints: /authenticat/i },
-  watchlistScreening: { title: 'Watchlist screening', what: 'Is the person on a sanctions, PEP or adverse-media list?', ruleHints: /watchlist|sanction|pep/i },
-  advancedWatchlist: { title: 'Advanced watchlist', what: 'Extended sanctions and PEP screening with match categories.', ruleHints: /watchlist/i },
-  addressValidation: { title: 'Address validation', what: 'Does the address exist and belong to the person?', ruleHints: /address/i },
-  proofOfResidency: { title: 'Proof of residency', what: 'Does the supporting document prove the stated address?', ruleHints: /residen|address/i },
-  drivingLicenseVerification: { title: 'Driving licence verification', what: 'Do the licence details match the issuing authority’s records?', ruleHints: /driving|licen[cs]e|dmv/i },
-  ekycVerification: { title: 'eKYC verification', what: 'Do name, phone, e-mail and address match each other in identity data sources?', ruleHints: /ekyc|identity data/i },
-  globalIdentityCheck: { title: 'Global identity check', what: 'Identity data matched against international data sources.', ruleHints: /identity data|global/i },
-  deviceRiskVerification: { title: 'Device risk', what: 'Signals from the capture device and network: emulators, VPNs, remote sessions.', ruleHints: /device|behaviou?r|vpn|proxy/i },
-  braCpfValidation: { title: 'Brazil CPF validation', what: 'Is the Brazilian CPF number valid and does it match the person?', ruleHints: /cpf/i },
-  biometricVerification: { title: 'Biometric verification', what: 'Face and data matched against a government biometric database.', ruleHints: /biometric/i },
-  govtIdVerification: { title: 'Government ID verification', what: 'Document data matched against the issuing government’s records.', ruleHints: /gov|national id/i },
+  usability: {
+    title: 'Usability',
+    what: 'Are the uploaded images usable: sharp, complete, a real document or face?',
+    ruleHints: /usab|quality|unusable|blur|glare|unsupported/i,
+  },
+  imageChecks: {
+    title: 'Image checks',
+    what: 'Is the document image genuine: not a screen or paper copy, not edited, not a known sample, face not seen before?',
+    ruleHints: /image|digital.?copy|manipulat|repeated.?face|fake|sample|watermark/i,
+  },
+  classification: {
+    title: 'Classification',
+    what: 'Which document this is: country, type, layout and security features.',
+    ruleHints: /classif/i,
+  },
+  extraction: {
+    title: 'Extraction',
+    what: 'Reading the data printed on the document (names, dates, numbers, MRZ).',
+    ruleHints: /extract/i,
+  },
+  dataChecks: {
+    title: 'Data checks',
+    what: 'Is the extracted data consistent: MRZ checksums, printed vs. MRZ data, chip certificate, earlier fraud reports?',
+    ruleHints: /data.?(check|mismatch)|inconsistent|mrz|fraud.?feedback|reported as fraud|customer.?feedback/i,
+  },
+  similarity: {
+    title: 'Face similarity',
+    what: 'Does the selfie show the same person as the document photo?',
+    ruleHints: /similar|face.?(mismatch|match|comparison)|selfie does not match/i,
+  },
+  liveness: {
+    title: 'Liveness',
+    what: 'Was the selfie taken of a live person present at capture time?',
+    ruleHints: /liveness|age.?mismatch|selfie age/i,
+  },
+  authentication: {
+    title: 'Face authentication',
+    what: 'Does a returning user’s face match the face map stored at enrolment?',
+    ruleHints: /authenticat/i,
+  },
+  watchlistScreening: {
+    title: 'Watchlist screening',
+    what: 'Is the person on a sanctions, PEP or adverse-media list?',
+    ruleHints: /watchlist|sanction|pep/i,
+  },
+  advancedWatchlist: {
+    title: 'Advanced watchlist',
+    what: 'Extended sanctions and PEP screening with match categories.',
+    ruleHints: /watchlist/i,
+  },
+  addressValidation: {
+    title: 'Address validation',
+    what: 'Does the address exist and belong to the person?',
+    ruleHints: /address/i,
+  },
+  proofOfResidency: {
+    title: 'Proof of residency',
+    what: 'Does the supporting document prove the stated address?',
+    ruleHints: /residen|address/i,
+  },
+  drivingLicenseVerification: {
+    title: 'Driving licence verification',
+    what: 'Do the licence details match the issuing authority’s records?',
+    ruleHints: /driving|licen[cs]e|dmv/i,
+  },
+  ekycVerification: {
+    title: 'eKYC verification',
+    what: 'Do name, phone, e-mail and address match each other in identity data sources?',
+    ruleHints: /ekyc|identity data/i,
+  },
+  globalIdentityCheck: {
+    title: 'Global identity check',
+    what: 'Identity data matched against international data sources.',
+    ruleHints: /identity data|global/i,
+  },
+  deviceRiskVerification: {
+    title: 'Device risk',
+    what: 'Signals from the capture device and network: emulators, VPNs, remote sessions.',
+    ruleHints: /device|behaviou?r|vpn|proxy/i,
+  },
+  braCpfValidation: {
+    title: 'Brazil CPF validation',
+    what: 'Is the Brazilian CPF number valid and does it match the person?',
+    ruleHints: /cpf/i,
+  },
+  biometricVerification: {
+    title: 'Biometric verification',
+    what: 'Face and data matched against a government biometric database.',
+    ruleHints: /biometric/i,
+  },
+  govtIdVerification: {
+    title: 'Government ID verification',
+    what: 'Document data matched against the issuing government’s records.',
+    ruleHints: /gov|national id/i,
+  },
   kycCheck: { title: 'KYC check', what: 'E-mail, phone and watchlist signals from a KYC provider.', ruleHints: /kyc/i },
-  bankCheck: { title: 'Bank account check', what: 'Does the bank account exist and belong to the person?', ruleHints: /bank/i },
-  binCheck: { title: 'Card BIN check', what: 'What the card number’s issuer range says about the card.', ruleHints: /\bbin\b|card/i },
-  searchBusiness: { title: 'Business search', what: 'Finding the business in company registers.', ruleHints: /business|kyb/i },
-  emailVerification: { title: 'E-mail verification', what: 'Does the e-mail address exist, how old is it, how risky is its domain?', ruleHints: /e-?mail/i },
-  phoneVerification: { title: 'Phone verification', what: 'What kind of phone number this is and how risky it looks.', ruleHints: /phone/i },
-  geoIpVerification: { title: 'Geo-IP verification', what: 'Where the IP address is and whether it hides the user (Tor, VPN, proxy).', ruleHints: /geo|\bip\b|tor/i },
-  businessInfo: { title: 'Business information', what: 'Details about the business from register sources.', ruleHints: /business|kyb/i },
-  ekycSsnVerification: { title: 'SSN verification', what: 'Does the US Social Security number match the name, address and date of birth?', ruleHints: /ssn|social security/i },
-  ekycAdvancedVerification: { title: 'Advanced eKYC', what: 'Identity data matched in national data sources.', ruleHints: /ekyc|identity data/i },
-  ekycGlobalVerification: { title: 'Global eKYC', what: 'Identity data matched in international data sources.', ruleHints: /ekyc|identity data/i },
-  lookups: { title: 'Lookups', what: 'Other transactions with the same document, face or images, and how risky they were.', ruleHints: /lookup|same document|repeated.?doc|seen before/i },
-  riskAnalytics: { title: 'Risk analytics', what: 'Associations with other risky transactions across the network.', ruleHints: /network|association/i },
-  ekycCheck: { title: 'eKYC check', what: 'Name, address, date of birth and phone matched in a data source.', ruleHints: /ekyc/i },
-  masking: { title: 'Masking', what: 'Whether the service masked parts of the images (for example a national id number).' },
+  bankCheck: {
+    title: 'Bank account check',
+    what: 'Does the bank account exist and belong to the person?',
+    ruleHints: /bank/i,
+  },
+  binCheck: {
+    title: 'Card BIN check',
+    what: 'What the card number’s issuer range says about the card.',
+    ruleHints: /\bbin\b|card/i,
+  },
+  searchBusiness: {
+    title: 'Business search',
+    what: 'Finding the business in company registers.',
+    ruleHints: /business|kyb/i,
+  },
+  emailVerification: {
+    title: 'E-mail verification',
+    what: 'Does the e-mail address exist, how old is it, how risky is its domain?',
+    ruleHints: /e-?mail/i,
+  },
+  phoneVerification: {
+    title: 'Phone verification',
+    what: 'What kind of phone number this is and how risky it looks.',
+    ruleHints: /phone/i,
+  },
+  geoIpVerification: {
+    title: 'Geo-IP verification',
+    what: 'Where the IP address is and whether it hides the user (Tor, VPN, proxy).',
+    ruleHints: /geo|\bip\b|tor/i,
+  },
+  businessInfo: {
+    title: 'Business information',
+    what: 'Details about the business from register sources.',
+    ruleHints: /business|kyb/i,
+  },
+  ekycSsnVerification: {
+    title: 'SSN verification',
+    what: 'Does the US Social Security number match the name, address and date of birth?',
+    ruleHints: /ssn|social security/i,
+  },
+  ekycAdvancedVerification: {
+    title: 'Advanced eKYC',
+    what: 'Identity data matched in national data sources.',
+    ruleHints: /ekyc|identity data/i,
+  },
+  ekycGlobalVerification: {
+    title: 'Global eKYC',
+    what: 'Identity data matched in international data sources.',
+    ruleHints: /ekyc|identity data/i,
+  },
+  lookups: {
+    title: 'Lookups',
+    what: 'Other transactions with the same document, face or images, and how risky they were.',
+    ruleHints: /lookup|same document|repeated.?doc|seen before/i,
+  },
+  riskAnalytics: {
+    title: 'Risk analytics',
+    what: 'Associations with other risky transactions across the network.',
+    ruleHints: /network|association/i,
+  },
+  ekycCheck: {
+    title: 'eKYC check',
+    what: 'Name, address, date of birth and phone matched in a data source.',
+    ruleHints: /ekyc/i,
+  },
+  masking: {
+    title: 'Masking',
+    what: 'Whether the service masked parts of the images (for example a national id number).',
+  },
 };
 
 /** "Image checks" for known capabilities, a readable form of the key for unknown ones. */
@@ -121,10 +252,22 @@ const LABELS_BY_CAPABILITY: Record<string, Record<string, string>> = {
     OK: 'No match on the screened lists.',
   },
   advancedWatchlist: { ALERT: 'A possible list match needs review.' },
-  addressValidation: { DENY: 'The address could not be confirmed, or belongs to someone else.', ALERT: 'The address is only partly confirmed.' },
-  proofOfResidency: { DENY: 'The document does not prove the stated address.', ALERT: 'The proof of address is incomplete or unclear.' },
-  drivingLicenseVerification: { DENY: 'The licence details contradict the authority’s records.', ALERT: 'Some licence details could not be confirmed.' },
-  dataChecks: { CUSTOMER_FEEDBACK: 'This document was reported as fraud earlier (feedback on another transaction with the same document).' },
+  addressValidation: {
+    DENY: 'The address could not be confirmed, or belongs to someone else.',
+    ALERT: 'The address is only partly confirmed.',
+  },
+  proofOfResidency: {
+    DENY: 'The document does not prove the stated address.',
+    ALERT: 'The proof of address is incomplete or unclear.',
+  },
+  drivingLicenseVerification: {
+    DENY: 'The licence details contradict the authority’s records.',
+    ALERT: 'Some licence details could not be confirmed.',
+  },
+  dataChecks: {
+    CUSTOMER_FEEDBACK:
+      'This document was reported as fraud earlier (feedback on another transaction with the same document).',
+  },
 };
 
 const LABELS: Record<string, string> = {

@@ -2,19 +2,56 @@
  * Reading a stored service result for display: capability groups in dependency order, rules,
  * steps. Tolerant of anything: missing parts are empty, unknown capabilities and labels are kept.
  */
-import { CAPABILITIES, CAPABILITY_PARENTS, capabilityTitle, explainLabel, orderCapabilities, worstDecision } from './glossary';
+import {
+  CAPABILITIES,
+  CAPABILITY_PARENTS,
+  capabilityTitle,
+  explainLabel,
+  orderCapabilities,
+  worstDecision,
+} from './glossary';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null);
+const str = (v: unknown): string | null =>
+  typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : null;
 
 /** The spec's capability arrays, in its order (known capabilities). */
 export const KNOWN_CAPABILITIES = [
-  'extraction', 'classification', 'similarity', 'liveness', 'dataChecks', 'imageChecks', 'usability', 'authentication', 'watchlistScreening',
-  'advancedWatchlist', 'addressValidation', 'proofOfResidency', 'drivingLicenseVerification', 'ekycVerification', 'globalIdentityCheck',
-  'deviceRiskVerification', 'braCpfValidation', 'biometricVerification', 'govtIdVerification', 'kycCheck', 'bankCheck', 'binCheck',
-  'searchBusiness', 'emailVerification', 'phoneVerification', 'geoIpVerification', 'businessInfo', 'ekycSsnVerification',
-  'ekycAdvancedVerification', 'ekycGlobalVerification', 'lookups', 'riskAnalytics', 'ekycCheck', 'masking',
+  'extraction',
+  'classification',
+  'similarity',
+  'liveness',
+  'dataChecks',
+  'imageChecks',
+  'usability',
+  'authentication',
+  'watchlistScreening',
+  'advancedWatchlist',
+  'addressValidation',
+  'proofOfResidency',
+  'drivingLicenseVerification',
+  'ekycVerification',
+  'globalIdentityCheck',
+  'deviceRiskVerification',
+  'braCpfValidation',
+  'biometricVerification',
+  'govtIdVerification',
+  'kycCheck',
+  'bankCheck',
+  'binCheck',
+  'searchBusiness',
+  'emailVerification',
+  'phoneVerification',
+  'geoIpVerification',
+  'businessInfo',
+  'ekycSsnVerification',
+  'ekycAdvancedVerification',
+  'ekycGlobalVerification',
+  'lookups',
+  'riskAnalytics',
+  'ekycCheck',
+  'masking',
 ] as const;
 
 export interface CapabilityEntry {
@@ -40,18 +77,25 @@ export interface CapabilityGroup {
 
 export function capabilityGroups(result: Json): CapabilityGroup[] {
   const caps = isObject(result.capabilities) ? result.capabilities : {};
-  const names = orderCapabilities(Object.keys(caps).filter((k) => Array.isArray(caps[k])), KNOWN_CAPABILITIES);
+  const names = orderCapabilities(
+    Object.keys(caps).filter((k) => Array.isArray(caps[k])),
+    KNOWN_CAPABILITIES,
+  );
   return names.map((name) => {
     const entries = (caps[name] as unknown[]).filter(isObject).map((e): CapabilityEntry => {
       const decision = isObject(e.decision) ? e.decision : {};
       const label = str(isObject(decision.details) ? decision.details.label : null);
       const info = isObject(e.additionalInformation) ? e.additionalInformation : null;
-      const vendor = info && isObject(info.vendor) ? { name: str(info.vendor.name), response: info.vendor.response } : null;
+      const vendor =
+        info && isObject(info.vendor) ? { name: str(info.vendor.name), response: info.vendor.response } : null;
       const extra: Json = {};
-      for (const [k, v] of Object.entries(e)) if (!['id', 'credentials', 'decision', 'data', 'additionalInformation'].includes(k)) extra[k] = v;
+      for (const [k, v] of Object.entries(e))
+        if (!['id', 'credentials', 'decision', 'data', 'additionalInformation'].includes(k)) extra[k] = v;
       return {
         id: str(e.id),
-        credentials: (Array.isArray(e.credentials) ? e.credentials : []).filter(isObject).map((c) => ({ id: str(c.id), category: str(c.category), label: str(c.label) })),
+        credentials: (Array.isArray(e.credentials) ? e.credentials : [])
+          .filter(isObject)
+          .map((c) => ({ id: str(c.id), category: str(c.category), label: str(c.label) })),
         decisionType: str(decision.type),
         label,
         explanation: explainLabel(label, name),
@@ -97,7 +141,12 @@ export interface RuleExecutionView {
   rulesets: RulesetView[];
 }
 
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
+const num = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isFinite(v)
+    ? v
+    : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))
+      ? Number(v)
+      : null;
 
 export function ruleExecutions(raw: unknown[]): RuleExecutionView[] {
   return raw.filter(isObject).map((x) => ({
@@ -105,7 +154,17 @@ export function ruleExecutions(raw: unknown[]): RuleExecutionView[] {
     startedAt: str(x.startedAt),
     completedAt: str(x.completedAt),
     rulesets: (Array.isArray(x.rulesets) ? x.rulesets : []).filter(isObject).map((rs) => {
-      const rule = (matched: boolean) => (r: Json): RuleRow => ({ id: str(r.id), name: str(r.name), version: num(r.version), score: num(r.score), matched, rulesetId: str(rs.id), rulesetName: str(rs.name) });
+      const rule =
+        (matched: boolean) =>
+        (r: Json): RuleRow => ({
+          id: str(r.id),
+          name: str(r.name),
+          version: num(r.version),
+          score: num(r.score),
+          matched,
+          rulesetId: str(rs.id),
+          rulesetName: str(rs.name),
+        });
       return {
         id: str(rs.id),
         name: str(rs.name),
@@ -131,18 +190,26 @@ const words = (s: string) => s.toLowerCase().replace(/_/g, ' ');
  */
 export function rulesForCapability(group: CapabilityGroup, rules: RuleRow[]): RuleRow[] {
   const hint = CAPABILITIES[group.name]?.ruleHints;
-  const labels = group.entries.map((e) => e.label).filter((l): l is string => Boolean(l) && l !== 'OK' && l !== 'PASSED');
+  const labels = group.entries
+    .map((e) => e.label)
+    .filter((l): l is string => Boolean(l) && l !== 'OK' && l !== 'PASSED');
   return rules.filter((r) => {
     const text = `${r.name ?? ''} ${r.id ?? ''}`;
     const t = words(text);
-    return (hint?.test(text) ?? false) || t.includes(words(group.name)) || labels.some((l) => l.length > 3 && t.includes(words(l)));
+    return (
+      (hint?.test(text) ?? false) ||
+      t.includes(words(group.name)) ||
+      labels.some((l) => l.length > 3 && t.includes(words(l)))
+    );
   });
 }
 
 /** Why a NOT_EXECUTED check did not run: the checks it depends on that failed or did not run. */
 export function blockedBy(group: CapabilityGroup, all: CapabilityGroup[]): CapabilityGroup[] {
   if (group.worst !== 'NOT_EXECUTED') return [];
-  return (CAPABILITY_PARENTS[group.name] ?? []).map((p) => all.find((g) => g.name === p)).filter((g): g is CapabilityGroup => Boolean(g && g.worst && g.worst !== 'PASSED'));
+  return (CAPABILITY_PARENTS[group.name] ?? [])
+    .map((p) => all.find((g) => g.name === p))
+    .filter((g): g is CapabilityGroup => Boolean(g && g.worst && g.worst !== 'PASSED'));
 }
 
 export interface StepView {
@@ -150,24 +217,40 @@ export interface StepView {
   name: string | null;
   decisionType: string | null;
   label: string | null;
-  capabilities: Array<{ id: string; category: string | null; capability: string | null; decisionType: string | null; label: string | null }>;
+  capabilities: Array<{
+    id: string;
+    category: string | null;
+    capability: string | null;
+    decisionType: string | null;
+    label: string | null;
+  }>;
 }
 
 /** Steps with their capability entries resolved (by id) to the capability and its decision. */
 export function stepViews(steps: unknown[], groups: CapabilityGroup[]): StepView[] {
   const byId = new Map<string, { capability: string; decisionType: string | null; label: string | null }>();
-  for (const g of groups) for (const e of g.entries) if (e.id) byId.set(e.id, { capability: g.name, decisionType: e.decisionType, label: e.label });
+  for (const g of groups)
+    for (const e of g.entries)
+      if (e.id) byId.set(e.id, { capability: g.name, decisionType: e.decisionType, label: e.label });
   return steps.filter(isObject).map((s) => {
     const decision = isObject(s.decision) ? s.decision : {};
     const ids = new Map<string, string | null>();
-    for (const c of Array.isArray(s.capabilities) ? s.capabilities : []) if (isObject(c) && str(c.id)) ids.set(str(c.id)!, str(c.category));
-    for (const c of Array.isArray(s.capabilityIds) ? s.capabilityIds : []) if (str(c) && !ids.has(str(c)!)) ids.set(str(c)!, null);
+    for (const c of Array.isArray(s.capabilities) ? s.capabilities : [])
+      if (isObject(c) && str(c.id)) ids.set(str(c.id)!, str(c.category));
+    for (const c of Array.isArray(s.capabilityIds) ? s.capabilityIds : [])
+      if (str(c) && !ids.has(str(c)!)) ids.set(str(c)!, null);
     return {
       id: str(s.id),
       name: str(s.name),
       decisionType: str(decision.type),
       label: str(isObject(decision.details) ? decision.details.label : null),
-      capabilities: [...ids].map(([id, category]) => ({ id, category, capability: byId.get(id)?.capability ?? null, decisionType: byId.get(id)?.decisionType ?? null, label: byId.get(id)?.label ?? null })),
+      capabilities: [...ids].map(([id, category]) => ({
+        id,
+        category,
+        capability: byId.get(id)?.capability ?? null,
+        decisionType: byId.get(id)?.decisionType ?? null,
+        label: byId.get(id)?.label ?? null,
+      })),
     };
   });
 }

@@ -19,17 +19,22 @@ export function sourceStamp(): string {
     }
   };
   for (const d of ['app', 'components', 'lib']) walk(d);
-  for (const f of ['package-lock.json', 'next.config.mjs', 'proxy.ts', 'postcss.config.mjs', 'tsconfig.json']) if (fs.existsSync(f)) add(f);
+  for (const f of ['package-lock.json', 'next.config.mjs', 'proxy.ts', 'postcss.config.mjs', 'tsconfig.json'])
+    if (fs.existsSync(f)) add(f);
   return h.digest('hex');
 }
 
 /** Builds the console when there is no build, or when the sources changed since the last one. */
 export async function ensureBuild(env: NodeJS.ProcessEnv, log: (s: string) => void): Promise<void> {
   const stamp = sourceStamp();
-  if (fs.existsSync('.next/BUILD_ID') && fs.existsSync(STAMP_FILE) && fs.readFileSync(STAMP_FILE, 'utf8') === stamp) return;
+  if (fs.existsSync('.next/BUILD_ID') && fs.existsSync(STAMP_FILE) && fs.readFileSync(STAMP_FILE, 'utf8') === stamp)
+    return;
   log('Building the console (first start, or the sources changed; about a minute)…');
   await new Promise<void>((resolve, reject) => {
-    const p = spawn(process.execPath, [NEXT_BIN, 'build'], { env: { ...env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'inherit', 'inherit'] });
+    const p = spawn(process.execPath, [NEXT_BIN, 'build'], {
+      env: { ...env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`next build failed with code ${code}`))));
   });
   fs.writeFileSync(STAMP_FILE, stamp);

@@ -50,11 +50,19 @@ const urlFile = (dataDir: string) => path.join(dataDir, 'pglite.url');
  * folder: the owner (`npm start`) serves it over the wire protocol and writes its address to
  * the data folder, so `npm run worker` and `npm run sync` connect to it instead of opening it.
  */
-export async function openDatabase(opts: { dataDir: string; port?: number; own: boolean; log?: (s: string) => void }): Promise<DatabaseHandle> {
+export async function openDatabase(opts: {
+  dataDir: string;
+  port?: number;
+  own: boolean;
+  log?: (s: string) => void;
+}): Promise<DatabaseHandle> {
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, embedded: null, close: async () => {} };
   if (!opts.own) {
     const file = urlFile(opts.dataDir);
-    if (!fs.existsSync(file)) throw new Error('No DATABASE_URL and no running embedded database: start Verdict with `npm start` first, or set DATABASE_URL.');
+    if (!fs.existsSync(file))
+      throw new Error(
+        'No DATABASE_URL and no running embedded database: start Verdict with `npm start` first, or set DATABASE_URL.',
+      );
     return { url: fs.readFileSync(file, 'utf8').trim(), embedded: null, close: async () => {} };
   }
   opts.log?.('Starting the embedded database (PGlite)…');

@@ -45,17 +45,25 @@ export class TokenService {
     return { token, expiresIn: lifetimeSec };
   }
 
-  async scopedToken(kind: 'transaction' | 'sdk', scope: { wid: string; aid: string; cids: string[] }, expiresAtMs: number): Promise<string> {
+  async scopedToken(
+    kind: 'transaction' | 'sdk',
+    scope: { wid: string; aid: string; cids: string[] },
+    expiresAtMs: number,
+  ): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
     return this.sign({ kind, ...scope }, scope.wid, Math.max(1, Math.round((expiresAtMs - Date.now()) / 1000)), now);
   }
 
   /** Verifies a bearer token and its kind; every failure is a 401 that says why. */
   async verify(authorization: string | undefined, want: TokenKind): Promise<TokenClaims> {
-    if (!authorization) throw unauthorized(`Missing Authorization header: a bearer ${want === 'access' ? 'access token' : 'transaction token (api.token)'} is required`);
+    if (!authorization)
+      throw unauthorized(
+        `Missing Authorization header: a bearer ${want === 'access' ? 'access token' : 'transaction token (api.token)'} is required`,
+      );
     const m = /^(\w+)\s+(.+)$/.exec(authorization.trim());
     if (!m) throw unauthorized('Malformed Authorization header');
-    if (m[1].toLowerCase() === 'basic') throw unauthorized('Basic authentication is not accepted for this operation: use a bearer token');
+    if (m[1].toLowerCase() === 'basic')
+      throw unauthorized('Basic authentication is not accepted for this operation: use a bearer token');
     if (m[1].toLowerCase() !== 'bearer') throw unauthorized(`Unsupported authorization scheme ${m[1]}`);
     let claims: TokenClaims;
     try {
@@ -66,7 +74,8 @@ export class TokenService {
       throw unauthorized('The token is invalid');
     }
     if (claims.kind !== want) {
-      const name = (k: string) => (k === 'access' ? 'an access token' : k === 'transaction' ? 'a transaction token' : 'an SDK token');
+      const name = (k: string) =>
+        k === 'access' ? 'an access token' : k === 'transaction' ? 'a transaction token' : 'an SDK token';
       throw unauthorized(`Wrong token kind: this operation needs ${name(want)}, got ${name(claims.kind)}`);
     }
     return claims;
@@ -85,7 +94,8 @@ export function parseBasic(authorization: string | undefined): { id: string; sec
   const raw = Buffer.from(m[1], 'base64').toString('utf8');
   const i = raw.indexOf(':');
   if (i < 0) return null;
-  let id = raw.slice(0, i), secret = raw.slice(i + 1);
+  let id = raw.slice(0, i),
+    secret = raw.slice(i + 1);
   try {
     id = decodeURIComponent(id);
     secret = decodeURIComponent(secret);
@@ -96,6 +106,7 @@ export function parseBasic(authorization: string | undefined): { id: string; sec
 }
 
 export function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a), y = Buffer.from(b);
+  const x = Buffer.from(a),
+    y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
 }

@@ -23,7 +23,14 @@ export class CallbackDispatcher {
 
   enqueue(job: CallbackJob) {
     if (Math.random() < this.faults().dropCallbacks) {
-      this.attempts.push({ executionId: job.executionId, url: job.url, attempt: 0, at: new Date().toISOString(), dropped: true, body: job.body });
+      this.attempts.push({
+        executionId: job.executionId,
+        url: job.url,
+        attempt: 0,
+        at: new Date().toISOString(),
+        dropped: true,
+        body: job.body,
+      });
       return;
     }
     this.pending++;
@@ -32,7 +39,14 @@ export class CallbackDispatcher {
 
   private async post(job: CallbackJob, attempt: number, duplicate: boolean): Promise<boolean> {
     const body = { ...job.body, callbackSentAt: new Date().toISOString() };
-    const rec: CallbackAttempt = { executionId: job.executionId, url: job.url, attempt, at: body.callbackSentAt as string, body, ...(duplicate ? { duplicate: true } : {}) };
+    const rec: CallbackAttempt = {
+      executionId: job.executionId,
+      url: job.url,
+      attempt,
+      at: body.callbackSentAt as string,
+      body,
+      ...(duplicate ? { duplicate: true } : {}),
+    };
     this.attempts.push(rec);
     try {
       const res = await fetch(job.url, {
@@ -46,7 +60,8 @@ export class CallbackDispatcher {
       await res.arrayBuffer().catch(() => undefined);
       return res.status >= 200 && res.status < 300;
     } catch (e) {
-      rec.error = e instanceof Error ? (e.cause instanceof Error ? `${e.message}: ${e.cause.message}` : e.message) : String(e);
+      rec.error =
+        e instanceof Error ? (e.cause instanceof Error ? `${e.message}: ${e.cause.message}` : e.message) : String(e);
       return false;
     }
   }

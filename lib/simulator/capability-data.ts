@@ -41,7 +41,14 @@ export function extractionData(ctx: DataContext, source: 'document' | 'data') {
     return stripUndefined(base);
   }
   Object.assign(base, {
-    subType: p.docType === 'DRIVING_LICENSE' ? 'REGULAR_DRIVING_LICENSE' : p.docType === 'ID_CARD' ? 'NATIONAL_ID' : p.docType === 'PASSPORT' ? 'E_PASSPORT' : undefined,
+    subType:
+      p.docType === 'DRIVING_LICENSE'
+        ? 'REGULAR_DRIVING_LICENSE'
+        : p.docType === 'ID_CARD'
+          ? 'NATIONAL_ID'
+          : p.docType === 'PASSPORT'
+            ? 'E_PASSPORT'
+            : undefined,
     documentNumber: p.docNumber,
     expiryDate: p.expiryDate,
     expiryDateParts: dateParts(p.expiryDate),
@@ -61,8 +68,24 @@ export function extractionData(ctx: DataContext, source: 'document' | 'data') {
   if (p.country === 'ESP') base.dni = p.docNumber;
   if (p.docType === 'DRIVING_LICENSE') {
     base.dlCategories = [
-      { category: 'B', issueDate: p.issuingDate, expiryDate: p.expiryDate, isReadable: true, availability: 'AVAILABLE' },
-      ...(ctx.rng.chance(0.2) ? [{ category: 'A', issueDate: p.issuingDate, expiryDate: p.expiryDate, isReadable: true, availability: 'AVAILABLE' }] : []),
+      {
+        category: 'B',
+        issueDate: p.issuingDate,
+        expiryDate: p.expiryDate,
+        isReadable: true,
+        availability: 'AVAILABLE',
+      },
+      ...(ctx.rng.chance(0.2)
+        ? [
+            {
+              category: 'A',
+              issueDate: p.issuingDate,
+              expiryDate: p.expiryDate,
+              isReadable: true,
+              availability: 'AVAILABLE',
+            },
+          ]
+        : []),
     ];
     base.dlRestrictions = ctx.rng.chance(0.3) ? [{ restriction: 'CORRECTIVE_LENSES', availability: 'AVAILABLE' }] : [];
   }
@@ -80,7 +103,8 @@ export function classificationData(ctx: DataContext) {
     country: p.country,
     state: p.state,
     type: p.docType,
-    subType: p.docType === 'PASSPORT' ? 'E_PASSPORT' : p.docType === 'ID_CARD' ? 'NATIONAL_ID' : 'REGULAR_DRIVING_LICENSE',
+    subType:
+      p.docType === 'PASSPORT' ? 'E_PASSPORT' : p.docType === 'ID_CARD' ? 'NATIONAL_ID' : 'REGULAR_DRIVING_LICENSE',
     printedDocumentName: `${c?.name ?? p.country} ${p.docType.replace('_', ' ').toLowerCase()}`,
     firstIssueDate: '2014-11-01',
     lastIssueDate: '2021-06-01',
@@ -97,15 +121,23 @@ export function classificationData(ctx: DataContext) {
 export function similarityData(ctx: DataContext) {
   const r = ctx.rng;
   const similarity = ctx.type === 'PASSED' ? 'MATCH' : ctx.type === 'REJECTED' ? 'NO_MATCH' : 'NOT_POSSIBLE';
-  const score = similarity === 'MATCH' ? 0.85 + r.next() * 0.149 : similarity === 'NO_MATCH' ? 0.05 + r.next() * 0.4 : 0;
+  const score =
+    similarity === 'MATCH' ? 0.85 + r.next() * 0.149 : similarity === 'NO_MATCH' ? 0.05 + r.next() * 0.4 : 0;
   return { similarity, score: Math.round(score * 1000) / 1000 };
 }
 
 export function livenessData(ctx: DataContext) {
   const age = ageAt(ctx.person?.dateOfBirth, ctx.at) ?? ctx.rng.int(20, 60);
-  const predicted = ctx.label === 'AGE_DIFFERENCE' ? age + (ctx.rng.chance(0.5) ? 1 : -1) * ctx.rng.int(12, 25) : age + ctx.rng.int(-4, 4);
+  const predicted =
+    ctx.label === 'AGE_DIFFERENCE'
+      ? age + (ctx.rng.chance(0.5) ? 1 : -1) * ctx.rng.int(12, 25)
+      : age + ctx.rng.int(-4, 4);
   const lo = Math.max(10, predicted - 4);
-  return { type: ctx.rng.chance(0.8) ? 'VENDOR_STANDARD' : 'VENDOR_PREMIUM', predictedAge: Math.max(12, predicted), ageConfidenceRange: `${lo}-${lo + 8}` };
+  return {
+    type: ctx.rng.chance(0.8) ? 'VENDOR_STANDARD' : 'VENDOR_PREMIUM',
+    predictedAge: Math.max(12, predicted),
+    ageConfidenceRange: `${lo}-${lo + 8}`,
+  };
 }
 
 export function imageChecksData(ctx: DataContext) {
@@ -119,7 +151,11 @@ export function imageChecksData(ctx: DataContext) {
   return {
     faceSearchFindings: { status, findings: status === 'DONE' ? ctx.faceMatches : [] },
     raiDecisionDetails: ctx.label,
-    raiDecisionDetailsDescription: descriptions[ctx.label] ?? (ctx.label.startsWith('MANIPULATED') ? 'Signs of manipulation were found on the document' : `Image check result: ${ctx.label}`),
+    raiDecisionDetailsDescription:
+      descriptions[ctx.label] ??
+      (ctx.label.startsWith('MANIPULATED')
+        ? 'Signs of manipulation were found on the document'
+        : `Image check result: ${ctx.label}`),
   };
 }
 
@@ -145,19 +181,41 @@ export function advancedWatchlistData(ctx: DataContext) {
 }
 
 export function reasonData(ctx: DataContext) {
-  const reasons: Record<string, string> = { OK: 'Address verified', ALERT: 'Address could only be partially verified', DENY: 'Address does not exist' };
+  const reasons: Record<string, string> = {
+    OK: 'Address verified',
+    ALERT: 'Address could only be partially verified',
+    DENY: 'Address does not exist',
+  };
   return { reasonMessage: reasons[ctx.label] ?? ctx.label };
 }
 
 export function drivingLicenseData(ctx: DataContext) {
   const ok = ctx.type === 'PASSED';
   const miss = ok ? '' : ctx.rng.pick(['addressMatch', 'idNumberMatch', 'dobMatch', 'lastNameMatch']);
-  const keys = ['completeNameMatch', 'nameMatch', 'firstNameMatch', 'middleNameMatch', 'lastNameMatch', 'addressMatch', 'addressLine1Match', 'addressLine2Match', 'cityMatch', 'stateMatch', 'postalCodeMatch', 'dobMatch', 'idNumberMatch', 'expiryDateMatch', 'issuingDateMatch'];
+  const keys = [
+    'completeNameMatch',
+    'nameMatch',
+    'firstNameMatch',
+    'middleNameMatch',
+    'lastNameMatch',
+    'addressMatch',
+    'addressLine1Match',
+    'addressLine2Match',
+    'cityMatch',
+    'stateMatch',
+    'postalCodeMatch',
+    'dobMatch',
+    'idNumberMatch',
+    'expiryDateMatch',
+    'issuingDateMatch',
+  ];
   return Object.fromEntries(keys.map((k) => [k, MATCH(k !== miss)]));
 }
 
 export function ekycVerificationData(ctx: DataContext) {
-  const r = ctx.rng, p = ctx.person, ok = ctx.type === 'PASSED';
+  const r = ctx.rng,
+    p = ctx.person,
+    ok = ctx.type === 'PASSED';
   return {
     emailValid: true,
     phoneValid: ok || r.chance(0.5),
@@ -186,54 +244,146 @@ export function ekycVerificationData(ctx: DataContext) {
 }
 
 export function deviceRiskData(ctx: DataContext) {
-  const r = ctx.rng, ok = ctx.type === 'PASSED', country = ctx.person?.country ?? 'USA';
+  const r = ctx.rng,
+    ok = ctx.type === 'PASSED',
+    country = ctx.person?.country ?? 'USA';
   const city = COUNTRY_BY_CODE.get(country)?.cities[0] ?? 'Unknown';
   const ip = `203.0.113.${r.int(1, 254)}`;
   const risk = (bad: boolean) => (bad ? r.pick(['HIGH', 'MEDIUM']) : 'LOW');
   return {
-    remoteSoftwareUsed: !ok && r.chance(0.3), rootedDeviceUsed: false, emulatorUsed: !ok && r.chance(0.3),
-    browserCookiesEnabled: true, flashEnabled: false, deviceIsNew: r.chance(0.4),
-    suspectedProxyUsedRisk: risk(!ok), suspectedOSAnomalyRisk: 'LOW', suspectedRemoteSessionRisk: risk(!ok && r.chance(0.5)), suspectedVPNUsedRisk: risk(!ok),
+    remoteSoftwareUsed: !ok && r.chance(0.3),
+    rootedDeviceUsed: false,
+    emulatorUsed: !ok && r.chance(0.3),
+    browserCookiesEnabled: true,
+    flashEnabled: false,
+    deviceIsNew: r.chance(0.4),
+    suspectedProxyUsedRisk: risk(!ok),
+    suspectedOSAnomalyRisk: 'LOW',
+    suspectedRemoteSessionRisk: risk(!ok && r.chance(0.5)),
+    suspectedVPNUsedRisk: risk(!ok),
     deviceModel: r.pick(['iPhone 14', 'Pixel 7', 'Galaxy S23', 'MacBook Pro', 'Windows PC']),
     deviceOS: r.pick(['iOS 17.4', 'Android 14', 'macOS 14.3', 'Windows 11']),
-    browser: r.pick(['Chrome', 'Safari', 'Firefox', 'Edge']), ipType: r.pick(['RESIDENTIAL', 'MOBILE', 'BUSINESS']),
-    trueIP: ip, ipLocationCity: city, ipLocationCountry: country, ipLocationLatitude: String(40 + r.next() * 10).slice(0, 7),
-    ipLocationLongitude: String(-3 + r.next() * 20).slice(0, 7), ipLocationRegion: ctx.person?.state ?? '',
-    metaDataAge: String(r.int(1, 900)), browserLanguage: r.pick(['en-US', 'en-GB', 'de-DE', 'fr-FR', 'es-ES']), browserVersion: `${r.int(100, 124)}.0`,
-    deviceFirstSeen: iso(new Date(ctx.at.getTime() - r.int(0, 400) * 86_400_000)), deviceScreen: r.pick(['390x844', '1920x1080', '1440x900']),
-    isp: r.pick(['Comcast', 'BT', 'Deutsche Telekom', 'Orange', 'Vodafone']), browserTimezone: 'UTC', deviceIdAlias: r.hex(16),
-    sessionIPCount: r.int(1, ok ? 2 : 9), deviceAlerts: ok ? [] : ['VELOCITY_HIGH'],
-    statedIp: { ip, isp: 'Example ISP', ipLocation: { city, country, latitude: '48.1', longitude: '11.5', region: '' } },
+    browser: r.pick(['Chrome', 'Safari', 'Firefox', 'Edge']),
+    ipType: r.pick(['RESIDENTIAL', 'MOBILE', 'BUSINESS']),
+    trueIP: ip,
+    ipLocationCity: city,
+    ipLocationCountry: country,
+    ipLocationLatitude: String(40 + r.next() * 10).slice(0, 7),
+    ipLocationLongitude: String(-3 + r.next() * 20).slice(0, 7),
+    ipLocationRegion: ctx.person?.state ?? '',
+    metaDataAge: String(r.int(1, 900)),
+    browserLanguage: r.pick(['en-US', 'en-GB', 'de-DE', 'fr-FR', 'es-ES']),
+    browserVersion: `${r.int(100, 124)}.0`,
+    deviceFirstSeen: iso(new Date(ctx.at.getTime() - r.int(0, 400) * 86_400_000)),
+    deviceScreen: r.pick(['390x844', '1920x1080', '1440x900']),
+    isp: r.pick(['Comcast', 'BT', 'Deutsche Telekom', 'Orange', 'Vodafone']),
+    browserTimezone: 'UTC',
+    deviceIdAlias: r.hex(16),
+    sessionIPCount: r.int(1, ok ? 2 : 9),
+    deviceAlerts: ok ? [] : ['VELOCITY_HIGH'],
+    statedIp: {
+      ip,
+      isp: 'Example ISP',
+      ipLocation: { city, country, latitude: '48.1', longitude: '11.5', region: '' },
+    },
   };
 }
 
 export function braCpfData(ctx: DataContext) {
   const ok = ctx.type === 'PASSED';
-  return { nameMatch: MATCH(ok), cpfMatch: 'MATCH', dateOfBirthMatch: MATCH(ok || ctx.rng.chance(0.5)), suspended: false, deceased: false, cancelled: !ok && ctx.rng.chance(0.3), regularizationPending: false, cancellationReason: '' };
+  return {
+    nameMatch: MATCH(ok),
+    cpfMatch: 'MATCH',
+    dateOfBirthMatch: MATCH(ok || ctx.rng.chance(0.5)),
+    suspended: false,
+    deceased: false,
+    cancelled: !ok && ctx.rng.chance(0.3),
+    regularizationPending: false,
+    cancellationReason: '',
+  };
 }
 
 export function biometricData(ctx: DataContext) {
   const ok = ctx.type === 'PASSED';
-  const keys = ['nameMatch', 'dobMatch', 'stateMatch', 'pincodeMatch', 'cityMatch', 'faceMatch', 'ocrMatch', 'issuingNumberMatch', 'registrationYearMatch', 'issuingYearMatch', 'electorKeyMatch', 'paternalSurnameMatch', 'maternalSurnameMatch', 'idNumberMatch', 'genderMatch'];
-  return { ...Object.fromEntries(keys.map((k) => [k, ok || k !== 'faceMatch' ? 'MATCH' : 'NOT_MATCH'])), code: ok ? '00' : '410', description: ok ? 'Successful verification' : 'Biometric data does not match' };
+  const keys = [
+    'nameMatch',
+    'dobMatch',
+    'stateMatch',
+    'pincodeMatch',
+    'cityMatch',
+    'faceMatch',
+    'ocrMatch',
+    'issuingNumberMatch',
+    'registrationYearMatch',
+    'issuingYearMatch',
+    'electorKeyMatch',
+    'paternalSurnameMatch',
+    'maternalSurnameMatch',
+    'idNumberMatch',
+    'genderMatch',
+  ];
+  return {
+    ...Object.fromEntries(keys.map((k) => [k, ok || k !== 'faceMatch' ? 'MATCH' : 'NOT_MATCH'])),
+    code: ok ? '00' : '410',
+    description: ok ? 'Successful verification' : 'Biometric data does not match',
+  };
 }
 
 export function govtIdData(ctx: DataContext) {
   const ok = ctx.type === 'PASSED';
-  const keys = ['completeNameMatch', 'initialNameMatch', 'firstNameMatch', 'lastNameMatch', 'nationalIdMatch', 'dobDayMatch', 'dobMonthMatch', 'dobYearMatch', 'dobMatch', 'phoneMatch', 'addressMatch', 'sexMatch', 'stateMatch', 'cityMatch', 'pincodeMatch', 'issuingDateMatch', 'personalIdNumberMatch', 'ocrMatch', 'cicMatch', 'issuingNumberMatch', 'issuingYearMatch', 'electorKeyMatch', 'paternalSurnameMatch', 'maternalSurnameMatch'];
+  const keys = [
+    'completeNameMatch',
+    'initialNameMatch',
+    'firstNameMatch',
+    'lastNameMatch',
+    'nationalIdMatch',
+    'dobDayMatch',
+    'dobMonthMatch',
+    'dobYearMatch',
+    'dobMatch',
+    'phoneMatch',
+    'addressMatch',
+    'sexMatch',
+    'stateMatch',
+    'cityMatch',
+    'pincodeMatch',
+    'issuingDateMatch',
+    'personalIdNumberMatch',
+    'ocrMatch',
+    'cicMatch',
+    'issuingNumberMatch',
+    'issuingYearMatch',
+    'electorKeyMatch',
+    'paternalSurnameMatch',
+    'maternalSurnameMatch',
+  ];
   return {
-    country: ctx.person?.country ?? 'BRA', type: ctx.person?.docType ?? 'PASSPORT',
+    country: ctx.person?.country ?? 'BRA',
+    type: ctx.person?.docType ?? 'PASSPORT',
     ...Object.fromEntries(keys.map((k) => [k, ok || k !== 'dobMatch' ? 'MATCH' : 'NOT_MATCH'])),
-    registrationYearMatch: 'MATCH', score: ok ? '20' : '10', reasonMessage: ok ? 'Verified' : 'Date of birth mismatch', message: ok ? 'Valid document' : 'Check failed',
-    cardType: ctx.rng.pick(['C', 'D', 'E/F', 'G/H']), laserIdMatch: true, idDeactivated: false, suspended: false, deceased: false, cancelled: false, regularizationPending: false,
-    statusCode: ok ? 0 : 1, statusDescription: ok ? ['Valid/Active'] : ['Valid with Loss or Suspension of Political Right'], cancellationReason: '',
+    registrationYearMatch: 'MATCH',
+    score: ok ? '20' : '10',
+    reasonMessage: ok ? 'Verified' : 'Date of birth mismatch',
+    message: ok ? 'Valid document' : 'Check failed',
+    cardType: ctx.rng.pick(['C', 'D', 'E/F', 'G/H']),
+    laserIdMatch: true,
+    idDeactivated: false,
+    suspended: false,
+    deceased: false,
+    cancelled: false,
+    regularizationPending: false,
+    statusCode: ok ? 0 : 1,
+    statusDescription: ok ? ['Valid/Active'] : ['Valid with Loss or Suspension of Political Right'],
+    cancellationReason: '',
   };
 }
 
 export function kycCheckData(ctx: DataContext) {
   const ok = ctx.type === 'PASSED';
   return {
-    emailVerificationStatus: ok ? ctx.rng.pick(['Certified', 'Verified']) : ctx.rng.pick(['EmailInexistent', 'DomainInexistent', 'ValidDomain']),
+    emailVerificationStatus: ok
+      ? ctx.rng.pick(['Certified', 'Verified'])
+      : ctx.rng.pick(['EmailInexistent', 'DomainInexistent', 'ValidDomain']),
     phoneType: ok ? ctx.rng.pick(['mobile', 'fixed line']) : ctx.rng.pick(['voip', 'prepaid', 'invalid']),
     watchlistVerificationStatus: ok ? 'false_positive' : ctx.rng.pick(['potential_match', 'unknown']),
   };
@@ -245,42 +395,92 @@ export function searchBusinessData(ctx: DataContext) {
     results: Array.from({ length: n }, (_, i) => ({
       registrationNumber: `HRB ${ctx.rng.int(10000, 99999)}`,
       name: `${ctx.person?.lastName ?? 'Example'} ${ctx.rng.pick(['Holding', 'Trading', 'Services', 'Logistics'])} ${ctx.rng.pick(['GmbH', 'Ltd', 'LLC', 'S.A.'])}`,
-      country: ctx.person?.country ?? 'DEU', state: ctx.person?.state ?? '', city: ctx.person?.address?.city ?? '', address: ctx.person?.address?.line1 ?? '',
-      kybCapabilities: i % 2 ? 'ADVERSE_MEDIA' : 'COMPLIANCE_WATCHLIST', searchId: ctx.rng.int(100000, 999999),
+      country: ctx.person?.country ?? 'DEU',
+      state: ctx.person?.state ?? '',
+      city: ctx.person?.address?.city ?? '',
+      address: ctx.person?.address?.line1 ?? '',
+      kybCapabilities: i % 2 ? 'ADVERSE_MEDIA' : 'COMPLIANCE_WATCHLIST',
+      searchId: ctx.rng.int(100000, 999999),
     })),
   };
 }
 
 export function businessInfoData(ctx: DataContext) {
-  return { results: [{ kyb_source: 'COMPANY_REGISTRY', data: { status: 'ACTIVE', incorporationDate: '2012-03-14', officers: [`${ctx.person?.firstName ?? ''} ${ctx.person?.lastName ?? ''}`.trim()] } }] };
+  return {
+    results: [
+      {
+        kyb_source: 'COMPANY_REGISTRY',
+        data: {
+          status: 'ACTIVE',
+          incorporationDate: '2012-03-14',
+          officers: [`${ctx.person?.firstName ?? ''} ${ctx.person?.lastName ?? ''}`.trim()],
+        },
+      },
+    ],
+  };
 }
 
 export function emailVerificationData(ctx: DataContext) {
-  const ok = ctx.type === 'PASSED', domain = ctx.person?.email?.split('@')[1] ?? 'example.com';
+  const ok = ctx.type === 'PASSED',
+    domain = ctx.person?.email?.split('@')[1] ?? 'example.com';
   return {
-    emailVerificationStatus: ok ? 'Verified' : 'Unverified', firstVerifiedAt: iso(new Date(ctx.at.getTime() - ctx.rng.int(10, 2000) * 86_400_000)),
-    totalHits: String(ctx.rng.int(1, 80)), emailExists: ok, domainExists: true, domainName: domain, domainCompany: 'Example Mail',
-    advice: ok ? 'LOW_RISK' : 'DATA_REVIEW', domainCountry: ctx.person?.country ?? 'USA', domainCategory: 'Webmail', reason: ok ? 'NONE' : 'RISKY_COUNTRY',
-    emailDeterminedStatus: ok ? 'Valid' : 'Not Sure', domainDeterminedStatus: ok ? 'Valid' : 'Not Sure', countryForReason: ctx.person?.country ?? '',
-    domainRiskLevel: ok ? 'VERY_LOW' : ctx.rng.pick(['MEDIUM', 'HIGH']), domainCreationDate: '1997-09-15T00:00:00.000Z', domainCorporate: 'false', countForReason: ok ? 0 : ctx.rng.int(1, 5),
+    emailVerificationStatus: ok ? 'Verified' : 'Unverified',
+    firstVerifiedAt: iso(new Date(ctx.at.getTime() - ctx.rng.int(10, 2000) * 86_400_000)),
+    totalHits: String(ctx.rng.int(1, 80)),
+    emailExists: ok,
+    domainExists: true,
+    domainName: domain,
+    domainCompany: 'Example Mail',
+    advice: ok ? 'LOW_RISK' : 'DATA_REVIEW',
+    domainCountry: ctx.person?.country ?? 'USA',
+    domainCategory: 'Webmail',
+    reason: ok ? 'NONE' : 'RISKY_COUNTRY',
+    emailDeterminedStatus: ok ? 'Valid' : 'Not Sure',
+    domainDeterminedStatus: ok ? 'Valid' : 'Not Sure',
+    countryForReason: ctx.person?.country ?? '',
+    domainRiskLevel: ok ? 'VERY_LOW' : ctx.rng.pick(['MEDIUM', 'HIGH']),
+    domainCreationDate: '1997-09-15T00:00:00.000Z',
+    domainCorporate: 'false',
+    countForReason: ok ? 0 : ctx.rng.int(1, 5),
   };
 }
 
 export function phoneVerificationData(ctx: DataContext) {
   const ok = ctx.type === 'PASSED';
   return {
-    phoneType: ok ? 'mobile' : ctx.rng.pick(['voip', 'prepaid']), carrier: ctx.rng.pick(['Vodafone', 'T-Mobile', 'Orange', 'Verizon']), blocked: false,
-    riskInsights: { relativeRisk: [ok ? 'LOW_RISK' : 'HIGH_RISK'], applicationToPersonTraffic: ['A2P_TRAFFIC_NORMAL'], personToPersonTraffic: ['P2P_TRAFFIC_NORMAL'], numberType: [ok ? 'MOBILE' : 'NON_FIXED_VOIP'] },
+    phoneType: ok ? 'mobile' : ctx.rng.pick(['voip', 'prepaid']),
+    carrier: ctx.rng.pick(['Vodafone', 'T-Mobile', 'Orange', 'Verizon']),
+    blocked: false,
+    riskInsights: {
+      relativeRisk: [ok ? 'LOW_RISK' : 'HIGH_RISK'],
+      applicationToPersonTraffic: ['A2P_TRAFFIC_NORMAL'],
+      personToPersonTraffic: ['P2P_TRAFFIC_NORMAL'],
+      numberType: [ok ? 'MOBILE' : 'NON_FIXED_VOIP'],
+    },
   };
 }
 
 export function geoIpData(ctx: DataContext) {
-  const ok = ctx.type === 'PASSED', country = ctx.person?.country ?? 'USA';
+  const ok = ctx.type === 'PASSED',
+    country = ctx.person?.country ?? 'USA';
   return {
-    country, state: ctx.person?.state ?? '', city: COUNTRY_BY_CODE.get(country)?.cities[0] ?? '', isp: 'Example Broadband', organization: 'Example Broadband',
-    accuracyRadius: ctx.rng.int(5, 200), latitude: 48.137, longitude: 11.575,
-    torExitNode: !ok && ctx.rng.chance(0.3), anonymous: !ok, anonymousVpn: !ok && ctx.rng.chance(0.5), highBillingPostalCodeVelocity: false, highEmailVelocity: false,
-    highIssuerIdVelocity: false, highRiskDevicesActivity: !ok, highRiskEmailsActivity: false, highRiskNetworkActivity: !ok,
+    country,
+    state: ctx.person?.state ?? '',
+    city: COUNTRY_BY_CODE.get(country)?.cities[0] ?? '',
+    isp: 'Example Broadband',
+    organization: 'Example Broadband',
+    accuracyRadius: ctx.rng.int(5, 200),
+    latitude: 48.137,
+    longitude: 11.575,
+    torExitNode: !ok && ctx.rng.chance(0.3),
+    anonymous: !ok,
+    anonymousVpn: !ok && ctx.rng.chance(0.5),
+    highBillingPostalCodeVelocity: false,
+    highEmailVelocity: false,
+    highIssuerIdVelocity: false,
+    highRiskDevicesActivity: !ok,
+    highRiskEmailsActivity: false,
+    highRiskNetworkActivity: !ok,
     ...(ok ? { userType: 'RESIDENTIAL' } : { proxyType: 'ANONYMOUS', userType: 'HOSTING' }),
   };
 }
@@ -288,35 +488,86 @@ export function geoIpData(ctx: DataContext) {
 export function ekycSsnData(ctx: DataContext) {
   const ok = ctx.type === 'PASSED';
   return {
-    addressVerificationResult: ok ? 'VERIFIED' : 'PARTIAL', ssnResult: ok ? 'VALID' : 'ISSUED_AFTER_DOB', dobVerification: 'VERIFIED',
-    addressDescription: ok ? 'Address matches' : 'Address partially matches', ssnDescription: ok ? 'SSN valid' : 'SSN mismatch', dobDescription: 'Date of birth matches',
-    addressResultRisk: ok ? 'LOW' : 'MEDIUM', phoneResultRisk: 'LOW', deceased: 'NO', addressType: 'RESIDENTIAL',
-    addressMatch: 'MATCH', nameMatchToSsn: 'MATCH', nameMatchToAddress: 'MATCH', phoneMatch: 'MATCH', ssnMatch: ok ? 'MATCH' : 'NOT_MATCH', dateOfBirthMatch: 'MATCH',
-    isDeceased: false, isSSNIssuedPriorYOB: !ok,
+    addressVerificationResult: ok ? 'VERIFIED' : 'PARTIAL',
+    ssnResult: ok ? 'VALID' : 'ISSUED_AFTER_DOB',
+    dobVerification: 'VERIFIED',
+    addressDescription: ok ? 'Address matches' : 'Address partially matches',
+    ssnDescription: ok ? 'SSN valid' : 'SSN mismatch',
+    dobDescription: 'Date of birth matches',
+    addressResultRisk: ok ? 'LOW' : 'MEDIUM',
+    phoneResultRisk: 'LOW',
+    deceased: 'NO',
+    addressType: 'RESIDENTIAL',
+    addressMatch: 'MATCH',
+    nameMatchToSsn: 'MATCH',
+    nameMatchToAddress: 'MATCH',
+    phoneMatch: 'MATCH',
+    ssnMatch: ok ? 'MATCH' : 'NOT_MATCH',
+    dateOfBirthMatch: 'MATCH',
+    isDeceased: false,
+    isSSNIssuedPriorYOB: !ok,
   };
 }
 
 export function ekycAdvancedData(ctx: DataContext) {
   const ok = ctx.type === 'PASSED';
-  return { verificationResult: ok ? 'VERIFIED' : 'NOT_VERIFIED', nameMatch: 'MATCH', addressMatch: MATCH(ok), nationalIdMatch: 'MATCH', dobMatch: 'MATCH', dobDayMatch: 'MATCH', dobMonthMatch: 'MATCH', dobYearMatch: 'MATCH', phoneMatch: MATCH(ok) };
+  return {
+    verificationResult: ok ? 'VERIFIED' : 'NOT_VERIFIED',
+    nameMatch: 'MATCH',
+    addressMatch: MATCH(ok),
+    nationalIdMatch: 'MATCH',
+    dobMatch: 'MATCH',
+    dobDayMatch: 'MATCH',
+    dobMonthMatch: 'MATCH',
+    dobYearMatch: 'MATCH',
+    phoneMatch: MATCH(ok),
+  };
 }
 
 export function ekycCheckData(ctx: DataContext) {
-  const ok = ctx.type === 'PASSED', r = ctx.rng;
+  const ok = ctx.type === 'PASSED',
+    r = ctx.rng;
   const v = () => (ok ? (r.chance(0.9) ? 'MATCH' : 'PARTIAL_MATCH') : r.pick(['MATCH', 'PARTIAL_MATCH', 'NOT_MATCH']));
-  const keys = ['completeNameMatch', 'initialNameMatch', 'firstNameMatch', 'lastNameMatch', 'addressMatch', 'addressLine1Match', 'addressLine2Match', 'houseNumberMatch', 'thoroughfareMatch', 'cityMatch', 'stateMatch', 'zipOrPinCodeMatch', 'nationalIdMatch', 'dateOfBirthMatch', 'dateOfBirthDayMatch', 'dateOfBirthMonthMatch', 'dateOfBirthYearMatch', 'phoneMatch'];
+  const keys = [
+    'completeNameMatch',
+    'initialNameMatch',
+    'firstNameMatch',
+    'lastNameMatch',
+    'addressMatch',
+    'addressLine1Match',
+    'addressLine2Match',
+    'houseNumberMatch',
+    'thoroughfareMatch',
+    'cityMatch',
+    'stateMatch',
+    'zipOrPinCodeMatch',
+    'nationalIdMatch',
+    'dateOfBirthMatch',
+    'dateOfBirthDayMatch',
+    'dateOfBirthMonthMatch',
+    'dateOfBirthYearMatch',
+    'phoneMatch',
+  ];
   const searchType = r.pick(['1+1', '2+2']);
   return {
     ...Object.fromEntries(keys.map((k) => [k, v()])),
-    datasourceType: 'CREDIT_BUREAU', searchType, matchType: searchType, source: r.pick(['CRD1', 'TEL1']),
-    datasourceSummary: [{ name: 'Credit bureau', matched: ok }, { name: 'Telecom', matched: ok || r.chance(0.5) }],
+    datasourceType: 'CREDIT_BUREAU',
+    searchType,
+    matchType: searchType,
+    source: r.pick(['CRD1', 'TEL1']),
+    datasourceSummary: [
+      { name: 'Credit bureau', matched: ok },
+      { name: 'Telecom', matched: ok || r.chance(0.5) },
+    ],
   };
 }
 
 function counters(ids: string[], at: Date) {
   const high = ids.length;
   return {
-    highRiskTransactions: high, mediumRiskTransactions: 0, lowRiskTransactions: 0,
+    highRiskTransactions: high,
+    mediumRiskTransactions: 0,
+    lowRiskTransactions: 0,
     earliestTransactionTime: high ? iso(new Date(at.getTime() - 86_400_000 * 3)) : undefined,
     latestTransactionTime: high ? iso(at) : undefined,
   };
@@ -324,8 +575,11 @@ function counters(ids: string[], at: Date) {
 function lookupBlock(ids: string[], at: Date) {
   const c = counters(ids, at);
   return stripUndefined({
-    totalHighRiskTransactions: ids.length, totalMediumRiskTransactions: 0, totalLowRiskTransactions: 0,
-    earliestTransactionTime: c.earliestTransactionTime, latestTransactionTime: c.latestTransactionTime,
+    totalHighRiskTransactions: ids.length,
+    totalMediumRiskTransactions: 0,
+    totalLowRiskTransactions: 0,
+    earliestTransactionTime: c.earliestTransactionTime,
+    latestTransactionTime: c.latestTransactionTime,
     network: stripUndefined({ ...c, transactions: ids }),
     associatedNetwork: stripUndefined({ ...c, transactions: ids.length ? { documentNumber: ids } : {} }),
     globalNetwork: stripUndefined({ ...c }),
@@ -345,10 +599,29 @@ export function riskAnalyticsData(ctx: DataContext) {
   const level = score > 70 ? 'HIGH' : score > 30 ? 'MEDIUM' : 'LOW';
   return {
     associationRisk: {
-      riskLevel: level, riskScore: score,
-      insights: ids.length ? [{ message: 'Face or document seen in other transactions', value: String(ids.length), riskLevel: level, riskScore: score }] : [],
+      riskLevel: level,
+      riskScore: score,
+      insights: ids.length
+        ? [
+            {
+              message: 'Face or document seen in other transactions',
+              value: String(ids.length),
+              riskLevel: level,
+              riskScore: score,
+            },
+          ]
+        : [],
     },
-    network: { totalAssociations: ids.length, totalHighRiskAssociations: ids.length, associatedEntities: ids.map((t) => ({ transactionId: t, highRiskTransaction: true, riskScore: score, entities: ['FACE'] })) },
+    network: {
+      totalAssociations: ids.length,
+      totalHighRiskAssociations: ids.length,
+      associatedEntities: ids.map((t) => ({
+        transactionId: t,
+        highRiskTransaction: true,
+        riskScore: score,
+        entities: ['FACE'],
+      })),
+    },
     globalNetwork: { totalAssociations: ids.length, totalHighRiskAssociations: 0, associatedEntities: [] },
   };
 }

@@ -13,7 +13,11 @@ export const TITLES: Record<number, string> = {
 
 /** Thrown by handlers; turned into a `{title, status, detail}` JSON response. */
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly detail: string, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(detail);
   }
 }

@@ -2,8 +2,16 @@
 // (seed, index, count, days, anchor). Nothing is held per execution, so generating index 999_999
 // costs the same as index 0. Index 0 is the newest execution; times decrease with the index.
 import {
-  COUNTRY_BY_CODE, DEFINITION_BY_KEY, FEEDBACK_REASONS, HIGH_RISK_COUNTRIES, REPORTING_CRITERIA, WORKFLOW_DEFINITIONS,
-  type Category, type DecisionType, type WorkflowDefinitionInfo, type WorkflowStatus,
+  COUNTRY_BY_CODE,
+  DEFINITION_BY_KEY,
+  FEEDBACK_REASONS,
+  HIGH_RISK_COUNTRIES,
+  REPORTING_CRITERIA,
+  WORKFLOW_DEFINITIONS,
+  type Category,
+  type DecisionType,
+  type WorkflowDefinitionInfo,
+  type WorkflowStatus,
 } from './catalog';
 import { IdCodec, Kind } from './ids';
 import { VARIANTS } from './images';
@@ -36,9 +44,17 @@ const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const BLOCK = 1000;
 /** Diurnal weights per UTC hour (Europe/Americas daytime peaks). */
-const HOURLY = [0.35, 0.25, 0.2, 0.18, 0.2, 0.3, 0.5, 0.8, 1.1, 1.3, 1.4, 1.45, 1.5, 1.55, 1.6, 1.6, 1.55, 1.5, 1.45, 1.4, 1.3, 1.1, 0.8, 0.55];
+const HOURLY = [
+  0.35, 0.25, 0.2, 0.18, 0.2, 0.3, 0.5, 0.8, 1.1, 1.3, 1.4, 1.45, 1.5, 1.55, 1.6, 1.6, 1.55, 1.5, 1.45, 1.4, 1.3, 1.1,
+  0.8, 0.55,
+];
 
-interface Cluster { kind: 'doc' | 'face'; members: number[]; key: number; fraud: boolean }
+interface Cluster {
+  kind: 'doc' | 'face';
+  members: number[];
+  key: number;
+  fraud: boolean;
+}
 
 /** Everything derived from (seed, count, days, anchor) that is independent of the index. Small. */
 export class SeedModel {
@@ -54,7 +70,12 @@ export class SeedModel {
   private readonly attackW: Float64Array;
   private readonly blockCache = new Map<number, Map<number, [Cluster, number]>>();
 
-  constructor(readonly seed: string | number, readonly count: number, readonly days: number, readonly anchor: Date) {
+  constructor(
+    readonly seed: string | number,
+    readonly count: number,
+    readonly days: number,
+    readonly anchor: Date,
+  ) {
     this.codec = new IdCodec(seed);
     this.seedHash = this.codec.seedHash;
     this.end = anchor.getTime() - 20 * 60_000;
@@ -92,10 +113,12 @@ export class SeedModel {
   timeOf(index: number): number {
     const u = 1 - (index + this.jitter(index)) / this.count;
     const target = u * this.cum[this.cum.length - 1];
-    let lo = 0, hi = this.cum.length - 2;
+    let lo = 0,
+      hi = this.cum.length - 2;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (this.cum[mid] <= target) lo = mid; else hi = mid - 1;
+      if (this.cum[mid] <= target) lo = mid;
+      else hi = mid - 1;
     }
     const w = this.cum[lo + 1] - this.cum[lo];
     const frac = w > 0 ? (target - this.cum[lo]) / w : 0;
@@ -103,10 +126,12 @@ export class SeedModel {
   }
   /** How many seeded executions were created strictly after `t`. */
   countNewerThan(t: number): number {
-    let lo = 0, hi = this.count; // first index with timeOf(index) <= t
+    let lo = 0,
+      hi = this.count; // first index with timeOf(index) <= t
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.timeOf(mid) <= t) hi = mid; else lo = mid + 1;
+      if (this.timeOf(mid) <= t) hi = mid;
+      else lo = mid + 1;
     }
     return lo;
   }
@@ -130,7 +155,8 @@ export class SeedModel {
     let map = this.blockCache.get(block);
     if (!map) {
       map = new Map();
-      const lo = block * BLOCK, size = Math.min(BLOCK, this.count - lo);
+      const lo = block * BLOCK,
+        size = Math.min(BLOCK, this.count - lo);
       const k = Math.max(size >= 6 ? 1 : 0, Math.round((size * 0.03) / 3));
       const r = Rng.of(this.seedHash, 'clusters', block);
       for (let c = 0; c < k; c++) {
@@ -199,33 +225,119 @@ export function generatorCacheStats() {
   return { models: models.size, blocks };
 }
 
-const BASE_MIX: ReadonlyArray<readonly [DecisionType, number]> = [['PASSED', 72.5], ['WARNING', 20], ['REJECTED', 6.3], ['NOT_EXECUTED', 1.2]];
+const BASE_MIX: ReadonlyArray<readonly [DecisionType, number]> = [
+  ['PASSED', 72.5],
+  ['WARNING', 20],
+  ['REJECTED', 6.3],
+  ['NOT_EXECUTED', 1.2],
+];
 const FRAUD_REASONS = FEEDBACK_REASONS.filter((r) => r !== 'NA');
 
 function warningOptions(def: WorkflowDefinitionInfo): Failure[] {
   const c = new Set(def.capabilities);
   const o: Failure[] = [];
-  if (c.has('liveness')) o.push({ capability: 'liveness', type: 'WARNING', label: 'AGE_DIFFERENCE' }, { capability: 'liveness', type: 'WARNING', label: 'BAD_QUALITY' });
+  if (c.has('liveness'))
+    o.push(
+      { capability: 'liveness', type: 'WARNING', label: 'AGE_DIFFERENCE' },
+      { capability: 'liveness', type: 'WARNING', label: 'BAD_QUALITY' },
+    );
   if (c.has('similarity')) o.push({ capability: 'similarity', type: 'WARNING', label: 'NOT_POSSIBLE' });
   if (c.has('imageChecks')) o.push({ capability: 'imageChecks', type: 'WARNING', label: 'DIFFERENT_PERSON' });
-  if (c.has('watchlistScreening')) o.push({ capability: 'watchlistScreening', type: 'WARNING', label: 'ALERT' }, { capability: 'watchlistScreening', type: 'WARNING', label: 'ALERT' });
-  if (c.has('usability')) o.push({ capability: 'usability', type: 'WARNING', label: 'UNSUPPORTED_DOCUMENT_TYPE' }, { capability: 'usability', type: 'WARNING', label: 'UNSUPPORTED_COUNTRY' });
-  for (const cap of ['addressValidation', 'drivingLicenseVerification', 'proofOfResidency', 'advancedWatchlist']) if (c.has(cap)) o.push({ capability: cap, type: 'WARNING', label: 'ALERT' });
-  for (const cap of ['ekycCheck', 'ekycVerification', 'kycCheck', 'emailVerification', 'geoIpVerification', 'deviceRiskVerification', 'braCpfValidation', 'globalIdentityCheck', 'searchBusiness'])
+  if (c.has('watchlistScreening'))
+    o.push(
+      { capability: 'watchlistScreening', type: 'WARNING', label: 'ALERT' },
+      { capability: 'watchlistScreening', type: 'WARNING', label: 'ALERT' },
+    );
+  if (c.has('usability'))
+    o.push(
+      { capability: 'usability', type: 'WARNING', label: 'UNSUPPORTED_DOCUMENT_TYPE' },
+      { capability: 'usability', type: 'WARNING', label: 'UNSUPPORTED_COUNTRY' },
+    );
+  for (const cap of ['addressValidation', 'drivingLicenseVerification', 'proofOfResidency', 'advancedWatchlist'])
+    if (c.has(cap)) o.push({ capability: cap, type: 'WARNING', label: 'ALERT' });
+  for (const cap of [
+    'ekycCheck',
+    'ekycVerification',
+    'kycCheck',
+    'emailVerification',
+    'geoIpVerification',
+    'deviceRiskVerification',
+    'braCpfValidation',
+    'globalIdentityCheck',
+    'searchBusiness',
+  ])
     if (c.has(cap)) o.push({ capability: cap, type: 'WARNING', label: 'ALERT' });
   return o;
 }
 function rejectOptions(def: WorkflowDefinitionInfo, r: Rng): Failure[] {
   const c = new Set(def.capabilities);
   const o: Failure[] = [];
-  if (c.has('usability')) o.push({ capability: 'usability', type: 'REJECTED', label: r.pick(['BAD_QUALITY', 'BLURRED', 'GLARE', 'PART_OF_DOCUMENT_MISSING', 'PHOTOCOPY', 'BLACK_WHITE', 'NOT_A_DOCUMENT', 'DAMAGED_DOCUMENT']) });
-  if (c.has('imageChecks')) o.push({ capability: 'imageChecks', type: 'REJECTED', label: r.pick(['DIGITAL_COPY', 'MANIPULATED_DOCUMENT', 'MANIPULATED_DOCUMENT_PHOTO', 'FAKE', 'SAMPLE', 'WATERMARK', 'MISMATCH_FRONT_BACK']) });
-  if (c.has('liveness')) o.push({ capability: 'liveness', type: 'REJECTED', label: r.pick(['DIGITAL_COPY', 'ID_USED_AS_SELFIE', 'MANIPULATED', 'NO_FACE_PRESENT', 'MULTIPLE_PEOPLE', 'LIVENESS_UNDETERMINED']) });
+  if (c.has('usability'))
+    o.push({
+      capability: 'usability',
+      type: 'REJECTED',
+      label: r.pick([
+        'BAD_QUALITY',
+        'BLURRED',
+        'GLARE',
+        'PART_OF_DOCUMENT_MISSING',
+        'PHOTOCOPY',
+        'BLACK_WHITE',
+        'NOT_A_DOCUMENT',
+        'DAMAGED_DOCUMENT',
+      ]),
+    });
+  if (c.has('imageChecks'))
+    o.push({
+      capability: 'imageChecks',
+      type: 'REJECTED',
+      label: r.pick([
+        'DIGITAL_COPY',
+        'MANIPULATED_DOCUMENT',
+        'MANIPULATED_DOCUMENT_PHOTO',
+        'FAKE',
+        'SAMPLE',
+        'WATERMARK',
+        'MISMATCH_FRONT_BACK',
+      ]),
+    });
+  if (c.has('liveness'))
+    o.push({
+      capability: 'liveness',
+      type: 'REJECTED',
+      label: r.pick([
+        'DIGITAL_COPY',
+        'ID_USED_AS_SELFIE',
+        'MANIPULATED',
+        'NO_FACE_PRESENT',
+        'MULTIPLE_PEOPLE',
+        'LIVENESS_UNDETERMINED',
+      ]),
+    });
   if (c.has('similarity')) o.push({ capability: 'similarity', type: 'REJECTED', label: 'NO_MATCH' });
-  if (c.has('dataChecks')) o.push({ capability: 'dataChecks', type: 'REJECTED', label: r.pick(['MRZ_CHECKSUM', 'MISMATCHING_DATAPOINTS', 'MISMATCH_HRZ_MRZ_DATA', 'NFC_CERTIFICATE']) });
+  if (c.has('dataChecks'))
+    o.push({
+      capability: 'dataChecks',
+      type: 'REJECTED',
+      label: r.pick(['MRZ_CHECKSUM', 'MISMATCHING_DATAPOINTS', 'MISMATCH_HRZ_MRZ_DATA', 'NFC_CERTIFICATE']),
+    });
   if (c.has('authentication')) o.push({ capability: 'authentication', type: 'REJECTED', label: 'FAILED' });
-  for (const cap of ['addressValidation', 'drivingLicenseVerification', 'proofOfResidency']) if (c.has(cap)) o.push({ capability: cap, type: 'REJECTED', label: 'DENY' });
-  for (const cap of ['ekycCheck', 'ekycVerification', 'ekycSsnVerification', 'braCpfValidation', 'govtIdVerification', 'biometricVerification', 'phoneVerification', 'bankCheck', 'binCheck', 'businessInfo', 'ekycAdvancedVerification', 'ekycGlobalVerification'])
+  for (const cap of ['addressValidation', 'drivingLicenseVerification', 'proofOfResidency'])
+    if (c.has(cap)) o.push({ capability: cap, type: 'REJECTED', label: 'DENY' });
+  for (const cap of [
+    'ekycCheck',
+    'ekycVerification',
+    'ekycSsnVerification',
+    'braCpfValidation',
+    'govtIdVerification',
+    'biometricVerification',
+    'phoneVerification',
+    'bankCheck',
+    'binCheck',
+    'businessInfo',
+    'ekycAdvancedVerification',
+    'ekycGlobalVerification',
+  ])
     if (c.has(cap)) o.push({ capability: cap, type: 'REJECTED', label: 'DENY' });
   return o;
 }
@@ -234,7 +346,8 @@ const CAPTURE_MODES = ['auto_capture', 'auto_capture', 'auto_capture', 'manual_c
 
 /** Generates execution `index` of the seeded data set. Pure: same inputs, same output. */
 export function generateExecution(seed: string | number, index: number, opts: GenerateOptions): GeneratedExecution {
-  if (!Number.isInteger(index) || index < 0 || index >= opts.count) throw new RangeError(`index must be an integer in 0..${opts.count - 1}`);
+  if (!Number.isInteger(index) || index < 0 || index >= opts.count)
+    throw new RangeError(`index must be an integer in 0..${opts.count - 1}`);
   const m = seedModel(seed, opts);
   const codec = m.codec;
   const r = Rng.of(m.seedHash, index, 'execution');
@@ -267,7 +380,12 @@ export function generateExecution(seed: string | number, index: number, opts: Ge
   } else person = makePerson(r, createdAt);
   if (!hasId) person.docType = r.chance(0.8) ? 'ID_CARD' : 'PASSPORT';
   if (r.chance(0.004)) person.docType = r.chance(0.5) ? 'VISA' : 'UNSUPPORTED';
-  const docVariant = mix(m.seedHash, person.docNumber ? person.docNumber.length * 7 + person.docNumber.charCodeAt(1) : index, (person.lastName ?? '').length) % VARIANTS['document-front'];
+  const docVariant =
+    mix(
+      m.seedHash,
+      person.docNumber ? person.docNumber.length * 7 + person.docNumber.charCodeAt(1) : index,
+      (person.lastName ?? '').length,
+    ) % VARIANTS['document-front'];
 
   // ---- status ----
   let status: WorkflowStatus = 'PROCESSED';
@@ -280,14 +398,20 @@ export function generateExecution(seed: string | number, index: number, opts: Ge
   const clusterIds = cluster ? cluster[0].members.filter((x) => x !== index).map((x) => codec.execution(x)) : [];
   if (attack) {
     target = r.chance(0.82) ? 'REJECTED' : 'WARNING';
-    if (target === 'REJECTED') failures.push({ capability: 'imageChecks', type: 'REJECTED', label: r.chance(0.55) ? 'DIGITAL_COPY' : 'MANIPULATED_DOCUMENT' });
+    if (target === 'REJECTED')
+      failures.push({
+        capability: 'imageChecks',
+        type: 'REJECTED',
+        label: r.chance(0.55) ? 'DIGITAL_COPY' : 'MANIPULATED_DOCUMENT',
+      });
     else failures.push({ capability: 'imageChecks', type: 'WARNING', label: 'REPEATED_FACE' });
     const near: string[] = [];
-    for (let d = 1; d <= 40 && near.length < 6; d++) for (const j of [index - d, index + d]) {
-      if (j < 0 || j >= m.count || near.length >= 6) continue;
-      const a = m.attackInfo(j);
-      if (a && a.face === attack.face) near.push(codec.execution(j));
-    }
+    for (let d = 1; d <= 40 && near.length < 6; d++)
+      for (const j of [index - d, index + d]) {
+        if (j < 0 || j >= m.count || near.length >= 6) continue;
+        const a = m.attackInfo(j);
+        if (a && a.face === attack.face) near.push(codec.execution(j));
+      }
     signals.faceMatches = near;
   } else if (cluster) {
     const [cl, rank] = cluster;
@@ -296,14 +420,19 @@ export function generateExecution(seed: string | number, index: number, opts: Ge
     if (cl.kind === 'doc') {
       signals.docMatches = clusterIds;
       signals.repeatedDocument = !oldest;
-      if (cl.fraud && !oldest) { target = 'REJECTED'; failures.push({ capability: 'dataChecks', type: 'REJECTED', label: 'CUSTOMER_FEEDBACK' }); }
-      else if (!oldest && r.chance(0.3)) { target = 'WARNING'; }
-      else target = 'PASSED';
+      if (cl.fraud && !oldest) {
+        target = 'REJECTED';
+        failures.push({ capability: 'dataChecks', type: 'REJECTED', label: 'CUSTOMER_FEEDBACK' });
+      } else if (!oldest && r.chance(0.3)) {
+        target = 'WARNING';
+      } else target = 'PASSED';
     } else if (!oldest) {
       target = r.chance(0.75) ? 'WARNING' : 'REJECTED';
-      failures.push(target === 'WARNING'
-        ? { capability: 'imageChecks', type: 'WARNING', label: 'REPEATED_FACE' }
-        : { capability: 'dataChecks', type: 'REJECTED', label: 'MISMATCHING_DATA_REPEATED_FACE' });
+      failures.push(
+        target === 'WARNING'
+          ? { capability: 'imageChecks', type: 'WARNING', label: 'REPEATED_FACE' }
+          : { capability: 'dataChecks', type: 'REJECTED', label: 'MISMATCHING_DATA_REPEATED_FACE' },
+      );
     } else target = 'PASSED';
   }
   if (target === 'NOT_EXECUTED' && !hasId) target = 'REJECTED';
@@ -328,11 +457,19 @@ export function generateExecution(seed: string | number, index: number, opts: Ge
   signals.young = (ageAt(person.dateOfBirth, createdAt) ?? 30) < 21;
   const hour = createdAt.getUTCHours();
   signals.night = hour >= 1 && hour < 5;
-  const minor = (signals.highRiskCountry ? 15 : 0) + (signals.repeatedDocument ? 12 : 0) + (signals.young ? 8 : 0) + (signals.night ? 5 : 0);
+  const minor =
+    (signals.highRiskCountry ? 15 : 0) +
+    (signals.repeatedDocument ? 12 : 0) +
+    (signals.young ? 8 : 0) +
+    (signals.night ? 5 : 0);
   signals.behaviourScore = target === 'PASSED' ? (r.chance(0.6) ? r.int(0, Math.max(0, 30 - minor)) : 0) : r.int(0, 9);
 
   // ---- credentials and parts ----
-  const channel = r.weighted([['web', 55], ['ios', 25], ['android', 20]] as const);
+  const channel = r.weighted([
+    ['web', 55],
+    ['ios', 25],
+    ['android', 20],
+  ] as const);
   const clientIp = `${r.pick(['203.0.113', '198.51.100', '192.0.2'])}.${r.int(1, 254)}`;
   const slot: Record<Category, number> = { ID: 0, SELFIE: 1, DATA: 2, FACEMAP: 3, DOCUMENT: 4 };
   const credentials: CredentialIn[] = [];
@@ -342,7 +479,10 @@ export function generateExecution(seed: string | number, index: number, opts: Ge
   for (const cat of def.categories) {
     const id = codec.make(Kind.credential, index, slot[cat]);
     const cred: CredentialIn = { id, category: cat, label: cat, parts: [], clientIp };
-    const mode = () => { const md = channel === 'web' && r.chance(0.3) ? 'upload' : r.pick(CAPTURE_MODES); return md; };
+    const mode = () => {
+      const md = channel === 'web' && r.chance(0.3) ? 'upload' : r.pick(CAPTURE_MODES);
+      return md;
+    };
     const captureType = (md: string) => md.toUpperCase();
     const uploadedAll = !(status !== 'PROCESSED' && r.chance(0.6));
     if (cat === 'ID' && uploadedAll) {
@@ -360,7 +500,8 @@ export function generateExecution(seed: string | number, index: number, opts: Ge
       cred.parts.push({ classifier: 'FACE', captureType: captureType(md) });
       parts.push({ credentialId: id, classifier: 'FACE', kind: 'face', variant: faceVariant });
       modes.push(`face: ${md}`);
-      if (channel !== 'web' && r.chance(0.3)) for (let k = 1; k <= 2; k++) cred.parts.push({ classifier: `LIVENESS_${k}`, captureType: 'AUTO_CAPTURE' });
+      if (channel !== 'web' && r.chance(0.3))
+        for (let k = 1; k <= 2; k++) cred.parts.push({ classifier: `LIVENESS_${k}`, captureType: 'AUTO_CAPTURE' });
     } else if (cat === 'FACEMAP') {
       cred.parts.push({ classifier: 'FACEMAP', captureType: 'AUTO_CAPTURE' });
     } else if (cat === 'DATA') {
@@ -374,16 +515,23 @@ export function generateExecution(seed: string | number, index: number, opts: Ge
 
   // ---- timestamps ----
   const startedAt = status === 'PROCESSED' ? new Date(createdAt.getTime() + r.int(40, 900) * 1000) : undefined;
-  const completedAt = status === 'PROCESSED'
-    ? new Date(startedAt!.getTime() + r.int(4, 90) * 1000)
-    : new Date(createdAt.getTime() + (status === 'SESSION_EXPIRED' ? 15 * 60_000 + r.int(60, 900) * 1000 : 30 * 60_000));
+  const completedAt =
+    status === 'PROCESSED'
+      ? new Date(startedAt!.getTime() + r.int(4, 90) * 1000)
+      : new Date(
+          createdAt.getTime() + (status === 'SESSION_EXPIRED' ? 15 * 60_000 + r.int(60, 900) * 1000 : 30 * 60_000),
+        );
 
   // ---- feedback ----
   let feedback: { status: string; reason?: string; providedAt: string } | undefined;
   const old = createdAt.getTime() < opts.anchor.getTime() - 2 * DAY;
   const providedAt = () => new Date(completedAt.getTime() + r.int(1, 72) * HOUR).toISOString();
   if (cluster && cluster[0].fraud && cluster[1] === cluster[0].members.length - 1) {
-    feedback = { status: 'FRAUD', reason: r.pick(['IDENTITY_FRAUD', 'SYNTHETIC_ID_FRAUD', 'THIRD_PARTY_FRAUD']), providedAt: providedAt() };
+    feedback = {
+      status: 'FRAUD',
+      reason: r.pick(['IDENTITY_FRAUD', 'SYNTHETIC_ID_FRAUD', 'THIRD_PARTY_FRAUD']),
+      providedAt: providedAt(),
+    };
   } else if (status === 'PROCESSED' && old) {
     const p = target === 'REJECTED' ? 0.3 : target === 'WARNING' ? 0.12 : 0.02;
     if (r.chance(p)) {
@@ -399,13 +547,15 @@ export function generateExecution(seed: string | number, index: number, opts: Ge
     platform: channel,
     version: channel === 'web' ? `4.${r.int(8, 14)}.${r.int(0, 9)}` : `${r.int(3, 4)}.${r.int(0, 19)}.${r.int(0, 5)}`,
     osName: channel === 'web' ? r.pick(['Windows', 'macOS', 'Android', 'iOS']) : channel === 'ios' ? 'iOS' : 'Android',
-    state: [[
-      'started',
-      ...(modes.some((x) => x.startsWith('front')) ? ['id-front-uploaded'] : []),
-      ...(modes.some((x) => x.startsWith('back')) ? ['id-back-uploaded'] : []),
-      ...(modes.some((x) => x.startsWith('face')) ? ['selfie-uploaded'] : []),
-      ...(status === 'PROCESSED' ? ['finalized'] : []),
-    ]],
+    state: [
+      [
+        'started',
+        ...(modes.some((x) => x.startsWith('front')) ? ['id-front-uploaded'] : []),
+        ...(modes.some((x) => x.startsWith('back')) ? ['id-back-uploaded'] : []),
+        ...(modes.some((x) => x.startsWith('face')) ? ['selfie-uploaded'] : []),
+        ...(status === 'PROCESSED' ? ['finalized'] : []),
+      ],
+    ],
     captureDetails: [modes],
   };
 

@@ -17,7 +17,11 @@ type RGB = [number, number, number];
 
 class Canvas {
   readonly data: Buffer;
-  constructor(readonly width: number, readonly height: number, bg: RGB) {
+  constructor(
+    readonly width: number,
+    readonly height: number,
+    bg: RGB,
+  ) {
     this.data = Buffer.alloc(width * height * 4);
     this.rect(0, 0, width, height, bg);
   }
@@ -30,8 +34,10 @@ class Canvas {
     this.data[o + 3] = 255;
   }
   rect(x: number, y: number, w: number, h: number, c: RGB) {
-    const x0 = Math.max(0, Math.floor(x)), y0 = Math.max(0, Math.floor(y));
-    const x1 = Math.min(this.width, Math.floor(x + w)), y1 = Math.min(this.height, Math.floor(y + h));
+    const x0 = Math.max(0, Math.floor(x)),
+      y0 = Math.max(0, Math.floor(y));
+    const x1 = Math.min(this.width, Math.floor(x + w)),
+      y1 = Math.min(this.height, Math.floor(y + h));
     for (let yy = y0; yy < y1; yy++) for (let xx = x0; xx < x1; xx++) this.px(xx, yy, c);
   }
   ellipse(cx: number, cy: number, rx: number, ry: number, c: RGB) {
@@ -55,7 +61,8 @@ class Canvas {
       const glyph = FONT[ch] ?? FONT['?'];
       for (let row = 0; row < 7; row++) {
         const bits = glyph[row];
-        for (let col = 0; col < 5; col++) if (bits & (1 << (4 - col))) this.rect(cx + col * scale, y + row * scale, scale, scale, c);
+        for (let col = 0; col < 5; col++)
+          if (bits & (1 << (4 - col))) this.rect(cx + col * scale, y + row * scale, scale, scale, c);
       }
       cx += 6 * scale;
     }
@@ -64,30 +71,91 @@ class Canvas {
 
 // 5x7 bitmap font: each glyph is 7 rows of 5 bits.
 const FONT: Record<string, number[]> = {
-  A: [14, 17, 17, 31, 17, 17, 17], B: [30, 17, 17, 30, 17, 17, 30], C: [14, 17, 16, 16, 16, 17, 14], D: [30, 17, 17, 17, 17, 17, 30],
-  E: [31, 16, 16, 30, 16, 16, 31], F: [31, 16, 16, 30, 16, 16, 16], G: [14, 17, 16, 23, 17, 17, 15], H: [17, 17, 17, 31, 17, 17, 17],
-  I: [14, 4, 4, 4, 4, 4, 14], J: [7, 2, 2, 2, 2, 18, 12], K: [17, 18, 20, 24, 20, 18, 17], L: [16, 16, 16, 16, 16, 16, 31],
-  M: [17, 27, 21, 21, 17, 17, 17], N: [17, 17, 25, 21, 19, 17, 17], O: [14, 17, 17, 17, 17, 17, 14], P: [30, 17, 17, 30, 16, 16, 16],
-  Q: [14, 17, 17, 17, 21, 18, 13], R: [30, 17, 17, 30, 20, 18, 17], S: [15, 16, 16, 14, 1, 1, 30], T: [31, 4, 4, 4, 4, 4, 4],
-  U: [17, 17, 17, 17, 17, 17, 14], V: [17, 17, 17, 17, 17, 10, 4], W: [17, 17, 17, 21, 21, 21, 10], X: [17, 17, 10, 4, 10, 17, 17],
-  Y: [17, 17, 10, 4, 4, 4, 4], Z: [31, 1, 2, 4, 8, 16, 31],
-  '0': [14, 17, 19, 21, 25, 17, 14], '1': [4, 12, 4, 4, 4, 4, 14], '2': [14, 17, 1, 2, 4, 8, 31], '3': [31, 2, 4, 2, 1, 17, 14],
-  '4': [2, 6, 10, 18, 31, 2, 2], '5': [31, 16, 30, 1, 1, 17, 14], '6': [6, 8, 16, 30, 17, 17, 14], '7': [31, 1, 2, 4, 8, 8, 8],
-  '8': [14, 17, 17, 14, 17, 17, 14], '9': [14, 17, 17, 15, 1, 2, 12],
-  ' ': [0, 0, 0, 0, 0, 0, 0], '<': [2, 4, 8, 16, 8, 4, 2], '-': [0, 0, 0, 31, 0, 0, 0], '.': [0, 0, 0, 0, 0, 12, 12],
-  '/': [1, 1, 2, 4, 8, 16, 16], ':': [0, 12, 12, 0, 12, 12, 0], '?': [14, 17, 1, 2, 4, 0, 4],
+  A: [14, 17, 17, 31, 17, 17, 17],
+  B: [30, 17, 17, 30, 17, 17, 30],
+  C: [14, 17, 16, 16, 16, 17, 14],
+  D: [30, 17, 17, 17, 17, 17, 30],
+  E: [31, 16, 16, 30, 16, 16, 31],
+  F: [31, 16, 16, 30, 16, 16, 16],
+  G: [14, 17, 16, 23, 17, 17, 15],
+  H: [17, 17, 17, 31, 17, 17, 17],
+  I: [14, 4, 4, 4, 4, 4, 14],
+  J: [7, 2, 2, 2, 2, 18, 12],
+  K: [17, 18, 20, 24, 20, 18, 17],
+  L: [16, 16, 16, 16, 16, 16, 31],
+  M: [17, 27, 21, 21, 17, 17, 17],
+  N: [17, 17, 25, 21, 19, 17, 17],
+  O: [14, 17, 17, 17, 17, 17, 14],
+  P: [30, 17, 17, 30, 16, 16, 16],
+  Q: [14, 17, 17, 17, 21, 18, 13],
+  R: [30, 17, 17, 30, 20, 18, 17],
+  S: [15, 16, 16, 14, 1, 1, 30],
+  T: [31, 4, 4, 4, 4, 4, 4],
+  U: [17, 17, 17, 17, 17, 17, 14],
+  V: [17, 17, 17, 17, 17, 10, 4],
+  W: [17, 17, 17, 21, 21, 21, 10],
+  X: [17, 17, 10, 4, 10, 17, 17],
+  Y: [17, 17, 10, 4, 4, 4, 4],
+  Z: [31, 1, 2, 4, 8, 16, 31],
+  '0': [14, 17, 19, 21, 25, 17, 14],
+  '1': [4, 12, 4, 4, 4, 4, 14],
+  '2': [14, 17, 1, 2, 4, 8, 31],
+  '3': [31, 2, 4, 2, 1, 17, 14],
+  '4': [2, 6, 10, 18, 31, 2, 2],
+  '5': [31, 16, 30, 1, 1, 17, 14],
+  '6': [6, 8, 16, 30, 17, 17, 14],
+  '7': [31, 1, 2, 4, 8, 8, 8],
+  '8': [14, 17, 17, 14, 17, 17, 14],
+  '9': [14, 17, 17, 15, 1, 2, 12],
+  ' ': [0, 0, 0, 0, 0, 0, 0],
+  '<': [2, 4, 8, 16, 8, 4, 2],
+  '-': [0, 0, 0, 31, 0, 0, 0],
+  '.': [0, 0, 0, 0, 0, 12, 12],
+  '/': [1, 1, 2, 4, 8, 16, 16],
+  ':': [0, 12, 12, 0, 12, 12, 0],
+  '?': [14, 17, 1, 2, 4, 0, 4],
 };
 
-const CARD_COLOURS: RGB[] = [[186, 214, 235], [214, 232, 200], [238, 221, 190], [226, 206, 232], [200, 226, 226], [240, 214, 214]];
-const SKIN: RGB[] = [[241, 205, 177], [224, 172, 138], [198, 134, 98], [161, 102, 72], [112, 72, 52], [232, 190, 160]];
-const HAIR: RGB[] = [[40, 30, 25], [90, 60, 35], [160, 120, 70], [210, 180, 120], [120, 120, 120], [60, 35, 30], [20, 20, 25]];
-const BACKDROP: RGB[] = [[222, 226, 232], [205, 215, 228], [235, 235, 228], [214, 222, 214]];
+const CARD_COLOURS: RGB[] = [
+  [186, 214, 235],
+  [214, 232, 200],
+  [238, 221, 190],
+  [226, 206, 232],
+  [200, 226, 226],
+  [240, 214, 214],
+];
+const SKIN: RGB[] = [
+  [241, 205, 177],
+  [224, 172, 138],
+  [198, 134, 98],
+  [161, 102, 72],
+  [112, 72, 52],
+  [232, 190, 160],
+];
+const HAIR: RGB[] = [
+  [40, 30, 25],
+  [90, 60, 35],
+  [160, 120, 70],
+  [210, 180, 120],
+  [120, 120, 120],
+  [60, 35, 30],
+  [20, 20, 25],
+];
+const BACKDROP: RGB[] = [
+  [222, 226, 232],
+  [205, 215, 228],
+  [235, 235, 228],
+  [214, 222, 214],
+];
 
 function drawFace(c: Canvas, variant: number, x: number, y: number, w: number, h: number) {
   const r = Rng.of('face', variant);
-  const skin = r.pick(SKIN), hair = r.pick(HAIR), shirt: RGB = [r.int(20, 200), r.int(20, 200), r.int(40, 220)];
+  const skin = r.pick(SKIN),
+    hair = r.pick(HAIR),
+    shirt: RGB = [r.int(20, 200), r.int(20, 200), r.int(40, 220)];
   const cx = x + w / 2;
-  const headRx = w * (0.22 + r.next() * 0.05), headRy = h * (0.25 + r.next() * 0.04);
+  const headRx = w * (0.22 + r.next() * 0.05),
+    headRy = h * (0.25 + r.next() * 0.04);
   const cy = y + h * 0.44;
   c.ellipse(cx, y + h * 1.02, w * 0.42, h * 0.26, shirt); // shoulders
   c.rect(cx - headRx * 0.35, cy + headRy * 0.7, headRx * 0.7, h * 0.15, skin); // neck
@@ -95,7 +163,8 @@ function drawFace(c: Canvas, variant: number, x: number, y: number, w: number, h
   if (hairStyle > 0) c.ellipse(cx, cy - headRy * 0.15, headRx * 1.12, headRy * (hairStyle === 2 ? 1.15 : 1.0), hair);
   c.ellipse(cx, cy, headRx, headRy, skin);
   c.ellipse(cx, cy - headRy * 0.78, headRx * 0.95, headRy * 0.32, hair); // fringe
-  const eyeY = cy - headRy * 0.12, eyeDx = headRx * (0.36 + r.next() * 0.08);
+  const eyeY = cy - headRy * 0.12,
+    eyeDx = headRx * (0.36 + r.next() * 0.08);
   for (const s of [-1, 1]) {
     c.ellipse(cx + s * eyeDx, eyeY, headRx * 0.14, headRy * 0.07, [250, 250, 250]);
     c.ellipse(cx + s * eyeDx, eyeY, headRx * 0.06, headRy * 0.06, [r.int(30, 90), r.int(40, 110), r.int(40, 120)]);
@@ -119,7 +188,13 @@ function render(kind: ImageKind, variant: number): Canvas {
   const ink: RGB = [30, 40, 70];
   if (kind === 'document-front') {
     c.rect(m, m, DOC_WIDTH - 2 * m, 46, base.map((v) => Math.max(0, v - 70)) as RGB);
-    c.text(variant % 3 === 0 ? 'PASSPORT' : variant % 3 === 1 ? 'IDENTITY CARD' : 'DRIVING LICENCE', m + 14, m + 12, 3, [255, 255, 255]);
+    c.text(
+      variant % 3 === 0 ? 'PASSPORT' : variant % 3 === 1 ? 'IDENTITY CARD' : 'DRIVING LICENCE',
+      m + 14,
+      m + 12,
+      3,
+      [255, 255, 255],
+    );
     c.text('SPECIMEN', DOC_WIDTH - m - 160, m + 16, 3, [255, 230, 120]);
     c.rect(m + 18, 84, 170, 220, [230, 232, 236]);
     drawFace(c, variant * 7 + 3, m + 18, 84, 170, 220);
@@ -136,7 +211,11 @@ function render(kind: ImageKind, variant: number): Canvas {
     for (let i = 0; i < 6; i++) c.rect(40, 40 + i * 26, 300 + r.int(0, 200), 10, [90, 100, 120]);
     for (let x = 40; x < 600; x += 4) c.rect(x, 210, r.int(1, 3), 60, [20, 20, 20]); // barcode
     c.rect(m, 290, DOC_WIDTH - 2 * m, 96, [245, 245, 245]);
-    const mrz = ['IDUTO' + String(variant).padStart(9, '0') + '<<<<<<<<<<<<<<<', '9001017F3001012UTO<<<<<<<<<<<<', 'SPECIMEN<<SAMPLE<<<<<<<<<<<<<<'];
+    const mrz = [
+      'IDUTO' + String(variant).padStart(9, '0') + '<<<<<<<<<<<<<<<',
+      '9001017F3001012UTO<<<<<<<<<<<<',
+      'SPECIMEN<<SAMPLE<<<<<<<<<<<<<<',
+    ];
     mrz.forEach((line, i) => c.text(line, 30, 300 + i * 28, 3, [20, 20, 20]));
   }
   return c;
@@ -152,7 +231,10 @@ export function imageFor(kind: ImageKind, variant: number): { bytes: Buffer; con
   if (!hit) {
     const c = render(kind, v);
     if (kind === 'face') {
-      hit = { bytes: Buffer.from(jpeg.encode({ data: c.data, width: c.width, height: c.height }, 72).data), contentType: 'image/jpeg' };
+      hit = {
+        bytes: Buffer.from(jpeg.encode({ data: c.data, width: c.width, height: c.height }, 72).data),
+        contentType: 'image/jpeg',
+      };
     } else {
       const png = new PNG({ width: c.width, height: c.height });
       c.data.copy(png.data);

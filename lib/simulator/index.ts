@@ -9,11 +9,22 @@ import { CallbackDispatcher } from './callbacks';
 import { Engine } from './state';
 import { createApp } from './server';
 import {
-  DEFAULT_FAULTS, DEFAULT_RATE_LIMITS,
-  type FaultKnobs, type RateLimitSettings, type RunningSimulator, type SimulatorOptions,
+  DEFAULT_FAULTS,
+  DEFAULT_RATE_LIMITS,
+  type FaultKnobs,
+  type RateLimitSettings,
+  type RunningSimulator,
+  type SimulatorOptions,
 } from './types';
 
-export type { CallbackAttempt, FaultKnobs, RateLimitSettings, RunningSimulator, SimulatorOptions, SimulatorStats } from './types';
+export type {
+  CallbackAttempt,
+  FaultKnobs,
+  RateLimitSettings,
+  RunningSimulator,
+  SimulatorOptions,
+  SimulatorStats,
+} from './types';
 export { DEFAULT_FAULTS, DEFAULT_RATE_LIMITS } from './types';
 export { generateExecution } from './generator';
 
@@ -30,13 +41,24 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
   const anchor = opts.anchor ?? new Date();
   const faults: FaultKnobs = { ...DEFAULT_FAULTS, ...opts.faults };
   const rateLimits: RateLimitSettings | null =
-    opts.rateLimits === false ? null : { ...DEFAULT_RATE_LIMITS, ...(typeof opts.rateLimits === 'object' ? opts.rateLimits : {}) };
+    opts.rateLimits === false
+      ? null
+      : { ...DEFAULT_RATE_LIMITS, ...(typeof opts.rateLimits === 'object' ? opts.rateLimits : {}) };
 
   let url = '';
   const baseUrl = () => url;
-  const callbacks = new CallbackDispatcher(() => faults, opts.callbackRetryDelaysMs ?? [1000, 2000, 4000, 8000, 16000], opts.callbackTimeoutMs ?? 5000, opts.log);
+  const callbacks = new CallbackDispatcher(
+    () => faults,
+    opts.callbackRetryDelaysMs ?? [1000, 2000, 4000, 8000, 16000],
+    opts.callbackTimeoutMs ?? 5000,
+    opts.log,
+  );
   const engine = new Engine({
-    seed, count, days, anchor, baseUrl,
+    seed,
+    count,
+    days,
+    anchor,
+    baseUrl,
     processingDelayMs: opts.processingDelayMs ?? 1500,
     sessionTimeoutMs: opts.sessionTimeoutMs ?? 15 * 60_000,
     retentionMs: opts.retentionMs,
@@ -47,7 +69,13 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
   const stats = { requests: 0, byStatus: {} as Record<string, number> };
   const tokens = new TokenService('idv-simulator');
   const { app, resetAll } = createApp({
-    engine, tokens, callbacks, faults, clientId, clientSecret, baseUrl,
+    engine,
+    tokens,
+    callbacks,
+    faults,
+    clientId,
+    clientSecret,
+    baseUrl,
     accessTokenLifetimeSec: opts.tokenLifetimeSec ?? 3600,
     rateLimits,
     allowInsecureCallbacks: opts.allowInsecureCallbacks ?? true,
@@ -57,7 +85,9 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
   });
 
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: opts.port ?? DEFAULT_PORT, hostname: host }, () => resolve(s as Server)) as Server;
+    const s = serve({ fetch: app.fetch, port: opts.port ?? DEFAULT_PORT, hostname: host }, () =>
+      resolve(s as Server),
+    ) as Server;
     s.once('error', reject);
   });
   const addr = server.address() as AddressInfo;

@@ -3,8 +3,16 @@ import { COUNTRIES, COUNTRY_BY_CODE, COUNTRY_WEIGHTS, NAMES, STREETS, type Count
 import { Rng } from './prng';
 
 export interface Address {
-  line1?: string; line2?: string; line3?: string; line4?: string; line5?: string;
-  postalCode?: string; city?: string; subdivision?: string; country?: string; formattedAddress?: string;
+  line1?: string;
+  line2?: string;
+  line3?: string;
+  line4?: string;
+  line5?: string;
+  postalCode?: string;
+  city?: string;
+  subdivision?: string;
+  country?: string;
+  formattedAddress?: string;
 }
 export interface Person {
   firstName?: string;
@@ -33,7 +41,13 @@ export const isoDate = (d: Date) => d.toISOString().slice(0, 10);
 const DAY = 86_400_000;
 
 function ascii(s: string): string {
-  return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/ß/g, 'SS').replace(/ı/g, 'I').replace(/ł/g, 'l').replace(/Ł/g, 'L');
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ß/g, 'SS')
+    .replace(/ı/g, 'I')
+    .replace(/ł/g, 'l')
+    .replace(/Ł/g, 'L');
 }
 
 export function pickCountry(r: Rng): CountryInfo {
@@ -42,7 +56,10 @@ export function pickCountry(r: Rng): CountryInfo {
 
 function docNumber(r: Rng, country: string, type: DocType): string {
   if (type === 'PASSPORT') return country === 'USA' ? r.digits(9) : r.letters(2) + r.digits(7);
-  if (type === 'DRIVING_LICENSE') return country === 'GBR' ? r.letters(5) + r.digits(6) + r.letters(2) + r.digits(3) : r.letters(1) + r.digits(7 + r.int(0, 4));
+  if (type === 'DRIVING_LICENSE')
+    return country === 'GBR'
+      ? r.letters(5) + r.digits(6) + r.letters(2) + r.digits(3)
+      : r.letters(1) + r.digits(7 + r.int(0, 4));
   if (type === 'VISA') return r.letters(1) + r.digits(8);
   return r.letters(1) + r.digits(2) + r.letters(1) + r.digits(5);
 }
@@ -55,7 +72,14 @@ export function makePerson(r: Rng, asOf: Date, countryCode?: string, docType?: D
   const firstName = r.pick(sex === 'M' ? names.male : names.female);
   const middleName = r.chance(0.15) ? r.pick(sex === 'M' ? names.male : names.female) : undefined;
   const lastName = r.pick(names.last);
-  const age = r.chance(0.08) ? r.int(18, 20) : r.weighted([[r.int(21, 30), 35], [r.int(31, 45), 35], [r.int(46, 60), 20], [r.int(61, 80), 10]] as const);
+  const age = r.chance(0.08)
+    ? r.int(18, 20)
+    : r.weighted([
+        [r.int(21, 30), 35],
+        [r.int(31, 45), 35],
+        [r.int(46, 60), 20],
+        [r.int(61, 80), 10],
+      ] as const);
   const dob = new Date(asOf.getTime() - age * 365.25 * DAY - r.int(0, 364) * DAY);
   const type = docType ?? r.weighted(c.docs);
   const validityYears = type === 'DRIVING_LICENSE' ? r.pick([5, 10, 15]) : 10;
@@ -64,12 +88,26 @@ export function makePerson(r: Rng, asOf: Date, countryCode?: string, docType?: D
   const city = r.pick(c.cities);
   const state = c.states ? r.pick(c.states) : undefined;
   const street = `${r.int(1, 240)} ${r.pick(STREETS)}`;
-  const postalCode = c.code === 'GBR' ? `${r.letters(2)}${r.int(1, 20)} ${r.int(1, 9)}${r.letters(2)}` : r.digits(c.code === 'USA' ? 5 : c.code === 'NLD' ? 4 : 5);
-  const address: Address = { line1: street, city, postalCode, country: c.code, ...(state ? { subdivision: state } : {}) };
+  const postalCode =
+    c.code === 'GBR'
+      ? `${r.letters(2)}${r.int(1, 20)} ${r.int(1, 9)}${r.letters(2)}`
+      : r.digits(c.code === 'USA' ? 5 : c.code === 'NLD' ? 4 : 5);
+  const address: Address = {
+    line1: street,
+    city,
+    postalCode,
+    country: c.code,
+    ...(state ? { subdivision: state } : {}),
+  };
   address.formattedAddress = [street, `${postalCode} ${city}`, state, c.name].filter(Boolean).join(', ');
-  const emailUser = ascii(`${firstName}.${lastName}`).toLowerCase().replace(/[^a-z.]/g, '');
+  const emailUser = ascii(`${firstName}.${lastName}`)
+    .toLowerCase()
+    .replace(/[^a-z.]/g, '');
   return {
-    firstName, middleName, lastName, sex,
+    firstName,
+    middleName,
+    lastName,
+    sex,
     dateOfBirth: isoDate(dob),
     nationality: c.code,
     country: c.code,
@@ -101,7 +139,9 @@ export function checkDigit(s: string): string {
   return String(sum % 10);
 }
 function mrzText(s: string | undefined): string {
-  return ascii(s ?? '').toUpperCase().replace(/[^A-Z]+/g, '<');
+  return ascii(s ?? '')
+    .toUpperCase()
+    .replace(/[^A-Z]+/g, '<');
 }
 function pad(s: string, n: number) {
   return (s + '<'.repeat(n)).slice(0, n);
@@ -119,16 +159,43 @@ export function mrzFor(p: Person): { line1: string; line2: string; line3?: strin
     const line1 = pad(code + p.country + names, 44);
     const n9 = pad(num, 9);
     const opt = pad(mrzText(p.personalNumber ?? ''), 14);
-    const body = n9 + checkDigit(n9) + nat + yymmdd(p.dateOfBirth) + checkDigit(yymmdd(p.dateOfBirth)) + sex + yymmdd(p.expiryDate) + checkDigit(yymmdd(p.expiryDate));
-    const line2 = p.docType === 'PASSPORT'
-      ? body + opt + checkDigit(opt) + checkDigit(n9 + checkDigit(n9) + yymmdd(p.dateOfBirth) + checkDigit(yymmdd(p.dateOfBirth)) + yymmdd(p.expiryDate) + checkDigit(yymmdd(p.expiryDate)) + opt + checkDigit(opt))
-      : pad(body, 44);
+    const body =
+      n9 +
+      checkDigit(n9) +
+      nat +
+      yymmdd(p.dateOfBirth) +
+      checkDigit(yymmdd(p.dateOfBirth)) +
+      sex +
+      yymmdd(p.expiryDate) +
+      checkDigit(yymmdd(p.expiryDate));
+    const line2 =
+      p.docType === 'PASSPORT'
+        ? body +
+          opt +
+          checkDigit(opt) +
+          checkDigit(
+            n9 +
+              checkDigit(n9) +
+              yymmdd(p.dateOfBirth) +
+              checkDigit(yymmdd(p.dateOfBirth)) +
+              yymmdd(p.expiryDate) +
+              checkDigit(yymmdd(p.expiryDate)) +
+              opt +
+              checkDigit(opt),
+          )
+        : pad(body, 44);
     return { line1, line2 };
   }
   if (p.docType === 'ID_CARD') {
     const n9 = pad(num, 9);
     const line1 = pad('I<' + p.country + n9 + checkDigit(n9), 30);
-    const line2core = yymmdd(p.dateOfBirth) + checkDigit(yymmdd(p.dateOfBirth)) + sex + yymmdd(p.expiryDate) + checkDigit(yymmdd(p.expiryDate)) + nat;
+    const line2core =
+      yymmdd(p.dateOfBirth) +
+      checkDigit(yymmdd(p.dateOfBirth)) +
+      sex +
+      yymmdd(p.expiryDate) +
+      checkDigit(yymmdd(p.expiryDate)) +
+      nat;
     const line2 = pad(line2core, 29) + checkDigit(line1.slice(5, 30) + line2core.slice(0, 7) + line2core.slice(8, 15));
     return { line1, line2, line3: pad(names, 30) };
   }
@@ -144,7 +211,8 @@ export function ageAt(dob: string | undefined, at: Date): number | undefined {
   if (!dob) return undefined;
   const b = new Date(dob + 'T00:00:00Z');
   let a = at.getUTCFullYear() - b.getUTCFullYear();
-  if (at.getUTCMonth() < b.getUTCMonth() || (at.getUTCMonth() === b.getUTCMonth() && at.getUTCDate() < b.getUTCDate())) a--;
+  if (at.getUTCMonth() < b.getUTCMonth() || (at.getUTCMonth() === b.getUTCMonth() && at.getUTCDate() < b.getUTCDate()))
+    a--;
   return a;
 }
 

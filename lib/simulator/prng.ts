@@ -30,7 +30,12 @@ export class Rng {
   }
   static of(...parts: Array<number | string>): Rng {
     let h = 0x12345678;
-    for (const p of parts) h = mix(h, typeof p === 'number' ? p >>> 0 : hashString(p), typeof p === 'number' ? Math.floor(p / 4294967296) : 0);
+    for (const p of parts)
+      h = mix(
+        h,
+        typeof p === 'number' ? p >>> 0 : hashString(p),
+        typeof p === 'number' ? Math.floor(p / 4294967296) : 0,
+      );
     return new Rng(h);
   }
   /** Uniform float in [0, 1). */

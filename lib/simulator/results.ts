@@ -2,8 +2,19 @@
 // uploaded, the capabilities requested and a few signals. Used by both the demo generator and
 // executions created through the API, so the two are always consistent.
 import {
-  CAPABILITY_ORDER, CAPABILITY_PARENT, DECISION_SEVERITY, LABEL_RULESET, RISK_RULESET, RULES, bandOf, labelsFor, stepOf,
-  type Category, type DecisionType, type RuleDef, type WorkflowStatus,
+  CAPABILITY_ORDER,
+  CAPABILITY_PARENT,
+  DECISION_SEVERITY,
+  LABEL_RULESET,
+  RISK_RULESET,
+  RULES,
+  bandOf,
+  labelsFor,
+  stepOf,
+  type Category,
+  type DecisionType,
+  type RuleDef,
+  type WorkflowStatus,
 } from './catalog';
 import * as D from './capability-data';
 import type { Person } from './person';
@@ -16,7 +27,12 @@ export interface CredentialIn {
   parts: Array<{ classifier: string; captureType: string }>;
   clientIp?: string;
 }
-export interface Failure { capability: string; type: DecisionType; label: string; /** usability only: which credential */ category?: Category }
+export interface Failure {
+  capability: string;
+  type: DecisionType;
+  label: string;
+  /** usability only: which credential */ category?: Category;
+}
 export interface Signals {
   highRiskCountry?: boolean;
   repeatedDocument?: boolean;
@@ -84,37 +100,80 @@ export interface Built {
 }
 
 const GROUP: Record<string, string> = {
-  watchlistScreening: 'watchlist', advancedWatchlist: 'watchlist',
-  addressValidation: 'address', proofOfResidency: 'address', drivingLicenseVerification: 'address',
-  ekycCheck: 'ekyc', ekycVerification: 'ekyc', globalIdentityCheck: 'ekyc', ekycSsnVerification: 'ekyc', ekycAdvancedVerification: 'ekyc',
-  ekycGlobalVerification: 'ekyc', kycCheck: 'ekyc', braCpfValidation: 'ekyc', govtIdVerification: 'ekyc', biometricVerification: 'ekyc',
-  emailVerification: 'ekyc', phoneVerification: 'ekyc', geoIpVerification: 'ekyc', deviceRiskVerification: 'ekyc',
-  searchBusiness: 'ekyc', businessInfo: 'ekyc', bankCheck: 'ekyc', binCheck: 'ekyc',
+  watchlistScreening: 'watchlist',
+  advancedWatchlist: 'watchlist',
+  addressValidation: 'address',
+  proofOfResidency: 'address',
+  drivingLicenseVerification: 'address',
+  ekycCheck: 'ekyc',
+  ekycVerification: 'ekyc',
+  globalIdentityCheck: 'ekyc',
+  ekycSsnVerification: 'ekyc',
+  ekycAdvancedVerification: 'ekyc',
+  ekycGlobalVerification: 'ekyc',
+  kycCheck: 'ekyc',
+  braCpfValidation: 'ekyc',
+  govtIdVerification: 'ekyc',
+  biometricVerification: 'ekyc',
+  emailVerification: 'ekyc',
+  phoneVerification: 'ekyc',
+  geoIpVerification: 'ekyc',
+  deviceRiskVerification: 'ekyc',
+  searchBusiness: 'ekyc',
+  businessInfo: 'ekyc',
+  bankCheck: 'ekyc',
+  binCheck: 'ekyc',
 };
 const NO_DATA = new Set(['dataChecks', 'usability', 'masking']);
 const failed = (t?: string) => t === 'REJECTED' || t === 'NOT_EXECUTED';
 
 type DataFn = (ctx: D.DataContext) => unknown;
 const DATA: Record<string, DataFn> = {
-  classification: D.classificationData, similarity: D.similarityData, liveness: D.livenessData, imageChecks: D.imageChecksData,
+  classification: D.classificationData,
+  similarity: D.similarityData,
+  liveness: D.livenessData,
+  imageChecks: D.imageChecksData,
   authentication: (c) => ({ type: c.rng.chance(0.8) ? 'VENDOR_STANDARD' : 'VENDOR_PREMIUM' }),
-  watchlistScreening: D.watchlistData, advancedWatchlist: D.advancedWatchlistData, addressValidation: D.reasonData, proofOfResidency: D.reasonData,
-  drivingLicenseVerification: D.drivingLicenseData, ekycVerification: D.ekycVerificationData, globalIdentityCheck: D.ekycVerificationData,
-  deviceRiskVerification: D.deviceRiskData, braCpfValidation: D.braCpfData, biometricVerification: D.biometricData, govtIdVerification: D.govtIdData,
-  kycCheck: D.kycCheckData, bankCheck: (c) => (c.type === 'PASSED' ? 'ACCOUNT_VERIFIED' : 'ACCOUNT_NOT_VERIFIED'),
-  binCheck: (c) => (c.type === 'PASSED' ? 'BIN_MATCH' : 'BIN_COUNTRY_MISMATCH'), searchBusiness: D.searchBusinessData,
-  emailVerification: D.emailVerificationData, phoneVerification: D.phoneVerificationData, geoIpVerification: D.geoIpData, businessInfo: D.businessInfoData,
-  ekycSsnVerification: D.ekycSsnData, ekycAdvancedVerification: D.ekycAdvancedData, ekycGlobalVerification: D.ekycAdvancedData,
-  lookups: D.lookupsData, riskAnalytics: D.riskAnalyticsData, ekycCheck: D.ekycCheckData,
+  watchlistScreening: D.watchlistData,
+  advancedWatchlist: D.advancedWatchlistData,
+  addressValidation: D.reasonData,
+  proofOfResidency: D.reasonData,
+  drivingLicenseVerification: D.drivingLicenseData,
+  ekycVerification: D.ekycVerificationData,
+  globalIdentityCheck: D.ekycVerificationData,
+  deviceRiskVerification: D.deviceRiskData,
+  braCpfValidation: D.braCpfData,
+  biometricVerification: D.biometricData,
+  govtIdVerification: D.govtIdData,
+  kycCheck: D.kycCheckData,
+  bankCheck: (c) => (c.type === 'PASSED' ? 'ACCOUNT_VERIFIED' : 'ACCOUNT_NOT_VERIFIED'),
+  binCheck: (c) => (c.type === 'PASSED' ? 'BIN_MATCH' : 'BIN_COUNTRY_MISMATCH'),
+  searchBusiness: D.searchBusinessData,
+  emailVerification: D.emailVerificationData,
+  phoneVerification: D.phoneVerificationData,
+  geoIpVerification: D.geoIpData,
+  businessInfo: D.businessInfoData,
+  ekycSsnVerification: D.ekycSsnData,
+  ekycAdvancedVerification: D.ekycAdvancedData,
+  ekycGlobalVerification: D.ekycAdvancedData,
+  lookups: D.lookupsData,
+  riskAnalytics: D.riskAnalyticsData,
+  ekycCheck: D.ekycCheckData,
 };
 
 function worst(types: string[]): DecisionType {
-  let best: DecisionType = 'NOT_EXECUTED', sev = -1;
-  for (const t of types) if ((DECISION_SEVERITY[t] ?? -1) > sev) { sev = DECISION_SEVERITY[t]; best = t as DecisionType; }
+  let best: DecisionType = 'NOT_EXECUTED',
+    sev = -1;
+  for (const t of types)
+    if ((DECISION_SEVERITY[t] ?? -1) > sev) {
+      sev = DECISION_SEVERITY[t];
+      best = t as DecisionType;
+    }
   return best;
 }
 function clampToBand(score: number, type: DecisionType): number {
-  const [lo, hi] = type === 'PASSED' ? [0, 30] : type === 'WARNING' ? [31, 70] : type === 'REJECTED' ? [71, 100] : [-1, -1];
+  const [lo, hi] =
+    type === 'PASSED' ? [0, 30] : type === 'WARNING' ? [31, 70] : type === 'REJECTED' ? [71, 100] : [-1, -1];
   return Math.min(hi, Math.max(lo, score));
 }
 
@@ -124,7 +183,11 @@ export function buildExecution(inp: BuildInput): Built {
   const nextId = () => inp.newId(++idn);
   const credRef = (c: CredentialIn) => ({ id: c.id, category: c.category, label: c.label });
   const byCat = (cat: Category) => inp.credentials.find((c) => c.category === cat);
-  const idCred = byCat('ID'), selfie = byCat('SELFIE') ?? byCat('FACEMAP'), dataCred = byCat('DATA'), docCred = byCat('DOCUMENT'), facemap = byCat('FACEMAP');
+  const idCred = byCat('ID'),
+    selfie = byCat('SELFIE') ?? byCat('FACEMAP'),
+    dataCred = byCat('DATA'),
+    docCred = byCat('DOCUMENT'),
+    facemap = byCat('FACEMAP');
   const uploaded = (c?: CredentialIn) => !!c && c.parts.length > 0;
   const signals = inp.signals ?? {};
   const at = inp.completedAt ?? inp.createdAt;
@@ -145,12 +208,17 @@ export function buildExecution(inp: BuildInput): Built {
     createdAt: inp.createdAt.toISOString(),
     ...(inp.startedAt ? { startedAt: inp.startedAt.toISOString() } : {}),
     ...(inp.completedAt ? { completedAt: inp.completedAt.toISOString() } : {}),
-    credentials: inp.credentials.map((c) => D.stripUndefined({
-      id: c.id, category: c.category, label: c.label, clientIp: c.clientIp,
-      parts: c.parts,
-      reusableIdentity: { status: 'ID_NOT_FOUND', source: 'VENDOR' },
-      consent: { decisionAccepted: true, collectedBy: 'CUSTOMER' },
-    })),
+    credentials: inp.credentials.map((c) =>
+      D.stripUndefined({
+        id: c.id,
+        category: c.category,
+        label: c.label,
+        clientIp: c.clientIp,
+        parts: c.parts,
+        reusableIdentity: { status: 'ID_NOT_FOUND', source: 'VENDOR' },
+        consent: { decisionAccepted: true, collectedBy: 'CUSTOMER' },
+      }),
+    ),
   };
   if (inp.consent) result.consent = inp.consent;
   if (inp.captureClient) result.captureClient = inp.captureClient;
@@ -184,12 +252,33 @@ export function buildExecution(inp: BuildInput): Built {
     return ['PASSED', labelsFor(cap, 'PASSED')[0]];
   };
   const add = (cap: string, creds: CredentialIn[], type: DecisionType, label: string, extra: Partial<Entry> = {}) => {
-    const entry: Entry = { id: cap === 'bankCheck' || cap === 'binCheck' ? `${cap}-${r.int(100000, 999999)}` : nextId(), credentials: creds.map(credRef), decision: { type, details: { label } }, ...extra };
+    const entry: Entry = {
+      id: cap === 'bankCheck' || cap === 'binCheck' ? `${cap}-${r.int(100000, 999999)}` : nextId(),
+      credentials: creds.map(credRef),
+      decision: { type, details: { label } },
+      ...extra,
+    };
     if (!NO_DATA.has(cap) && type !== 'NOT_EXECUTED') {
-      const ctx: D.DataContext = { rng: r, person: inp.person, type, label, at, faceMatches: signals.faceMatches ?? [], docMatches: signals.docMatches ?? [], newId: nextId, createdAt: inp.createdAt };
+      const ctx: D.DataContext = {
+        rng: r,
+        person: inp.person,
+        type,
+        label,
+        at,
+        faceMatches: signals.faceMatches ?? [],
+        docMatches: signals.docMatches ?? [],
+        newId: nextId,
+        createdAt: inp.createdAt,
+      };
       entry.data = cap === 'extraction' ? D.extractionData(ctx, inp.extractionSource ?? 'document') : DATA[cap]?.(ctx);
     }
-    if (cap === 'watchlistScreening' && type !== 'NOT_EXECUTED') entry.additionalInformation = { vendor: { name: 'ScreeningVendor', response: { matchStatus: type === 'WARNING' ? 'potential_match' : 'no_match' } } };
+    if (cap === 'watchlistScreening' && type !== 'NOT_EXECUTED')
+      entry.additionalInformation = {
+        vendor: {
+          name: 'ScreeningVendor',
+          response: { matchStatus: type === 'WARNING' ? 'potential_match' : 'no_match' },
+        },
+      };
     const list = entries.get(cap) ?? [];
     list.push(entry);
     entries.set(cap, list);
@@ -201,11 +290,17 @@ export function buildExecution(inp: BuildInput): Built {
     switch (cap) {
       case 'usability': {
         const f = forced.get('usability');
-        const target = f ? inp.credentials.find((c) => c.category === (f.category ?? 'ID')) ?? idCred ?? selfie ?? docCred : undefined;
+        const target = f
+          ? (inp.credentials.find((c) => c.category === (f.category ?? 'ID')) ?? idCred ?? selfie ?? docCred)
+          : undefined;
         for (const c of [idCred, selfie, docCred]) {
           if (!c) continue;
           const [t, l]: [DecisionType, string] =
-            !uploaded(c) && c.category !== 'FACEMAP' ? ['NOT_EXECUTED', 'NOT_UPLOADED'] : f && c === target ? [f.type, f.label] : ['PASSED', 'OK'];
+            !uploaded(c) && c.category !== 'FACEMAP'
+              ? ['NOT_EXECUTED', 'NOT_UPLOADED']
+              : f && c === target
+                ? [f.type, f.label]
+                : ['PASSED', 'OK'];
           usabilityOf.set(c.id, t);
           add(cap, [c], t, l);
         }
@@ -223,15 +318,25 @@ export function buildExecution(inp: BuildInput): Built {
         if (!src) break;
         const parentFailed = src === idCred ? failed(firstType('imageChecks') ?? usabilityOf.get(idCred.id)) : false;
         const [t, l] = decide(cap, parentFailed);
-        add(cap, [src], t, l, src === idCred && inp.person?.docType === 'PASSPORT' && t === 'PASSED' ? { nfcValidationResult: 'READ_VALIDATED' } : {});
+        add(
+          cap,
+          [src],
+          t,
+          l,
+          src === idCred && inp.person?.docType === 'PASSPORT' && t === 'PASSED'
+            ? { nfcValidationResult: 'READ_VALIDATED' }
+            : {},
+        );
         break;
       }
       case 'liveness':
       case 'authentication': {
-        const c = cap === 'authentication' ? facemap ?? selfie : selfie;
+        const c = cap === 'authentication' ? (facemap ?? selfie) : selfie;
         if (!c) break;
         const [t, l] = decide(cap, failed(usabilityOf.get(selfie?.id ?? c.id)));
-        add(cap, cap === 'authentication' && facemap && selfie && facemap !== selfie ? [facemap, selfie] : [c], t, l, { validFaceMapForAuthentication: t === 'PASSED' ? 'true' : 'false' } as any);
+        add(cap, cap === 'authentication' && facemap && selfie && facemap !== selfie ? [facemap, selfie] : [c], t, l, {
+          validFaceMapForAuthentication: t === 'PASSED' ? 'true' : 'false',
+        } as any);
         if (cap === 'liveness') delete (entries.get(cap)!.at(-1) as any).validFaceMapForAuthentication;
         break;
       }
@@ -244,42 +349,81 @@ export function buildExecution(inp: BuildInput): Built {
       default: {
         const parent = CAPABILITY_PARENT[cap];
         const parentType = parent ? firstType(parent) : undefined;
-        const src = cap === 'proofOfResidency' ? docCred ?? idCred : idCred ?? dataCred ?? docCred;
+        const src = cap === 'proofOfResidency' ? (docCred ?? idCred) : (idCred ?? dataCred ?? docCred);
         const creds = src ? [src] : [];
         let [t, l] = decide(cap, failed(parentType));
-        if (cap === 'watchlistScreening' && !parentType && !forced.has(cap)) [t, l] = ['NOT_EXECUTED', 'EXTRACTION_NOT_DONE'];
+        if (cap === 'watchlistScreening' && !parentType && !forced.has(cap))
+          [t, l] = ['NOT_EXECUTED', 'EXTRACTION_NOT_DONE'];
         add(cap, creds, t, l);
       }
     }
   }
   // Anything forced but not requested (e.g. an unknown capability name) is still reported.
-  for (const [cap, f] of forced) if (!entries.has(cap) && cap !== 'usability' && (inp.unknownCapability || wants.has(cap))) add(cap, idCred ? [idCred] : [], f.type, f.label);
+  for (const [cap, f] of forced)
+    if (!entries.has(cap) && cap !== 'usability' && (inp.unknownCapability || wants.has(cap)))
+      add(cap, idCred ? [idCred] : [], f.type, f.label);
   if (inp.unknownLabel) {
     const target = entries.get('imageChecks')?.[0] ?? entries.get('extraction')?.[0];
     if (target && target.decision.type === 'PASSED') target.decision.details.label = 'OK_VERIFIED_EXTENDED';
   }
-  if (inp.unknownCapability) add('voiceVerification', selfie ? [selfie] : [], 'PASSED', 'OK', { data: { channel: 'PHONE', matchScore: 0.93 } });
+  if (inp.unknownCapability)
+    add('voiceVerification', selfie ? [selfie] : [], 'PASSED', 'OK', { data: { channel: 'PHONE', matchScore: 0.93 } });
 
   // ---- top-level decision and rules ----
   const all = [...entries.values()].flat();
   const primaryUsability = entries.get('usability')?.[0];
   const executed = all.map((e) => e.decision.type as string).filter((t) => t !== 'NOT_EXECUTED');
   const finalCap: DecisionType =
-    primaryUsability?.decision.type === 'NOT_EXECUTED' && !executed.includes('REJECTED') ? 'NOT_EXECUTED' : executed.length ? worst(executed) : all.length ? 'NOT_EXECUTED' : 'PASSED';
+    primaryUsability?.decision.type === 'NOT_EXECUTED' && !executed.includes('REJECTED')
+      ? 'NOT_EXECUTED'
+      : executed.length
+        ? worst(executed)
+        : all.length
+          ? 'NOT_EXECUTED'
+          : 'PASSED';
 
   const matched: Array<RuleDef & { score: number }> = [];
   const seen = new Set<string>();
-  const match = (rule: RuleDef, score = rule.score) => { if (!seen.has(rule.id)) { seen.add(rule.id); matched.push({ ...rule, score }); } };
+  const match = (rule: RuleDef, score = rule.score) => {
+    if (!seen.has(rule.id)) {
+      seen.add(rule.id);
+      matched.push({ ...rule, score });
+    }
+  };
   const byTrigger = (t: string) => RULES.find((x) => x.trigger === t);
-  for (const [cap, list] of entries) for (const e of list) {
-    const t = e.decision.type, l = e.decision.details.label;
-    if (t !== 'WARNING' && t !== 'REJECTED') continue;
-    const rule = byTrigger(`${cap}:${l}`) ?? (l.startsWith('MANIPULATED') ? byTrigger(`${cap}:MANIPULATED`) : undefined) ?? byTrigger(`${cap}:${t}`) ?? (GROUP[cap] ? byTrigger(`${GROUP[cap]}:${t}`) : undefined);
-    match(rule ?? { id: `R-CHECK-${cap.toUpperCase()}`, name: `${cap} check ${t === 'REJECTED' ? 'failed' : 'raised an alert'}`, version: 1, score: t === 'REJECTED' ? 76 : 35, trigger: `${cap}:${t}`, ruleset: 'risk' });
-  }
+  for (const [cap, list] of entries)
+    for (const e of list) {
+      const t = e.decision.type,
+        l = e.decision.details.label;
+      if (t !== 'WARNING' && t !== 'REJECTED') continue;
+      const rule =
+        byTrigger(`${cap}:${l}`) ??
+        (l.startsWith('MANIPULATED') ? byTrigger(`${cap}:MANIPULATED`) : undefined) ??
+        byTrigger(`${cap}:${t}`) ??
+        (GROUP[cap] ? byTrigger(`${GROUP[cap]}:${t}`) : undefined);
+      match(
+        rule ?? {
+          id: `R-CHECK-${cap.toUpperCase()}`,
+          name: `${cap} check ${t === 'REJECTED' ? 'failed' : 'raised an alert'}`,
+          version: 1,
+          score: t === 'REJECTED' ? 76 : 35,
+          trigger: `${cap}:${t}`,
+          ruleset: 'risk',
+        },
+      );
+    }
   if (finalCap !== 'NOT_EXECUTED') {
-    for (const s of ['documentExpired', 'highRiskCountry', 'repeatedDocument', 'young', 'night'] as const) if (signals[s]) match(byTrigger(s)!);
-    if (signals.behaviourScore && signals.behaviourScore > 0) match({ id: 'R-BEHAVIOUR', name: 'Device and behaviour risk', version: 2, score: signals.behaviourScore, trigger: 'behaviour', ruleset: 'risk' });
+    for (const s of ['documentExpired', 'highRiskCountry', 'repeatedDocument', 'young', 'night'] as const)
+      if (signals[s]) match(byTrigger(s)!);
+    if (signals.behaviourScore && signals.behaviourScore > 0)
+      match({
+        id: 'R-BEHAVIOUR',
+        name: 'Device and behaviour risk',
+        version: 2,
+        score: signals.behaviourScore,
+        trigger: 'behaviour',
+        ruleset: 'risk',
+      });
   }
   const sum = matched.reduce((a, m) => a + m.score, 0);
   let decisionType: DecisionType = finalCap;
@@ -289,33 +433,59 @@ export function buildExecution(inp: BuildInput): Built {
     decisionType = DECISION_SEVERITY[byScore] > DECISION_SEVERITY[finalCap] ? byScore : finalCap;
     score = clampToBand(Math.min(100, sum), decisionType);
   }
-  const notExecutedLabel = primaryUsability?.decision.details.label === 'NOT_UPLOADED' ? 'NOT_UPLOADED' : 'TECHNICAL_ERROR';
+  const notExecutedLabel =
+    primaryUsability?.decision.details.label === 'NOT_UPLOADED' ? 'NOT_UPLOADED' : 'TECHNICAL_ERROR';
   result.decision = {
     type: decisionType,
-    details: { label: decisionType === 'NOT_EXECUTED' ? notExecutedLabel : decisionType === 'PASSED' && inp.passedLabelOk ? 'OK' : decisionType },
+    details: {
+      label:
+        decisionType === 'NOT_EXECUTED'
+          ? notExecutedLabel
+          : decisionType === 'PASSED' && inp.passedLabelOk
+            ? 'OK'
+            : decisionType,
+    },
     risk: { score },
   };
   if (inp.feedback) result.feedback = inp.feedback;
   result.capabilities = Object.fromEntries([...entries].map(([k, v]) => [k, v]));
 
-  const started = new Date(at.getTime() - 1800), done = new Date(at.getTime() - 600);
+  const started = new Date(at.getTime() - 1800),
+    done = new Date(at.getTime() - 600);
   const riskRules = RULES.filter((x) => x.ruleset === 'risk');
   const rulesets: any[] = [
     {
-      id: RISK_RULESET.id, name: RISK_RULESET.name, version: RISK_RULESET.version, score: sum,
+      id: RISK_RULESET.id,
+      name: RISK_RULESET.name,
+      version: RISK_RULESET.version,
+      score: sum,
       rulesMatched: matched.map(ruleOut),
       rulesNotMatched: riskRules.filter((x) => !seen.has(x.id)).map(ruleOut),
     },
     {
-      id: LABEL_RULESET.id, name: LABEL_RULESET.name, version: LABEL_RULESET.version, score: 0,
+      id: LABEL_RULESET.id,
+      name: LABEL_RULESET.name,
+      version: LABEL_RULESET.version,
+      score: 0,
       rulesMatched: RULES.filter((x) => x.trigger === `decision:${decisionType}`).map(ruleOut),
-      rulesNotMatched: RULES.filter((x) => x.ruleset === 'label' && x.trigger !== `decision:${decisionType}`).map(ruleOut),
+      rulesNotMatched: RULES.filter((x) => x.ruleset === 'label' && x.trigger !== `decision:${decisionType}`).map(
+        ruleOut,
+      ),
     },
   ];
   for (const id of inp.customRulesetIds ?? []) {
-    rulesets.push({ id, name: `Customer ruleset ${id}`, version: 1, score: 0, rulesMatched: [], rulesNotMatched: [{ id: `${id}-1`, name: 'Customer blocklist', version: 1, score: 100 }] });
+    rulesets.push({
+      id,
+      name: `Customer ruleset ${id}`,
+      version: 1,
+      score: 0,
+      rulesMatched: [],
+      rulesNotMatched: [{ id: `${id}-1`, name: 'Customer blocklist', version: 1, score: 100 }],
+    });
   }
-  const rules = { executions: [{ id: nextId(), startedAt: started.toISOString(), completedAt: done.toISOString(), rulesets }] };
+  const rules = {
+    executions: [{ id: nextId(), startedAt: started.toISOString(), completedAt: done.toISOString(), rulesets }],
+  };
   result.rules = rules;
   result.steps = { href: stepsHref };
 
@@ -330,7 +500,9 @@ export function buildExecution(inp: BuildInput): Built {
   let sid = 0;
   const steps = [...groups].map(([name, list]) => {
     const types = list.map((e) => e.decision.type as string);
-    const t = types.every((x) => x === 'NOT_EXECUTED') ? 'NOT_EXECUTED' : worst(types.filter((x) => x !== 'NOT_EXECUTED'));
+    const t = types.every((x) => x === 'NOT_EXECUTED')
+      ? 'NOT_EXECUTED'
+      : worst(types.filter((x) => x !== 'NOT_EXECUTED'));
     const step: Record<string, unknown> = { id: ++sid, name, decision: { type: t, details: { label: t } } };
     if (!inp.legacySteps) step.capabilities = list.map((e) => ({ id: e.id, category: cats.get(e.id) }));
     step.capabilityIds = list.map((e) => e.id);
@@ -347,8 +519,17 @@ function ruleOut(x: { id: string; name: string; version: number; score: number }
 export function wipeResult(result: Record<string, any>, wipedOutAt: Date): Record<string, any> {
   const out = structuredClone(result);
   out.wipedOutAt = wipedOutAt.toISOString();
-  out.credentials = (out.credentials ?? []).map((c: any) => ({ id: c.id, category: c.category, label: c.label, parts: [] }));
-  for (const list of Object.values(out.capabilities ?? {}) as any[]) for (const e of list) { delete e.data; delete e.additionalInformation; }
+  out.credentials = (out.credentials ?? []).map((c: any) => ({
+    id: c.id,
+    category: c.category,
+    label: c.label,
+    parts: [],
+  }));
+  for (const list of Object.values(out.capabilities ?? {}) as any[])
+    for (const e of list) {
+      delete e.data;
+      delete e.additionalInformation;
+    }
   delete out.consent;
   return out;
 }

@@ -11,7 +11,12 @@ import { ApiError, bad, forbidden, notFound, problem, unauthorized } from './err
 import { isUuid } from './ids';
 import { pdfReport } from './pdf';
 import {
-  accountRequestSchema, feedbackSchema, parseOr400, preparedDataSchema, tokenLifetimeSeconds, type AccountRequest,
+  accountRequestSchema,
+  feedbackSchema,
+  parseOr400,
+  preparedDataSchema,
+  tokenLifetimeSeconds,
+  type AccountRequest,
 } from './schemas';
 import type { ApiAccount, ApiCredential, ApiExecution, Engine, ExecutionRef } from './state';
 import { DEFAULT_FAULTS, type FaultKnobs, type RateLimitSettings } from './types';
@@ -43,7 +48,10 @@ const HARD_CAP = 64 * 1024 * 1024;
 // ---------- rate limiting ----------
 class SlidingWindow {
   private hits: number[] = [];
-  constructor(private readonly limit: number, private readonly windowMs = 1000) {}
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs = 1000,
+  ) {}
   take(now = Date.now()): boolean {
     while (this.hits.length && this.hits[0] <= now - this.windowMs) this.hits.shift();
     if (this.hits.length >= this.limit) return false;
@@ -57,7 +65,10 @@ class SlidingWindow {
 class Bucket {
   private tokens: number;
   private last = Date.now();
-  constructor(private readonly rate: number, private readonly burst: number) {
+  constructor(
+    private readonly rate: number,
+    private readonly burst: number,
+  ) {
     this.tokens = burst;
   }
   take(now = Date.now()): number {
@@ -74,7 +85,8 @@ class Bucket {
     this.last = Date.now();
   }
 }
-const tooMany = (retryAfter: number) => new ApiError(429, 'Request limit exceeded', { 'retry-after': String(retryAfter) });
+const tooMany = (retryAfter: number) =>
+  new ApiError(429, 'Request limit exceeded', { 'retry-after': String(retryAfter) });
 
 // ---------- body helpers ----------
 async function readBody(c: C, limit: number): Promise<{ buf: Buffer; over: boolean }> {
@@ -82,7 +94,8 @@ async function readBody(c: C, limit: number): Promise<{ buf: Buffer; over: boole
   if (!body) return { buf: Buffer.alloc(0), over: false };
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
-  let total = 0, over = false;
+  let total = 0,
+    over = false;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
@@ -117,7 +130,10 @@ async function readFiles(c: C, what: 'image' | 'document'): Promise<Buffer[]> {
     throw bad('Expected a multipart/form-data body with the file in a field named "file"');
   }
   const { buf, over } = await readBody(c, MAX_UPLOAD_BYTES + MULTIPART_SLACK);
-  const tooLarge = what === 'image' ? 'Image file size: file too large (at most 15 MB)' : 'Document file size: file too large (at most 15 MB)';
+  const tooLarge =
+    what === 'image'
+      ? 'Image file size: file too large (at most 15 MB)'
+      : 'Document file size: file too large (at most 15 MB)';
   if (over) throw bad(tooLarge);
   let form: FormData;
   try {
@@ -150,10 +166,12 @@ function checkCallbackUrl(u: string, allowInsecure: boolean) {
   } catch {
     throw bad('callbackUrl: must be an absolute URL');
   }
-  if (url.protocol !== 'https:' && !(allowInsecure && url.protocol === 'http:')) throw bad('callbackUrl: must use HTTPS');
+  if (url.protocol !== 'https:' && !(allowInsecure && url.protocol === 'http:'))
+    throw bad('callbackUrl: must use HTTPS');
   if (allowInsecure) return;
   if (url.port) throw bad('callbackUrl: must not contain a port');
-  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(url.hostname) || url.hostname.startsWith('[')) throw bad('callbackUrl: the host must be a domain name, not an IP address');
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(url.hostname) || url.hostname.startsWith('['))
+    throw bad('callbackUrl: the host must be a domain name, not an IP address');
 }
 
 const PART_NAMES: Record<Category, Record<string, string>> = {
@@ -164,7 +182,11 @@ const PART_NAMES: Record<Category, Record<string, string>> = {
   DOCUMENT: { document: 'DOCUMENT' },
 };
 const UPLOAD_EVENT: Record<string, string> = {
-  FRONT: 'id-front-uploaded', BACK: 'id-back-uploaded', FACE: 'selfie-uploaded', PREPARED_DATA: 'prepared-data-uploaded', DOCUMENT: 'document-uploaded',
+  FRONT: 'id-front-uploaded',
+  BACK: 'id-back-uploaded',
+  FACE: 'selfie-uploaded',
+  PREPARED_DATA: 'prepared-data-uploaded',
+  DOCUMENT: 'document-uploaded',
 };
 
 export function createApp(d: ServerDeps) {
@@ -232,7 +254,11 @@ export function createApp(d: ServerDeps) {
   const requireBasic = (c: C) => {
     const b = parseBasic(c.req.header('authorization'));
     if (!b || !safeEqual(b.id, d.clientId) || !safeEqual(b.secret, d.clientSecret))
-      throw new ApiError(401, b ? 'Invalid client credentials' : 'Client credentials are required as HTTP Basic authentication', { 'www-authenticate': 'Basic realm="idv"' });
+      throw new ApiError(
+        401,
+        b ? 'Invalid client credentials' : 'Client credentials are required as HTTP Basic authentication',
+        { 'www-authenticate': 'Basic realm="idv"' },
+      );
   };
 
   // =====================================================================
@@ -262,11 +288,17 @@ export function createApp(d: ServerDeps) {
       if (over) throw new ApiError(413, 'The token request body is too large');
       const form = new URLSearchParams(buf.toString('utf8'));
       const grant = form.get('grant_type');
-      if (!grant) throw bad('grant_type is required: send the form field grant_type=client_credentials (application/x-www-form-urlencoded)');
-      if (grant !== 'client_credentials') throw bad(`Unsupported grant_type "${grant.slice(0, 40)}": only client_credentials is supported`);
+      if (!grant)
+        throw bad(
+          'grant_type is required: send the form field grant_type=client_credentials (application/x-www-form-urlencoded)',
+        );
+      if (grant !== 'client_credentials')
+        throw bad(`Unsupported grant_type "${grant.slice(0, 40)}": only client_credentials is supported`);
       const life = d.faults.tokenLifetimeSec ?? d.accessTokenLifetimeSec;
       const t = await tokens.accessToken(d.clientId, life);
-      return c.json({ access_token: t.token, expires_in: t.expiresIn, token_type: 'Bearer' }, 200, { 'cache-control': 'no-store' });
+      return c.json({ access_token: t.token, expires_in: t.expiresIn, token_type: 'Bearer' }, 200, {
+        'cache-control': 'no-store',
+      });
     },
   });
 
@@ -276,7 +308,10 @@ export function createApp(d: ServerDeps) {
     limit(accountBucket);
     await access(c);
     const ua = c.req.header('user-agent');
-    if (!ua || !ua.trim()) throw bad('Header User-Agent is required on account operations (name your business and app, e.g. "Acme Review/1.0")');
+    if (!ua || !ua.trim())
+      throw bad(
+        'Header User-Agent is required on account operations (name your business and app, e.g. "Acme Review/1.0")',
+      );
     const body = await readJson(c);
     const req = parseOr400(accountRequestSchema, body, 'account request');
     if (req.callbackUrl) checkCallbackUrl(req.callbackUrl, d.allowInsecureCallbacks);
@@ -285,26 +320,51 @@ export function createApp(d: ServerDeps) {
 
   const createExecutionFor = async (c: C, account: ApiAccount, req: AccountRequest) => {
     const def = DEFINITION_BY_KEY.get(req.workflowDefinition.key);
-    const reqCreds = req.workflowDefinition.credentials ?? def?.categories.map((category) => ({ category }) as NonNullable<AccountRequest['workflowDefinition']['credentials']>[number]);
+    const reqCreds =
+      req.workflowDefinition.credentials ??
+      def?.categories.map(
+        (category) => ({ category }) as NonNullable<AccountRequest['workflowDefinition']['credentials']>[number],
+      );
     if (!reqCreds || !reqCreds.length)
-      throw bad(`workflowDefinition.credentials: required for workflow definition key "${req.workflowDefinition.key}" (known keys without credentials: ${[...DEFINITION_BY_KEY.keys()].join(', ')})`);
+      throw bad(
+        `workflowDefinition.credentials: required for workflow definition key "${req.workflowDefinition.key}" (known keys without credentials: ${[...DEFINITION_BY_KEY.keys()].join(', ')})`,
+      );
     const seen = new Set<string>();
     const credentials: ApiCredential[] = reqCreds.map((rc, i) => {
       const at = `workflowDefinition.credentials[${i}]`;
-      if (seen.has(rc.category)) throw bad(`${at}.category: at most one ${rc.category} credential per workflow execution`);
+      if (seen.has(rc.category))
+        throw bad(`${at}.category: at most one ${rc.category} credential per workflow execution`);
       seen.add(rc.category);
       const channels = rc.allowedChannels ? [...new Set(rc.allowedChannels)] : DEFAULT_CHANNELS[rc.category];
-      if (rc.category === 'FACEMAP' && channels.includes('API')) throw bad(`${at}.allowedChannels: a FACEMAP credential is captured only through WEB or SDK`);
-      if (rc.category === 'DATA' && !channels.includes('API')) throw bad(`${at}.allowedChannels: a DATA credential is uploaded only through the API channel`);
+      if (rc.category === 'FACEMAP' && channels.includes('API'))
+        throw bad(`${at}.allowedChannels: a FACEMAP credential is captured only through WEB or SDK`);
+      if (rc.category === 'DATA' && !channels.includes('API'))
+        throw bad(`${at}.allowedChannels: a DATA credential is uploaded only through the API channel`);
       const cred: ApiCredential = {
-        id: randomUUID(), category: rc.category, label: CATEGORY_LABELS[rc.category], country: rc.country, type: rc.type,
-        allowedChannels: channels, parts: new Map(), pages: [],
+        id: randomUUID(),
+        category: rc.category,
+        label: CATEGORY_LABELS[rc.category],
+        country: rc.country,
+        type: rc.type,
+        allowedChannels: channels,
+        parts: new Map(),
+        pages: [],
       };
       if (rc.id) {
-        const prev = account.executions.map((id) => engine.executions.get(id)).flatMap((e) => e?.credentials ?? []).find((x) => x.id === rc.id!.toLowerCase());
+        const prev = account.executions
+          .map((id) => engine.executions.get(id))
+          .flatMap((e) => e?.credentials ?? [])
+          .find((x) => x.id === rc.id!.toLowerCase());
         if (!prev) throw bad(`${at}.id: no credential ${rc.id} exists on this account`);
-        if (prev.category !== rc.category) throw bad(`${at}.id: credential ${rc.id} is a ${prev.category} credential, not ${rc.category}`);
-        Object.assign(cred, { id: prev.id, parts: new Map(prev.parts), pages: [...prev.pages], preparedData: prev.preparedData, preparedDataPartId: prev.preparedDataPartId });
+        if (prev.category !== rc.category)
+          throw bad(`${at}.id: credential ${rc.id} is a ${prev.category} credential, not ${rc.category}`);
+        Object.assign(cred, {
+          id: prev.id,
+          parts: new Map(prev.parts),
+          pages: [...prev.pages],
+          preparedData: prev.preparedData,
+          preparedDataPartId: prev.preparedDataPartId,
+        });
       }
       return cred;
     });
@@ -317,32 +377,51 @@ export function createApp(d: ServerDeps) {
     const token = await tokens.scopedToken('transaction', scope, expiresAt);
     const sdkToken = await tokens.scopedToken('sdk', { ...scope, cids: credentials.map((x) => x.id) }, expiresAt);
     const e = engine.createExecution({
-      account, request: req, credentials, tokenExpiresAt: expiresAt, token, sdkToken, id: w,
-      clientIp: c.env?.incoming?.socket?.remoteAddress ?? '127.0.0.1', userAgent: c.req.header('user-agent') ?? '', callbackUrl: req.callbackUrl,
+      account,
+      request: req,
+      credentials,
+      tokenExpiresAt: expiresAt,
+      token,
+      sdkToken,
+      id: w,
+      clientIp: c.env?.incoming?.socket?.remoteAddress ?? '127.0.0.1',
+      userAgent: c.req.header('user-agent') ?? '',
+      callbackUrl: req.callbackUrl,
     });
-    return c.json({
-      timestamp: now(),
-      account: { id: account.id },
-      web: { href: `${base()}/web/${w}`, ...(req.web ?? {}) },
-      sdk: { token: sdkToken },
-      workflowExecution: {
-        id: w,
-        credentials: credentials.map((cr) => ({
-          id: cr.id, category: cr.category, label: cr.label,
-          ...(cr.country ? { country: cr.country } : {}), ...(cr.type ? { type: cr.type } : {}),
-          allowedChannels: cr.allowedChannels,
-          ...(cr.allowedChannels.includes('API')
-            ? {
-                api: {
-                  token: e.token,
-                  parts: Object.fromEntries(Object.entries(PART_NAMES[cr.category]).map(([n, cls]) => [n, `${execUrl(account.id, w)}/credentials/${cr.id}/parts/${cls}`])),
-                  workflowExecution: execUrl(account.id, w),
-                },
-              }
-            : {}),
-        })),
+    return c.json(
+      {
+        timestamp: now(),
+        account: { id: account.id },
+        web: { href: `${base()}/web/${w}`, ...(req.web ?? {}) },
+        sdk: { token: sdkToken },
+        workflowExecution: {
+          id: w,
+          credentials: credentials.map((cr) => ({
+            id: cr.id,
+            category: cr.category,
+            label: cr.label,
+            ...(cr.country ? { country: cr.country } : {}),
+            ...(cr.type ? { type: cr.type } : {}),
+            allowedChannels: cr.allowedChannels,
+            ...(cr.allowedChannels.includes('API')
+              ? {
+                  api: {
+                    token: e.token,
+                    parts: Object.fromEntries(
+                      Object.entries(PART_NAMES[cr.category]).map(([n, cls]) => [
+                        n,
+                        `${execUrl(account.id, w)}/credentials/${cr.id}/parts/${cls}`,
+                      ]),
+                    ),
+                    workflowExecution: execUrl(account.id, w),
+                  },
+                }
+              : {}),
+          })),
+        },
       },
-    }, 200);
+      200,
+    );
   };
 
   route('/api/v1/accounts', {
@@ -362,7 +441,12 @@ export function createApp(d: ServerDeps) {
       if (!found) throw notFound(`Account ${a} not found`);
       if (found.kind === 'seed') {
         // A generated account becomes a real one on its first update.
-        const acc: ApiAccount = { id: a, createdAt: new Date(engine.model.timeOf(Math.max(...engine.seedAccountExecutions(found.index)))), executions: [], seedIndex: found.index };
+        const acc: ApiAccount = {
+          id: a,
+          createdAt: new Date(engine.model.timeOf(Math.max(...engine.seedAccountExecutions(found.index)))),
+          executions: [],
+          seedIndex: found.index,
+        };
         engine.accounts.set(a, acc);
         return createExecutionFor(c, acc, req);
       }
@@ -379,11 +463,20 @@ export function createApp(d: ServerDeps) {
       const summary = (ref: ExecutionRef) => {
         const v = engine.view(ref);
         const id = engine.executionIdOf(ref);
-        return { id, href: execUrl(a, id), definitionKey: v.definitionKey, status: v.status, createdAt: v.result.createdAt, ...(v.result.wipedOutAt ? { wipedOutAt: v.result.wipedOutAt } : {}) };
+        return {
+          id,
+          href: execUrl(a, id),
+          definitionKey: v.definitionKey,
+          status: v.status,
+          createdAt: v.result.createdAt,
+          ...(v.result.wipedOutAt ? { wipedOutAt: v.result.wipedOutAt } : {}),
+        };
       };
       if (found.kind === 'api') {
         createdAt = found.acc.createdAt.toISOString();
-        if (found.acc.seedIndex !== undefined) for (const i of engine.seedAccountExecutions(found.acc.seedIndex)) items.push(summary({ kind: 'seed', index: i }));
+        if (found.acc.seedIndex !== undefined)
+          for (const i of engine.seedAccountExecutions(found.acc.seedIndex))
+            items.push(summary({ kind: 'seed', index: i }));
         for (const id of found.acc.executions) {
           const e = engine.executions.get(id);
           if (e) items.push(summary({ kind: 'api', exec: e }));
@@ -394,7 +487,10 @@ export function createApp(d: ServerDeps) {
         for (const i of idx) items.push(summary({ kind: 'seed', index: i }));
       }
       items.sort((x, y) => String(y.createdAt).localeCompare(String(x.createdAt)));
-      return c.json({ account: { id: a, href: `${base()}/api/v1/accounts/${a}`, createdAt }, workflowExecutions: items });
+      return c.json({
+        account: { id: a, href: `${base()}/api/v1/accounts/${a}`, createdAt },
+        workflowExecutions: items,
+      });
     },
     // R10: delete the account and all its executions
     DELETE: async (c) => {
@@ -415,18 +511,24 @@ export function createApp(d: ServerDeps) {
     const cid = opts.credential ? uuidParam('credentialId', P(c, 'c')) : undefined;
     const claims = await tokens.verify(c.req.header('authorization'), 'transaction');
     if (claims.wid !== w) throw forbidden('The transaction token does not authorize this workflow execution');
-    if (cid && !(claims.cids ?? []).includes(cid)) throw forbidden('The transaction token does not authorize this credential');
+    if (cid && !(claims.cids ?? []).includes(cid))
+      throw forbidden('The transaction token does not authorize this credential');
     const e = engine.executions.get(w);
     if (!e || e.accountId !== a) throw notFound(`Workflow execution ${w} not found for account ${a}`);
     engine.advance(e, Date.now());
     if (e.deleted) throw notFound(`Workflow execution ${w} has been deleted`);
     const cred = cid ? e.credentials.find((x) => x.id === cid) : undefined;
     if (cid && !cred) throw notFound(`Credential ${cid} not found in workflow execution ${w}`);
-    if (cred && !cred.allowedChannels.includes('API')) throw forbidden(`Credential ${cid} does not allow the API channel (allowed: ${cred.allowedChannels.join(', ')})`);
+    if (cred && !cred.allowedChannels.includes('API'))
+      throw forbidden(`Credential ${cid} does not allow the API channel (allowed: ${cred.allowedChannels.join(', ')})`);
     if (opts.upload) {
-      if (e.status !== 'INITIATED') throw bad(`Uploads are accepted only while the workflow execution is INITIATED; it is ${e.status}`);
+      if (e.status !== 'INITIATED')
+        throw bad(`Uploads are accepted only while the workflow execution is INITIATED; it is ${e.status}`);
       const consent = e.request.userConsent?.consent?.obtained;
-      if (consent !== undefined && consent.toLowerCase() !== 'yes') throw forbidden(`End-user consent was not obtained (userConsent.consent.obtained is "${consent}"): API uploads are refused`);
+      if (consent !== undefined && consent.toLowerCase() !== 'yes')
+        throw forbidden(
+          `End-user consent was not obtained (userConsent.consent.obtained is "${consent}"): API uploads are refused`,
+        );
     }
     return { e, cred: cred!, a, w };
   };
@@ -435,10 +537,19 @@ export function createApp(d: ServerDeps) {
     const out: Record<string, Record<string, string>> = {};
     const href = (cls: string) => `${base()}/api/v1/accounts/${e.accountId}/credentials/${cred.id}/parts/${cls}`;
     for (const p of cred.parts.values()) out[p.classifier.toLowerCase()] = { '1': href(p.classifier) };
-    if (cred.pages.length) out.document = Object.fromEntries(cred.pages.map((_, i) => [String(i + 1), `${href('DOCUMENT')}${i ? `?page=${i + 1}` : ''}`]));
+    if (cred.pages.length)
+      out.document = Object.fromEntries(
+        cred.pages.map((_, i) => [String(i + 1), `${href('DOCUMENT')}${i ? `?page=${i + 1}` : ''}`]),
+      );
     return out;
   };
-  const credOpResponse = (c: C, e: ApiExecution, cred: ApiCredential, partId?: string, parts?: Record<string, unknown>) =>
+  const credOpResponse = (
+    c: C,
+    e: ApiExecution,
+    cred: ApiCredential,
+    partId?: string,
+    parts?: Record<string, unknown>,
+  ) =>
     c.json({
       timestamp: now(),
       account: { id: e.accountId },
@@ -450,16 +561,23 @@ export function createApp(d: ServerDeps) {
 
   const normClassifier = (raw: string) => raw.toUpperCase();
   const imageClassifier = (cred: ApiCredential, cls: string) => {
-    const allowed: string[] = CATEGORY_CLASSIFIERS[cred.category].filter((x) => x === 'FRONT' || x === 'BACK' || x === 'FACE');
-    if (!['FRONT', 'BACK', 'FACE'].includes(cls)) throw bad(`classifier must be one of FRONT, BACK, FACE (got "${cls.slice(0, 40)}")`);
-    if (!allowed.includes(cls)) throw bad(`classifier ${cls} is not a part of a ${cred.category} credential${allowed.length ? ` (allowed: ${allowed.join(', ')})` : ''}`);
+    const allowed: string[] = CATEGORY_CLASSIFIERS[cred.category].filter(
+      (x) => x === 'FRONT' || x === 'BACK' || x === 'FACE',
+    );
+    if (!['FRONT', 'BACK', 'FACE'].includes(cls))
+      throw bad(`classifier must be one of FRONT, BACK, FACE (got "${cls.slice(0, 40)}")`);
+    if (!allowed.includes(cls))
+      throw bad(
+        `classifier ${cls} is not a part of a ${cred.category} credential${allowed.length ? ` (allowed: ${allowed.join(', ')})` : ''}`,
+      );
   };
 
   const uploadImage = async (c: C, op: 'C1' | 'C2') => {
     const cls = normClassifier(P(c, 'classifier'));
     const { e, cred } = await credentialPrelude(c, { credential: true, upload: true });
     imageClassifier(cred, cls);
-    if (op === 'C1' && !cred.parts.has(cls)) throw notFound(`There is no ${cls} part to update; add it with POST first`);
+    if (op === 'C1' && !cred.parts.has(cls))
+      throw notFound(`There is no ${cls} part to update; add it with POST first`);
     const files = await readFiles(c, 'image');
     if (files.length !== 1) throw bad('Send exactly one file in the multipart field "file"');
     let info;
@@ -480,7 +598,8 @@ export function createApp(d: ServerDeps) {
 
   const uploadPreparedData = async (c: C) => {
     const { e, cred } = await credentialPrelude(c, { credential: true, upload: true });
-    if (cred.category !== 'DATA') throw bad(`PREPARED_DATA is a part of a DATA credential; credential ${cred.id} is ${cred.category}`);
+    if (cred.category !== 'DATA')
+      throw bad(`PREPARED_DATA is a part of a DATA credential; credential ${cred.id} is ${cred.category}`);
     const ct = c.req.header('content-type') ?? '';
     if (ct && !/json/i.test(ct)) throw bad('Prepared data must be sent as JSON (Content-Type: application/json)');
     const body = await readJson(c);
@@ -493,24 +612,35 @@ export function createApp(d: ServerDeps) {
 
   const uploadDocument = async (c: C) => {
     const { e, cred } = await credentialPrelude(c, { credential: true, upload: true });
-    if (cred.category !== 'DOCUMENT') throw bad(`DOCUMENT uploads go to a DOCUMENT credential (api.parts.document); credential ${cred.id} is ${cred.category}`);
+    if (cred.category !== 'DOCUMENT')
+      throw bad(
+        `DOCUMENT uploads go to a DOCUMENT credential (api.parts.document); credential ${cred.id} is ${cred.category}`,
+      );
     const files = await readFiles(c, 'document');
     const kinds = files.map((f) => (isPdf(f) ? 'pdf' : 'image'));
     if (kinds.includes('pdf')) {
-      if (files.length > 1 || cred.pages.length) throw bad('Document upload: a PDF must be the only file of the document (send images or one PDF)');
+      if (files.length > 1 || cred.pages.length)
+        throw bad('Document upload: a PDF must be the only file of the document (send images or one PDF)');
       const part = engine.newPart('DOCUMENT', files[0], 'application/pdf');
       cred.pages = [part];
       engine.touchUpload(e, UPLOAD_EVENT.DOCUMENT, 'document: upload');
       return credOpResponse(c, e, cred, part.id);
     }
-    if (cred.pages.some((p) => p.contentType === 'application/pdf')) throw bad('Document upload: this document is already a PDF; images cannot be added to it');
+    if (cred.pages.some((p) => p.contentType === 'application/pdf'))
+      throw bad('Document upload: this document is already a PDF; images cannot be added to it');
     const parts = files.map((f) => {
       try {
         const info = inspectImage(f);
         checkImageForPart(info, 'DOCUMENT', 'C4');
         return engine.newPart('DOCUMENT', f, info.contentType, info);
       } catch (err) {
-        if (err instanceof UploadRuleError) throw bad(err.detail.replace(/^Image file format: only JPEG and PNG images are accepted/, 'Document file format: only JPEG, PNG or one PDF are accepted'));
+        if (err instanceof UploadRuleError)
+          throw bad(
+            err.detail.replace(
+              /^Image file format: only JPEG and PNG images are accepted/,
+              'Document file format: only JPEG, PNG or one PDF are accepted',
+            ),
+          );
         throw err;
       }
     });
@@ -541,7 +671,8 @@ export function createApp(d: ServerDeps) {
     },
     PUT: async (c) => {
       const cls = normClassifier(P(c, 'classifier'));
-      if (cls === 'PREPARED_DATA' || cls === 'DOCUMENT') return problem(405, `PUT is not allowed on a ${cls} part; allowed: POST, DELETE`, { allow: 'POST, DELETE' });
+      if (cls === 'PREPARED_DATA' || cls === 'DOCUMENT')
+        return problem(405, `PUT is not allowed on a ${cls} part; allowed: POST, DELETE`, { allow: 'POST, DELETE' });
       return uploadImage(c, 'C1');
     },
     // C6: delete one part
@@ -558,7 +689,8 @@ export function createApp(d: ServerDeps) {
         partId = cred.pages[0].id;
         cred.pages = [];
       } else {
-        if (!['FRONT', 'BACK', 'FACE'].includes(cls)) throw bad(`classifier must be one of FRONT, BACK, FACE, PREPARED_DATA, DOCUMENT (got "${cls.slice(0, 40)}")`);
+        if (!['FRONT', 'BACK', 'FACE'].includes(cls))
+          throw bad(`classifier must be one of FRONT, BACK, FACE, PREPARED_DATA, DOCUMENT (got "${cls.slice(0, 40)}")`);
         const p = cred.parts.get(cls);
         if (!p) throw notFound(`There is no ${cls} part on this credential`);
         partId = p.id;
@@ -592,7 +724,8 @@ export function createApp(d: ServerDeps) {
     const w = uuidParam('workflowExecutionId', P(c, 'w'));
     await retrieval(c);
     const ref = engine.findExecution(w);
-    if (!ref || (a && engine.accountIdOf(ref) !== a)) throw notFound(a ? `Workflow execution ${w} not found for account ${a}` : `Workflow execution ${w} not found`);
+    if (!ref || (a && engine.accountIdOf(ref) !== a))
+      throw notFound(a ? `Workflow execution ${w} not found for account ${a}` : `Workflow execution ${w} not found`);
     return { ref, a: a ?? engine.accountIdOf(ref), w };
   };
 
@@ -605,7 +738,10 @@ export function createApp(d: ServerDeps) {
     // C5: finalize (transaction token)
     PUT: async (c) => {
       const { e } = await credentialPrelude(c, { credential: false, upload: false });
-      if (e.status !== 'INITIATED') throw bad(`The workflow execution cannot be finalized: it is ${e.status}${e.status === 'ACQUIRED' || e.status === 'PROCESSED' ? ' (already finalized)' : ''}`);
+      if (e.status !== 'INITIATED')
+        throw bad(
+          `The workflow execution cannot be finalized: it is ${e.status}${e.status === 'ACQUIRED' || e.status === 'PROCESSED' ? ' (already finalized)' : ''}`,
+        );
       const missing: string[] = [];
       for (const cr of e.credentials) {
         if (!cr.allowedChannels.includes('API')) continue;
@@ -622,7 +758,11 @@ export function createApp(d: ServerDeps) {
     DELETE: async (c) => {
       const { ref, a, w } = await execPrelude(c);
       engine.wipe(ref);
-      return c.json({ timestamp: now(), account: { id: a }, workflowExecution: { id: w, wipedOutAt: engine.view(ref).result.wipedOutAt } });
+      return c.json({
+        timestamp: now(),
+        account: { id: a },
+        workflowExecution: { id: w, wipedOutAt: engine.view(ref).result.wipedOutAt },
+      });
     },
   });
 
@@ -652,9 +792,13 @@ export function createApp(d: ServerDeps) {
     GET: async (c) => {
       const { ref, w } = await execPrelude(c);
       const v = engine.view(ref);
-      if (v.status !== 'PROCESSED' || v.wiped) throw notFound('No report is available: the execution is not PROCESSED or its data was deleted');
+      if (v.status !== 'PROCESSED' || v.wiped)
+        throw notFound('No report is available: the execution is not PROCESSED or its data was deleted');
       const exp = Math.floor(Date.now() / 1000) + 900;
-      return c.json({ workflowId: w, presignedUrl: `${base()}/reports/${w}.pdf?expires=${exp}&signature=${sign(w, exp)}` });
+      return c.json({
+        workflowId: w,
+        presignedUrl: `${base()}/reports/${w}.pdf?expires=${exp}&signature=${sign(w, exp)}`,
+      });
     },
   });
   route('/reports/:file', {
@@ -682,9 +826,14 @@ export function createApp(d: ServerDeps) {
         `Document: ${ex.type ?? '-'} ${ex.issuingCountry ?? ''} ${ex.documentNumber ?? ''}`,
         '',
         'Capabilities:',
-        ...Object.entries(r.capabilities ?? {}).map(([k, list]) => `  ${k}: ${(list as any[]).map((x) => `${x.decision.type}/${x.decision.details.label}`).join(', ')}`),
+        ...Object.entries(r.capabilities ?? {}).map(
+          ([k, list]) =>
+            `  ${k}: ${(list as any[]).map((x) => `${x.decision.type}/${x.decision.details.label}`).join(', ')}`,
+        ),
       ];
-      return new Response(new Uint8Array(pdfReport('Identity verification report', lines)), { headers: { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${w}.pdf"` } });
+      return new Response(new Uint8Array(pdfReport('Identity verification report', lines)), {
+        headers: { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${w}.pdf"` },
+      });
     },
   });
 
@@ -701,7 +850,8 @@ export function createApp(d: ServerDeps) {
     GET: async (c) => {
       const { ref } = await execPrelude(c);
       const v = engine.view(ref);
-      if (!v.rules) throw notFound('Rule executions are not available: the execution is not PROCESSED or its data was deleted');
+      if (!v.rules)
+        throw notFound('Rule executions are not available: the execution is not PROCESSED or its data was deleted');
       return c.json(v.rules);
     },
   });
@@ -714,7 +864,8 @@ export function createApp(d: ServerDeps) {
       const fb = parseOr400(feedbackSchema, body, 'feedback body');
       const v = engine.view(ref);
       if (v.wiped) throw notFound('The execution data was deleted; feedback cannot be set');
-      if (v.status !== 'PROCESSED') throw bad(`Feedback can be set only on a PROCESSED workflow execution; it is ${v.status}`);
+      if (v.status !== 'PROCESSED')
+        throw bad(`Feedback can be set only on a PROCESSED workflow execution; it is ${v.status}`);
       const feedback = engine.setFeedback(ref, fb);
       return c.json({ timestamp: now(), workflowExecution: { id: w }, feedback });
     },
@@ -726,21 +877,33 @@ export function createApp(d: ServerDeps) {
       const a = uuidParam('accountId', P(c, 'a'));
       const cid = uuidParam('credentialId', P(c, 'c'));
       const cls = normClassifier(P(c, 'classifier'));
-      if (!['FRONT', 'BACK', 'FACE', 'DOCUMENT'].includes(cls)) throw bad(`classifier must be one of FRONT, BACK, FACE (got "${cls.slice(0, 40)}")`);
+      if (!['FRONT', 'BACK', 'FACE', 'DOCUMENT'].includes(cls))
+        throw bad(`classifier must be one of FRONT, BACK, FACE (got "${cls.slice(0, 40)}")`);
       await retrieval(c);
       const p = engine.partContent(cid, cls);
-      if (!p || p.accountId !== a) throw notFound(`No ${cls} part for credential ${cid} (it does not exist or was deleted)`);
-      return new Response(new Uint8Array(p.bytes), { headers: { 'content-type': p.contentType, 'content-length': String(p.bytes.length), 'cache-control': 'private, max-age=300' } });
+      if (!p || p.accountId !== a)
+        throw notFound(`No ${cls} part for credential ${cid} (it does not exist or was deleted)`);
+      return new Response(new Uint8Array(p.bytes), {
+        headers: {
+          'content-type': p.contentType,
+          'content-length': String(p.bytes.length),
+          'cache-control': 'private, max-age=300',
+        },
+      });
     },
   });
 
   // R12: list, newest first
   const intParam = (name: string, raw: string | undefined, def: number, min: number, max: number) => {
     if (raw === undefined) return def;
-    if (!/^\d+$/.test(raw)) throw bad(`${name} must be an integer ${max === Infinity ? `>= ${min}` : `${min}..${max}`} (got "${raw.slice(0, 20)}")`);
+    if (!/^\d+$/.test(raw))
+      throw bad(
+        `${name} must be an integer ${max === Infinity ? `>= ${min}` : `${min}..${max}`} (got "${raw.slice(0, 20)}")`,
+      );
     const n = Number(raw);
     if (!Number.isSafeInteger(n) && max === Infinity) throw bad(`${name} is too large (got ${raw.slice(0, 20)})`);
-    if (n < min || n > max) throw bad(`${name} must be ${max === Infinity ? `>= ${min}` : `${min}..${max}`} (got ${raw.slice(0, 20)})`);
+    if (n < min || n > max)
+      throw bad(`${name} must be ${max === Infinity ? `>= ${min}` : `${min}..${max}`} (got ${raw.slice(0, 20)})`);
     return n;
   };
   route('/api/v1/workflow-executions', {
@@ -755,20 +918,31 @@ export function createApp(d: ServerDeps) {
   // Web channel placeholder (account response web.href)
   route('/web/:w', {
     GET: (c) =>
-      c.html(`<!doctype html><meta charset="utf-8"><title>Identity verification</title><body style="font-family:sans-serif;max-width:40em;margin:3em auto"><h1>Identity verification</h1><p>This is the simulator's stand-in for the web capture client of workflow execution <code>${P(c, 'w').replace(/[^0-9a-f-]/gi, '')}</code>. Upload credentials through the API channel instead.</p></body>`),
+      c.html(
+        `<!doctype html><meta charset="utf-8"><title>Identity verification</title><body style="font-family:sans-serif;max-width:40em;margin:3em auto"><h1>Identity verification</h1><p>This is the simulator's stand-in for the web capture client of workflow execution <code>${P(c, 'w').replace(/[^0-9a-f-]/gi, '')}</code>. Upload credentials through the API channel instead.</p></body>`,
+      ),
   });
 
   // =====================================================================
   // /__sim: test tools (client credentials as HTTP Basic)
-  const faultSchema = z.strictObject({
-    latencyMs: z.number().int().min(0).max(60_000).optional(),
-    errorRate: z.number().min(0).max(1).optional(),
-    burst429: z.number().int().min(0).max(1_000_000).optional(),
-    tokenLifetimeSec: z.number().int().min(1).max(86400 * 60).nullable().optional(),
-    dropCallbacks: z.number().min(0).max(1).optional(),
-    duplicateCallbacks: z.boolean().optional(),
-    stallProcessing: z.boolean().optional(),
-  }, { error: 'the body must be a JSON object of fault knobs' });
+  const faultSchema = z.strictObject(
+    {
+      latencyMs: z.number().int().min(0).max(60_000).optional(),
+      errorRate: z.number().min(0).max(1).optional(),
+      burst429: z.number().int().min(0).max(1_000_000).optional(),
+      tokenLifetimeSec: z
+        .number()
+        .int()
+        .min(1)
+        .max(86400 * 60)
+        .nullable()
+        .optional(),
+      dropCallbacks: z.number().min(0).max(1).optional(),
+      duplicateCallbacks: z.boolean().optional(),
+      stallProcessing: z.boolean().optional(),
+    },
+    { error: 'the body must be a JSON object of fault knobs' },
+  );
   route('/__sim/faults', {
     GET: (c) => {
       requireBasic(c);
@@ -797,7 +971,12 @@ export function createApp(d: ServerDeps) {
   route('/__sim/stats', {
     GET: (c) => {
       requireBasic(c);
-      return c.json({ ...d.stats, apiExecutions: engine.executions.size, apiAccounts: engine.accounts.size, callbacksPending: d.callbacks.pendingCount() });
+      return c.json({
+        ...d.stats,
+        apiExecutions: engine.executions.size,
+        apiAccounts: engine.accounts.size,
+        callbacksPending: d.callbacks.pendingCount(),
+      });
     },
   });
   route('/__sim/sweep', {

@@ -2,8 +2,12 @@
 // engine that moves executions through INITIATED -> ACQUIRED -> PROCESSED (or an expiry).
 import { createHash, randomUUID } from 'node:crypto';
 import {
-  COUNTRY_BY_CODE, DEFINITION_BY_KEY, HIGH_RISK_COUNTRIES,
-  type Category, type DecisionType, type WorkflowStatus,
+  COUNTRY_BY_CODE,
+  DEFINITION_BY_KEY,
+  HIGH_RISK_COUNTRIES,
+  type Category,
+  type DecisionType,
+  type WorkflowStatus,
 } from './catalog';
 import { CallbackDispatcher } from './callbacks';
 import { generateExecution, seedModel, type SeedModel } from './generator';
@@ -133,7 +137,8 @@ export class Engine {
     const api = this.executions.get(id.toLowerCase());
     if (api) return { kind: 'api', exec: api };
     const d = this.model.codec.decode(id);
-    if (d && d.kind === Kind.execution && d.slot === 0 && d.index < this.o.count) return { kind: 'seed', index: d.index };
+    if (d && d.kind === Kind.execution && d.slot === 0 && d.index < this.o.count)
+      return { kind: 'seed', index: d.index };
     return null;
   }
   accountIdOf(ref: ExecutionRef): string {
@@ -147,7 +152,14 @@ export class Engine {
     const api = this.accounts.get(id.toLowerCase());
     if (api) return api.deleted ? null : { kind: 'api', acc: api };
     const d = this.model.codec.decode(id);
-    if (d && d.kind === Kind.account && d.slot === 0 && this.model.isAccountIndex(d.index) && !this.deletedSeedAccounts.has(d.index)) return { kind: 'seed', index: d.index };
+    if (
+      d &&
+      d.kind === Kind.account &&
+      d.slot === 0 &&
+      this.model.isAccountIndex(d.index) &&
+      !this.deletedSeedAccounts.has(d.index)
+    )
+      return { kind: 'seed', index: d.index };
     return null;
   }
   seedAccountExecutions(index: number): number[] {
@@ -156,11 +168,23 @@ export class Engine {
 
   // ---------- results ----------
   generated(index: number) {
-    return generateExecution(this.o.seed, index, { count: this.o.count, days: this.o.days, anchor: this.o.anchor, baseUrl: this.o.baseUrl() });
+    return generateExecution(this.o.seed, index, {
+      count: this.o.count,
+      days: this.o.days,
+      anchor: this.o.anchor,
+      baseUrl: this.o.baseUrl(),
+    });
   }
 
   /** Full view of an execution: R2 body, steps and rules (null when not available), image parts. */
-  view(ref: ExecutionRef): { result: Record<string, any>; steps: any | null; rules: any | null; wiped: boolean; status: string; definitionKey: string } {
+  view(ref: ExecutionRef): {
+    result: Record<string, any>;
+    steps: any | null;
+    rules: any | null;
+    wiped: boolean;
+    status: string;
+    definitionKey: string;
+  } {
     if (ref.kind === 'seed') {
       const g = this.generated(ref.index);
       let result = g.result;
@@ -174,7 +198,14 @@ export class Engine {
         wiped = true;
       }
       const processed = result.workflow.status === 'PROCESSED' && !wiped;
-      return { result, steps: processed ? g.steps : null, rules: processed ? g.rules : null, wiped, status: result.workflow.status, definitionKey: result.workflow.definitionKey };
+      return {
+        result,
+        steps: processed ? g.steps : null,
+        rules: processed ? g.rules : null,
+        wiped,
+        status: result.workflow.status,
+        definitionKey: result.workflow.definitionKey,
+      };
     }
     const e = ref.exec;
     this.advance(e, Date.now());
@@ -183,7 +214,14 @@ export class Engine {
     if (e.feedback) result = { ...result, feedback: e.feedback };
     if (e.wipedOutAt) result = wipeResult(result, e.wipedOutAt);
     const available = e.status === 'PROCESSED' && !e.wipedOutAt;
-    return { result, steps: available ? built.steps : null, rules: available ? built.rules : null, wiped: !!e.wipedOutAt, status: e.status, definitionKey: e.definitionKey };
+    return {
+      result,
+      steps: available ? built.steps : null,
+      rules: available ? built.rules : null,
+      wiped: !!e.wipedOutAt,
+      status: e.status,
+      definitionKey: e.definitionKey,
+    };
   }
 
   private retentionWipeAt(completedAt?: string): Date | undefined {
@@ -193,7 +231,10 @@ export class Engine {
   }
 
   /** Image bytes of a part (R1). */
-  partContent(credentialId: string, classifier: string): { accountId: string; bytes: Buffer; contentType: string } | null {
+  partContent(
+    credentialId: string,
+    classifier: string,
+  ): { accountId: string; bytes: Buffer; contentType: string } | null {
     const api = this.credentialIndex.get(credentialId.toLowerCase());
     if (api) {
       const { exec, cred } = api;
@@ -208,12 +249,16 @@ export class Engine {
     const g = this.generated(d.index);
     const part = g.parts.find((p) => p.credentialId === credentialId.toLowerCase() && p.classifier === classifier);
     if (!part) return null;
-    return { accountId: this.model.codec.account(this.model.accountIndexOf(d.index)), ...imageFor(part.kind, part.variant) };
+    return {
+      accountId: this.model.codec.account(this.model.accountIndexOf(d.index)),
+      ...imageFor(part.kind, part.variant),
+    };
   }
 
   // ---------- R12 ----------
   list(page: number, size: number): Record<string, any>[] {
-    const m = this.order.length, n = this.o.count;
+    const m = this.order.length,
+      n = this.o.count;
     const offset = (page - 1) * size;
     if (offset >= m + n) return [];
     // merged position of each API execution (newest first): k + seeded executions newer than it
@@ -236,8 +281,16 @@ export class Engine {
 
   // ---------- mutations ----------
   createExecution(args: {
-    account: ApiAccount; request: AccountRequest; credentials: ApiCredential[]; tokenExpiresAt: number;
-    token: string; sdkToken: string; id: string; clientIp: string; userAgent: string; callbackUrl?: string;
+    account: ApiAccount;
+    request: AccountRequest;
+    credentials: ApiCredential[];
+    tokenExpiresAt: number;
+    token: string;
+    sdkToken: string;
+    id: string;
+    clientIp: string;
+    userAgent: string;
+    callbackUrl?: string;
   }): ApiExecution {
     const prev = args.account.executions.at(-1);
     const e: ApiExecution = {
@@ -278,8 +331,21 @@ export class Engine {
     }
   }
 
-  newPart(classifier: string, bytes: Buffer, contentType: string, info?: { width: number; height: number; grayscale: boolean }): StoredPart {
-    return { id: randomUUID(), classifier, bytes, contentType, ...(info ?? {}), sha: sha(bytes), uploadedAt: new Date() };
+  newPart(
+    classifier: string,
+    bytes: Buffer,
+    contentType: string,
+    info?: { width: number; height: number; grayscale: boolean },
+  ): StoredPart {
+    return {
+      id: randomUUID(),
+      classifier,
+      bytes,
+      contentType,
+      ...(info ?? {}),
+      sha: sha(bytes),
+      uploadedAt: new Date(),
+    };
   }
 
   finalize(e: ApiExecution) {
@@ -290,7 +356,11 @@ export class Engine {
   }
 
   setFeedback(ref: ExecutionRef, fb: { status: string; reason?: string }) {
-    const feedback = { status: fb.status, ...(fb.reason ? { reason: fb.reason } : {}), providedAt: new Date().toISOString() };
+    const feedback = {
+      status: fb.status,
+      ...(fb.reason ? { reason: fb.reason } : {}),
+      providedAt: new Date().toISOString(),
+    };
     if (ref.kind === 'api') ref.exec.feedback = feedback;
     else this.seedOverlay.set(ref.index, { ...this.seedOverlay.get(ref.index), feedback });
     if (fb.status === 'FRAUD') {
@@ -342,12 +412,15 @@ export class Engine {
     if (e.deleted) return;
     if (e.status === 'INITIATED') {
       const sessionEnd = e.lastUploadAt !== undefined ? e.lastUploadAt + this.o.sessionTimeoutMs : Infinity;
-      if (now >= e.tokenExpiresAt && e.tokenExpiresAt <= sessionEnd) this.complete(e, 'TOKEN_EXPIRED', new Date(e.tokenExpiresAt));
+      if (now >= e.tokenExpiresAt && e.tokenExpiresAt <= sessionEnd)
+        this.complete(e, 'TOKEN_EXPIRED', new Date(e.tokenExpiresAt));
       else if (now >= sessionEnd) this.complete(e, 'SESSION_EXPIRED', new Date(sessionEnd));
     } else if (e.status === 'ACQUIRED') {
-      if (!this.o.faults().stallProcessing && now >= (e.processAt ?? 0)) this.complete(e, 'PROCESSED', new Date(Math.max(e.processAt ?? now, e.startedAt?.getTime() ?? now)));
+      if (!this.o.faults().stallProcessing && now >= (e.processAt ?? 0))
+        this.complete(e, 'PROCESSED', new Date(Math.max(e.processAt ?? now, e.startedAt?.getTime() ?? now)));
     } else if (e.status === 'PROCESSED' && this.o.retentionMs !== undefined && e.completedAt && !e.wipedOutAt) {
-      if (now >= e.completedAt.getTime() + this.o.retentionMs) this.wipe({ kind: 'api', exec: e }, new Date(e.completedAt.getTime() + this.o.retentionMs));
+      if (now >= e.completedAt.getTime() + this.o.retentionMs)
+        this.wipe({ kind: 'api', exec: e }, new Date(e.completedAt.getTime() + this.o.retentionMs));
     }
   }
 
@@ -365,7 +438,12 @@ export class Engine {
         body: {
           callbackSentAt: '',
           ...(e.request.userReference ? { userReference: e.request.userReference } : {}),
-          workflowExecution: { id: e.id, href: `${base}/api/v1/workflow-executions/${e.id}`, definitionKey: String(e.definitionKey), status },
+          workflowExecution: {
+            id: e.id,
+            href: `${base}/api/v1/workflow-executions/${e.id}`,
+            definitionKey: String(e.definitionKey),
+            status,
+          },
           account: { id: e.accountId, href: `${base}/api/v1/accounts/${e.accountId}` },
         },
       });
@@ -400,10 +478,16 @@ export class Engine {
       startedAt: e.startedAt,
       completedAt: e.completedAt,
       credentials,
-      consent: consent ? { obtained: consent.obtained, obtainedAt: new Date(consent.obtainedAt).toISOString() } : undefined,
+      consent: consent
+        ? { obtained: consent.obtained, obtainedAt: new Date(consent.obtainedAt).toISOString() }
+        : undefined,
       captureClient: {
-        client: 'api', platform: 'server', version: '1.0', osName: e.userAgent.slice(0, 60),
-        state: [e.captureState], captureDetails: [e.captureDetails],
+        client: 'api',
+        platform: 'server',
+        version: '1.0',
+        osName: e.userAgent.slice(0, 60),
+        state: [e.captureState],
+        captureDetails: [e.captureDetails],
       },
     };
   }
@@ -416,14 +500,17 @@ export class Engine {
   private process(e: ApiExecution): Built {
     const r = Rng.of(e.id, 'process');
     const cat = (c: Category) => e.credentials.find((x) => x.category === c);
-    const idCred = cat('ID'), selfie = cat('SELFIE'), data = cat('DATA');
+    const idCred = cat('ID'),
+      selfie = cat('SELFIE'),
+      data = cat('DATA');
     const front = idCred?.parts.get('FRONT');
     const face = selfie?.parts.get('FACE');
     const def = DEFINITION_BY_KEY.get(e.definitionKey);
     const caps = new Set<string>(def?.capabilities ?? []);
     const cats = new Set(e.credentials.map((c) => c.category));
     if (!def) {
-      if (cats.has('ID')) ['usability', 'imageChecks', 'extraction', 'classification', 'dataChecks'].forEach((c) => caps.add(c));
+      if (cats.has('ID'))
+        ['usability', 'imageChecks', 'extraction', 'classification', 'dataChecks'].forEach((c) => caps.add(c));
       if (cats.has('SELFIE')) ['usability', 'liveness'].forEach((c) => caps.add(c));
       if (cats.has('ID') && cats.has('SELFIE')) caps.add('similarity');
       if (cats.has('FACEMAP')) ['usability', 'authentication'].forEach((c) => caps.add(c));
@@ -442,21 +529,54 @@ export class Engine {
     // With several allowed types, the one that fits the uploaded pages (a back side means a card).
     const types = idCred?.type?.values ?? [];
     const hasBack = !!idCred?.parts.get('BACK');
-    const docType = (types.length
-      ? (hasBack ? types.find((t) => t !== 'PASSPORT' && t !== 'VISA') : types.find((t) => t === 'PASSPORT' || t === 'VISA')) ?? types[0]
-      : idCred ? (hasBack ? 'ID_CARD' : 'PASSPORT') : undefined) as Person['docType'] | undefined;
+    const docType = (
+      types.length
+        ? ((hasBack
+            ? types.find((t) => t !== 'PASSPORT' && t !== 'VISA')
+            : types.find((t) => t === 'PASSPORT' || t === 'VISA')) ?? types[0])
+        : idCred
+          ? hasBack
+            ? 'ID_CARD'
+            : 'PASSPORT'
+          : undefined
+    ) as Person['docType'] | undefined;
     const docSeed = front?.sha ?? data?.preparedData?.id?.idNumber ?? e.id;
-    const person = makePerson(Rng.of('document', docSeed), e.createdAt, country && COUNTRY_BY_CODE.has(country) ? country : undefined, docType);
+    const person = makePerson(
+      Rng.of('document', docSeed),
+      e.createdAt,
+      country && COUNTRY_BY_CODE.has(country) ? country : undefined,
+      docType,
+    );
     if (country && !COUNTRY_BY_CODE.has(country)) person.country = person.nationality = country;
     const pd = data?.preparedData;
     if (pd) {
-      Object.assign(person, stripU({
-        firstName: pd.firstName, lastName: pd.lastName, middleName: pd.middleName, sex: pd.sex, dateOfBirth: pd.dateOfBirth,
-        nationality: pd.nationality, email: pd.email, phone: pd.phoneNumber, ssn: pd.socialSecurityNumber, personalNumber: pd.personalNumber,
-        docNumber: pd.id?.idNumber, expiryDate: pd.id?.expiryDate, issuingDate: pd.id?.issuingDate,
-      }));
-      if (pd.id?.type && ['PASSPORT', 'DRIVING_LICENSE', 'ID_CARD', 'VISA'].includes(pd.id.type)) person.docType = pd.id.type as Person['docType'];
-      if (pd.address) person.address = { ...pd.address, formattedAddress: [pd.address.line1, pd.address.postalCode, pd.address.city, pd.address.country].filter(Boolean).join(', ') };
+      Object.assign(
+        person,
+        stripU({
+          firstName: pd.firstName,
+          lastName: pd.lastName,
+          middleName: pd.middleName,
+          sex: pd.sex,
+          dateOfBirth: pd.dateOfBirth,
+          nationality: pd.nationality,
+          email: pd.email,
+          phone: pd.phoneNumber,
+          ssn: pd.socialSecurityNumber,
+          personalNumber: pd.personalNumber,
+          docNumber: pd.id?.idNumber,
+          expiryDate: pd.id?.expiryDate,
+          issuingDate: pd.id?.issuingDate,
+        }),
+      );
+      if (pd.id?.type && ['PASSPORT', 'DRIVING_LICENSE', 'ID_CARD', 'VISA'].includes(pd.id.type))
+        person.docType = pd.id.type as Person['docType'];
+      if (pd.address)
+        person.address = {
+          ...pd.address,
+          formattedAddress: [pd.address.line1, pd.address.postalCode, pd.address.city, pd.address.country]
+            .filter(Boolean)
+            .join(', '),
+        };
       if (!pd.middleName) delete person.middleName;
     }
 
@@ -465,7 +585,9 @@ export class Engine {
     const identity = identityKey(person);
     const faceHash = face?.sha;
     const otherFaces = faceHash ? (this.faces.get(faceHash) ?? []).filter((x) => x !== e.id) : [];
-    const sameIdentity = otherFaces.filter((x) => identityKeyOfResult(this.executions.get(x)?.built?.result) === identity);
+    const sameIdentity = otherFaces.filter(
+      (x) => identityKeyOfResult(this.executions.get(x)?.built?.result) === identity,
+    );
     const differentIdentity = otherFaces.filter((x) => !sameIdentity.includes(x));
     if (faceHash) this.faces.set(faceHash, [...(this.faces.get(faceHash) ?? []), e.id]);
     signals.faceMatches = otherFaces;
@@ -473,28 +595,54 @@ export class Engine {
     signals.repeatedDocument = sameIdentity.length > 0;
 
     // Signals from what was actually uploaded.
-    if (front?.grayscale) failures.push({ capability: 'usability', type: 'REJECTED', label: 'BLACK_WHITE', category: 'ID' });
+    if (front?.grayscale)
+      failures.push({ capability: 'usability', type: 'REJECTED', label: 'BLACK_WHITE', category: 'ID' });
     else if (face?.grayscale) failures.push({ capability: 'liveness', type: 'REJECTED', label: 'BLACK_WHITE' });
-    if (front && face && front.sha === face.sha) failures.push({ capability: 'liveness', type: 'REJECTED', label: 'ID_USED_AS_SELFIE' });
-    if (country && !COUNTRY_BY_CODE.has(country)) failures.push({ capability: 'usability', type: 'WARNING', label: 'UNSUPPORTED_COUNTRY', category: 'ID' });
-    if (this.fraudIdentities.has(identity)) failures.push({ capability: 'dataChecks', type: 'REJECTED', label: 'CUSTOMER_FEEDBACK' });
+    if (front && face && front.sha === face.sha)
+      failures.push({ capability: 'liveness', type: 'REJECTED', label: 'ID_USED_AS_SELFIE' });
+    if (country && !COUNTRY_BY_CODE.has(country))
+      failures.push({ capability: 'usability', type: 'WARNING', label: 'UNSUPPORTED_COUNTRY', category: 'ID' });
+    if (this.fraudIdentities.has(identity))
+      failures.push({ capability: 'dataChecks', type: 'REJECTED', label: 'CUSTOMER_FEEDBACK' });
     if (differentIdentity.length) failures.push({ capability: 'imageChecks', type: 'WARNING', label: 'REPEATED_FACE' });
-    if (idCred && front && !idCred.parts.get('BACK') && (person.docType === 'ID_CARD' || person.docType === 'DRIVING_LICENSE'))
+    if (
+      idCred &&
+      front &&
+      !idCred.parts.get('BACK') &&
+      (person.docType === 'ID_CARD' || person.docType === 'DRIVING_LICENSE')
+    )
       failures.push({ capability: 'usability', type: 'REJECTED', label: 'MISSING_PAGE', category: 'ID' });
 
     // Explicit outcome for tests and demos: overrideSettings {"simulator.outcome": "REJECTED", "simulator.label": "DIGITAL_COPY", "simulator.capability": "imageChecks"}.
     const ov = e.request.overrideSettings ?? {};
     const outcome = ov['simulator.outcome']?.toUpperCase() as DecisionType | undefined;
     if (outcome && outcome !== 'PASSED') {
-      const capability = ov['simulator.capability'] ?? (outcome === 'NOT_EXECUTED' ? 'usability' : caps.has('imageChecks') ? 'imageChecks' : [...caps][0] ?? 'extraction');
-      const label = ov['simulator.label'] ?? (outcome === 'NOT_EXECUTED' ? 'TECHNICAL_ERROR' : outcome === 'REJECTED' ? (capability === 'imageChecks' ? 'DIGITAL_COPY' : 'DENY') : capability === 'imageChecks' ? 'DIFFERENT_PERSON' : 'ALERT');
+      const capability =
+        ov['simulator.capability'] ??
+        (outcome === 'NOT_EXECUTED'
+          ? 'usability'
+          : caps.has('imageChecks')
+            ? 'imageChecks'
+            : ([...caps][0] ?? 'extraction'));
+      const label =
+        ov['simulator.label'] ??
+        (outcome === 'NOT_EXECUTED'
+          ? 'TECHNICAL_ERROR'
+          : outcome === 'REJECTED'
+            ? capability === 'imageChecks'
+              ? 'DIGITAL_COPY'
+              : 'DENY'
+            : capability === 'imageChecks'
+              ? 'DIFFERENT_PERSON'
+              : 'ALERT');
       failures.unshift({ capability, type: outcome, label });
       caps.add(capability);
     } else if (outcome === 'PASSED') failures.length = 0;
 
     const now = e.completedAt ?? new Date();
     signals.documentExpired = !!person.expiryDate && person.expiryDate < now.toISOString().slice(0, 10);
-    signals.highRiskCountry = HIGH_RISK_COUNTRIES.has(person.country) || HIGH_RISK_COUNTRIES.has(person.nationality ?? '');
+    signals.highRiskCountry =
+      HIGH_RISK_COUNTRIES.has(person.country) || HIGH_RISK_COUNTRIES.has(person.nationality ?? '');
     signals.young = (ageAt(person.dateOfBirth, now) ?? 30) < 21;
     signals.night = now.getUTCHours() >= 1 && now.getUTCHours() < 5;
     signals.behaviourScore = r.int(0, 6);
@@ -522,11 +670,27 @@ function stripU<T extends Record<string, unknown>>(o: T): Partial<T> {
 }
 
 /** The service's identity key for feedback: issuing country, type, number, names, date of birth. */
-export function identityKey(p: { country?: string; docType?: string; docNumber?: string; firstName?: string; lastName?: string; dateOfBirth?: string }): string {
-  return [p.country, p.docType, p.docNumber, p.firstName, p.lastName, p.dateOfBirth].map((x) => (x ?? '').toUpperCase()).join('|');
+export function identityKey(p: {
+  country?: string;
+  docType?: string;
+  docNumber?: string;
+  firstName?: string;
+  lastName?: string;
+  dateOfBirth?: string;
+}): string {
+  return [p.country, p.docType, p.docNumber, p.firstName, p.lastName, p.dateOfBirth]
+    .map((x) => (x ?? '').toUpperCase())
+    .join('|');
 }
 export function identityKeyOfResult(result?: Record<string, any>): string | null {
   const d = result?.capabilities?.extraction?.[0]?.data;
   if (!d) return null;
-  return identityKey({ country: d.issuingCountry, docType: d.type, docNumber: d.documentNumber, firstName: d.firstName, lastName: d.lastName, dateOfBirth: d.dateOfBirth });
+  return identityKey({
+    country: d.issuingCountry,
+    docType: d.type,
+    docNumber: d.documentNumber,
+    firstName: d.firstName,
+    lastName: d.lastName,
+    dateOfBirth: d.dateOfBirth,
+  });
 }

@@ -35,7 +35,13 @@ export interface RateLimitSettings {
   retrievalPerSec: number;
   retrievalBurst: number;
 }
-export const DEFAULT_RATE_LIMITS: RateLimitSettings = { tokenPerSec: 10, accountPerSec: 1, accountBurst: 20, retrievalPerSec: 15, retrievalBurst: 60 };
+export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
+  tokenPerSec: 10,
+  accountPerSec: 1,
+  accountBurst: 20,
+  retrievalPerSec: 15,
+  retrievalBurst: 60,
+};
 
 export interface SimulatorOptions {
   /** 0 = random free port. Default 4010. */

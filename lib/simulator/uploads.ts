@@ -19,7 +19,17 @@ export class UploadRuleError extends Error {
 }
 
 function isPng(b: Uint8Array) {
-  return b.length > 33 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47 && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a;
+  return (
+    b.length > 33 &&
+    b[0] === 0x89 &&
+    b[1] === 0x50 &&
+    b[2] === 0x4e &&
+    b[3] === 0x47 &&
+    b[4] === 0x0d &&
+    b[5] === 0x0a &&
+    b[6] === 0x1a &&
+    b[7] === 0x0a
+  );
 }
 function isJpeg(b: Uint8Array) {
   return b.length > 4 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
@@ -52,16 +62,24 @@ function jpegStructure(b: Buffer): { components: number } | null {
   while (off + 4 <= b.length) {
     if (b[off] !== 0xff) return null;
     const marker = b[off + 1];
-    if (marker === 0xff) { off++; continue; }
+    if (marker === 0xff) {
+      off++;
+      continue;
+    }
     if (marker === 0xd9) break;
-    if (marker >= 0xd0 && marker <= 0xd7) { off += 2; continue; }
+    if (marker >= 0xd0 && marker <= 0xd7) {
+      off += 2;
+      continue;
+    }
     const len = b.readUInt16BE(off + 2);
     if (len < 2) return null;
-    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) components = b[off + 9];
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
+      components = b[off + 9];
     if (marker === 0xda) {
       // entropy-coded data follows: look for the EOI marker near the end
       const tail = b.subarray(Math.max(off, b.length - 4096));
-      for (let i = tail.length - 2; i >= 0; i--) if (tail[i] === 0xff && tail[i + 1] === 0xd9) return components > 0 ? { components } : null;
+      for (let i = tail.length - 2; i >= 0; i--)
+        if (tail[i] === 0xff && tail[i + 1] === 0xd9) return components > 0 ? { components } : null;
       return null;
     }
     off += 2 + len;
@@ -81,13 +99,15 @@ export function inspectImage(bytes: Buffer): ImageInfo {
     grayscale = s.colorType === 0 || s.colorType === 4;
   } else if (isJpeg(bytes)) {
     const s = jpegStructure(bytes);
-    if (!s) throw new UploadRuleError('Image file format: the file starts like a JPEG but is not a complete JPEG image');
+    if (!s)
+      throw new UploadRuleError('Image file format: the file starts like a JPEG but is not a complete JPEG image');
     format = 'jpeg';
     grayscale = s.components === 1;
   } else {
     throw new UploadRuleError('Image file format: only JPEG and PNG images are accepted (checked by content)');
   }
-  let width = 0, height = 0;
+  let width = 0,
+    height = 0;
   try {
     const d = imageSize(bytes);
     width = d.width ?? 0;
@@ -96,15 +116,19 @@ export function inspectImage(bytes: Buffer): ImageInfo {
   } catch {
     throw new UploadRuleError(`Image file format: the ${format.toUpperCase()} image cannot be read`);
   }
-  if (!width || !height) throw new UploadRuleError(`Image file format: the ${format.toUpperCase()} image has no dimensions`);
-  if (width > MAX_SIDE || height > MAX_SIDE) throw new UploadRuleError(`Image resolution: at most 8000 x 8000 px (got ${width} x ${height})`);
+  if (!width || !height)
+    throw new UploadRuleError(`Image file format: the ${format.toUpperCase()} image has no dimensions`);
+  if (width > MAX_SIDE || height > MAX_SIDE)
+    throw new UploadRuleError(`Image resolution: at most 8000 x 8000 px (got ${width} x ${height})`);
   return { format, width, height, grayscale, contentType: format === 'png' ? 'image/png' : 'image/jpeg' };
 }
 
 /** Per-operation and per-category rules on top of inspectImage. */
 export function checkImageForPart(info: ImageInfo, category: string, op: 'C1' | 'C2' | 'C4'): void {
-  const long = Math.max(info.width, info.height), short = Math.min(info.width, info.height);
-  if (op === 'C2' && long <= 300) throw new UploadRuleError(`Longest image side: must be greater than 300 px (got ${long} px)`);
+  const long = Math.max(info.width, info.height),
+    short = Math.min(info.width, info.height);
+  if (op === 'C2' && long <= 300)
+    throw new UploadRuleError(`Longest image side: must be greater than 300 px (got ${long} px)`);
   if (category === 'ID' && (long < 563 || short < 355))
     throw new UploadRuleError(`Document image resolution: minimum 563 x 355 px (got ${info.width} x ${info.height})`);
   if (category === 'SELFIE' && (long < 640 || short < 480))

@@ -95,13 +95,19 @@ export async function handleCallback(request: Request, deps: CallbackDeps): Prom
     deps.log?.(`callback refused: source ${sourceIp ?? 'unknown'} is not in CALLBACK_IP_ALLOWLIST`);
     return problem(403, 'Forbidden', 'This source address may not send callbacks.');
   }
-  if (!settings.secret) return problem(503, 'Service Unavailable', 'Callbacks are not configured: set IDV_CALLBACK_SECRET.');
+  if (!settings.secret)
+    return problem(503, 'Service Unavailable', 'Callbacks are not configured: set IDV_CALLBACK_SECRET.');
   const given = presentedSecret(request);
-  if (given === null) return problem(401, 'Unauthorized', 'The callback secret is missing: add ?token=<secret> to the callback URL.', { 'www-authenticate': 'Bearer' });
-  if (!secretMatches(given, settings.secret)) return problem(401, 'Unauthorized', 'The callback secret is wrong.', { 'www-authenticate': 'Bearer' });
+  if (given === null)
+    return problem(401, 'Unauthorized', 'The callback secret is missing: add ?token=<secret> to the callback URL.', {
+      'www-authenticate': 'Bearer',
+    });
+  if (!secretMatches(given, settings.secret))
+    return problem(401, 'Unauthorized', 'The callback secret is wrong.', { 'www-authenticate': 'Bearer' });
 
   const bytes = await readCapped(request, settings.maxBytes);
-  if (bytes === null) return problem(413, 'Payload Too Large', `A callback body may have at most ${settings.maxBytes} bytes.`);
+  if (bytes === null)
+    return problem(413, 'Payload Too Large', `A callback body may have at most ${settings.maxBytes} bytes.`);
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
@@ -111,12 +117,17 @@ export async function handleCallback(request: Request, deps: CallbackDeps): Prom
   const parsed = CallbackBodySchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return problem(422, 'Unprocessable Entity', `Not a callback: ${issue.path.join('.') || '(root)'} ${issue.message}.`);
+    return problem(
+      422,
+      'Unprocessable Entity',
+      `Not a callback: ${issue.path.join('.') || '(root)'} ${issue.message}.`,
+    );
   }
   const body = parsed.data;
   const executionId = body.workflowExecution.id.toLowerCase();
   const accountId = body.account.id.toLowerCase();
-  if (!UUID.test(executionId) || !UUID.test(accountId)) return problem(422, 'Unprocessable Entity', 'workflowExecution.id and account.id must be UUIDs.');
+  if (!UUID.test(executionId) || !UUID.test(accountId))
+    return problem(422, 'Unprocessable Entity', 'workflowExecution.id and account.id must be UUIDs.');
   // Both link forms are accepted (with and without the account segment); they must name the same ids.
   if (body.workflowExecution.href) {
     let ids: ReturnType<typeof parseCallbackHref>;
@@ -125,16 +136,28 @@ export async function handleCallback(request: Request, deps: CallbackDeps): Prom
     } catch {
       return problem(422, 'Unprocessable Entity', 'workflowExecution.href does not name a workflow execution.');
     }
-    if (ids.workflowExecutionId.toLowerCase() !== executionId || (ids.accountId && ids.accountId.toLowerCase() !== accountId)) {
-      return problem(422, 'Unprocessable Entity', 'workflowExecution.href names another execution or account than the body.');
+    if (
+      ids.workflowExecutionId.toLowerCase() !== executionId ||
+      (ids.accountId && ids.accountId.toLowerCase() !== accountId)
+    ) {
+      return problem(
+        422,
+        'Unprocessable Entity',
+        'workflowExecution.href names another execution or account than the body.',
+      );
     }
   }
 
-  const [cached] = await deps.db.select({ accountId: executions.accountId }).from(executions).where(eq(executions.id, executionId));
-  if (cached && cached.accountId !== accountId) return problem(422, 'Unprocessable Entity', 'This execution belongs to another account.');
+  const [cached] = await deps.db
+    .select({ accountId: executions.accountId })
+    .from(executions)
+    .where(eq(executions.id, executionId));
+  if (cached && cached.accountId !== accountId)
+    return problem(422, 'Unprocessable Entity', 'This execution belongs to another account.');
   if (!cached) {
     const known = await verifyAtService(deps, accountId, executionId);
-    if (known === false) return problem(422, 'Unprocessable Entity', 'The service does not know this workflow execution.');
+    if (known === false)
+      return problem(422, 'Unprocessable Entity', 'The service does not know this workflow execution.');
   }
 
   let jobs: JobSender;
@@ -142,7 +165,9 @@ export async function handleCallback(request: Request, deps: CallbackDeps): Prom
     jobs = await deps.jobs();
   } catch (err) {
     deps.log?.(`callback not stored: the job queue is unavailable (${err instanceof Error ? err.message : err})`);
-    return problem(503, 'Service Unavailable', 'The callback could not be stored; send it again later.', { 'retry-after': '30' });
+    return problem(503, 'Service Unavailable', 'The callback could not be stored; send it again later.', {
+      'retry-after': '30',
+    });
   }
   const sentAt = body.callbackSentAt ? new Date(body.callbackSentAt) : null;
   const stored = await deps.db.transaction(async (tx) => {
@@ -158,7 +183,11 @@ export async function handleCallback(request: Request, deps: CallbackDeps): Prom
       })
       .returning({ id: callbacks.id });
     if (cached) await markStale(tx, executionId);
-    await enqueueFetch(jobs, { executionId, accountId, reason: 'callback', attempt: 0, hint: body.workflowExecution.status }, { db: jobDb(tx) });
+    await enqueueFetch(
+      jobs,
+      { executionId, accountId, reason: 'callback', attempt: 0, hint: body.workflowExecution.status },
+      { db: jobDb(tx) },
+    );
     return row;
   });
   return Response.json({ received: true, id: stored.id }, { status: 200, headers: { 'cache-control': 'no-store' } });
@@ -179,7 +208,9 @@ async function verifyAtService(deps: CallbackDeps, accountId: string, executionI
     return true;
   } catch (err) {
     if (isNotFound(err)) return false;
-    deps.log?.(`callback for ${executionId}: status check failed, accepting it (${err instanceof Error ? err.message : err})`);
+    deps.log?.(
+      `callback for ${executionId}: status check failed, accepting it (${err instanceof Error ? err.message : err})`,
+    );
     return null;
   }
 }

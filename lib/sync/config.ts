@@ -51,7 +51,10 @@ export const DEFAULT_SYNC_OPTIONS: SyncOptions = {
   followUpLimit: 200,
 };
 
-export function syncOptionsFromEnv(env: Pick<Env, 'SYNC_POLL_MINUTES' | 'SYNC_RECONCILE_HOURS' | 'SYNC_CONCURRENCY' | 'SYNC_RETRY_SCHEDULE'>, over: Partial<SyncOptions> = {}): SyncOptions {
+export function syncOptionsFromEnv(
+  env: Pick<Env, 'SYNC_POLL_MINUTES' | 'SYNC_RECONCILE_HOURS' | 'SYNC_CONCURRENCY' | 'SYNC_RETRY_SCHEDULE'>,
+  over: Partial<SyncOptions> = {},
+): SyncOptions {
   return {
     ...DEFAULT_SYNC_OPTIONS,
     retryScheduleSec: env.SYNC_RETRY_SCHEDULE,

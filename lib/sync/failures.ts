@@ -11,7 +11,13 @@ export async function recordFetchFailure(
   const error = f.error.slice(0, 2000);
   await db
     .insert(syncFailures)
-    .values({ kind: 'fetch', executionId: f.executionId.toLowerCase(), accountId: f.accountId ?? null, error, state: f.state })
+    .values({
+      kind: 'fetch',
+      executionId: f.executionId.toLowerCase(),
+      accountId: f.accountId ?? null,
+      error,
+      state: f.state,
+    })
     .onConflictDoUpdate({
       target: syncFailures.executionId,
       targetWhere: sql`${syncFailures.resolvedAt} is null and ${syncFailures.executionId} is not null`,
@@ -31,11 +37,22 @@ export async function resolveFetchFailures(db: DbOrTx, executionIds: string[]): 
   await db
     .update(syncFailures)
     .set({ resolvedAt: sql`now()` })
-    .where(and(inArray(syncFailures.executionId, executionIds.map((s) => s.toLowerCase())), isNull(syncFailures.resolvedAt)));
+    .where(
+      and(
+        inArray(
+          syncFailures.executionId,
+          executionIds.map((s) => s.toLowerCase()),
+        ),
+        isNull(syncFailures.resolvedAt),
+      ),
+    );
 }
 
 /** Open failures that have given up (what "retry failed" picks up). */
-export async function listFailedFetches(db: Db, limit = 1000): Promise<Array<{ id: number; executionId: string; accountId: string | null }>> {
+export async function listFailedFetches(
+  db: Db,
+  limit = 1000,
+): Promise<Array<{ id: number; executionId: string; accountId: string | null }>> {
   const rows = await db
     .select({ id: syncFailures.id, executionId: syncFailures.executionId, accountId: syncFailures.accountId })
     .from(syncFailures)
@@ -47,5 +64,8 @@ export async function listFailedFetches(db: Db, limit = 1000): Promise<Array<{ i
 
 export async function markFailuresRetrying(db: DbOrTx, ids: number[]): Promise<void> {
   if (!ids.length) return;
-  await db.update(syncFailures).set({ state: 'retrying', lastAt: sql`now()` }).where(inArray(syncFailures.id, ids));
+  await db
+    .update(syncFailures)
+    .set({ state: 'retrying', lastAt: sql`now()` })
+    .where(inArray(syncFailures.id, ids));
 }

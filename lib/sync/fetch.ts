@@ -13,7 +13,12 @@ import type { Db } from '@/lib/db/client';
 import { callbacks, executions } from '@/lib/db/schema';
 import type { IdvClient } from '@/lib/idv/client';
 import { isNotFound } from '@/lib/idv/errors';
-import { isTerminalWorkflowStatus, type RuleExecutionsResponse, type StepsResponse, type WorkflowExecutionResult } from '@/lib/idv/schemas';
+import {
+  isTerminalWorkflowStatus,
+  type RuleExecutionsResponse,
+  type StepsResponse,
+  type WorkflowExecutionResult,
+} from '@/lib/idv/schemas';
 import type { SyncOptions } from './config';
 import { recordFetchFailure, resolveFetchFailures } from './failures';
 import { ingestExecution, markGoneAtService, type IngestOutcome } from './ingest';
@@ -39,10 +44,17 @@ export type FetchOutcome =
 /** Jobs from these follow the not-ready schedule; polls and reconciliations come back on their own. */
 const FOLLOWS_SCHEDULE = new Set<FetchJob['reason']>(['callback', 'refresh']);
 
-export async function fetchExecution(deps: SyncDeps, job: FetchJob, opts: { signal?: AbortSignal } = {}): Promise<FetchOutcome> {
+export async function fetchExecution(
+  deps: SyncDeps,
+  job: FetchJob,
+  opts: { signal?: AbortSignal } = {},
+): Promise<FetchOutcome> {
   const { db, idv } = deps;
   const id = job.executionId.toLowerCase();
-  const [cached] = await db.select({ accountId: executions.accountId, status: executions.status }).from(executions).where(eq(executions.id, id));
+  const [cached] = await db
+    .select({ accountId: executions.accountId, status: executions.status })
+    .from(executions)
+    .where(eq(executions.id, id));
   let accountId = cached?.accountId ?? job.accountId?.toLowerCase();
   const call = { signal: opts.signal };
   // The time the requests were sent: an older response never overwrites a newer one.
@@ -58,7 +70,11 @@ export async function fetchExecution(deps: SyncDeps, job: FetchJob, opts: { sign
     } else if (job.hint === 'PROCESSED' || cached?.status === 'PROCESSED' || job.reason === 'refresh') {
       // Most likely processed: all three at once.
       const a = accountId;
-      const [r2, r7, r8] = await Promise.allSettled([idv.getExecution(a, id, call), idv.getSteps(a, id, call), idv.getRules(a, id, call)]);
+      const [r2, r7, r8] = await Promise.allSettled([
+        idv.getExecution(a, id, call),
+        idv.getSteps(a, id, call),
+        idv.getRules(a, id, call),
+      ]);
       if (r2.status === 'rejected') throw r2.reason;
       result = r2.value;
       [steps, rules] = [r7, r8];
@@ -78,14 +94,20 @@ export async function fetchExecution(deps: SyncDeps, job: FetchJob, opts: { sign
     [steps, rules] = await Promise.allSettled([idv.getSteps(a, id, call), idv.getRules(a, id, call)]);
   }
   // A 404 on steps or rules of a processed result: not ready yet. Any other failure: the job is retried.
-  const failed = [steps, rules].find((r) => r?.status === 'rejected' && !isNotFound(r.reason)) as PromiseRejectedResult | undefined;
-  const value = <T,>(r: PromiseSettledResult<T> | undefined) => (wantsDetails && r?.status === 'fulfilled' ? r.value : undefined);
+  const failed = [steps, rules].find((r) => r?.status === 'rejected' && !isNotFound(r.reason)) as
+    PromiseRejectedResult | undefined;
+  const value = <T>(r: PromiseSettledResult<T> | undefined) =>
+    wantsDetails && r?.status === 'fulfilled' ? r.value : undefined;
   const input = { result, steps: value(steps), rules: value(rules), fetchedAt };
-  const complete = isTerminalWorkflowStatus(status) && (!wantsDetails || (input.steps !== undefined && input.rules !== undefined));
+  const complete =
+    isTerminalWorkflowStatus(status) && (!wantsDetails || (input.steps !== undefined && input.rules !== undefined));
 
   const outcome = await db.transaction(async (tx) => {
     const r = await ingestExecution(tx, input);
-    await tx.update(callbacks).set({ processedAt: new Date(), error: null }).where(and(eq(callbacks.executionId, id), isNull(callbacks.processedAt)));
+    await tx
+      .update(callbacks)
+      .set({ processedAt: new Date(), error: null })
+      .where(and(eq(callbacks.executionId, id), isNull(callbacks.processedAt)));
     if (complete) await resolveFetchFailures(tx, [id]);
     return r.outcome;
   });
@@ -117,14 +139,20 @@ async function notFound(deps: SyncDeps, job: FetchJob, cached: boolean): Promise
   if (cached) {
     await deps.db.transaction(async (tx) => {
       await markGoneAtService(tx, id, new Date());
-      await tx.update(callbacks).set({ processedAt: new Date(), error: null }).where(and(eq(callbacks.executionId, id), isNull(callbacks.processedAt)));
+      await tx
+        .update(callbacks)
+        .set({ processedAt: new Date(), error: null })
+        .where(and(eq(callbacks.executionId, id), isNull(callbacks.processedAt)));
       await resolveFetchFailures(tx, [id]);
     });
     return { kind: 'gone' };
   }
   const error = 'The service does not know this execution (404)';
   await deps.db.transaction(async (tx) => {
-    await tx.update(callbacks).set({ processedAt: new Date(), error }).where(and(eq(callbacks.executionId, id), isNull(callbacks.processedAt)));
+    await tx
+      .update(callbacks)
+      .set({ processedAt: new Date(), error })
+      .where(and(eq(callbacks.executionId, id), isNull(callbacks.processedAt)));
     await recordFetchFailure(tx, { executionId: id, accountId: job.accountId, state: 'failed', error });
   });
   return { kind: 'not-found', retryInSec: null };
@@ -135,6 +163,10 @@ async function scheduleRetry(deps: SyncDeps, job: FetchJob, accountId: string | 
   if (!FOLLOWS_SCHEDULE.has(job.reason) || !deps.jobs) return null;
   const delaySec = deps.options.retryScheduleSec[job.attempt];
   if (delaySec === undefined) return null;
-  await enqueueFetch(deps.jobs, { ...job, accountId, attempt: job.attempt + 1 }, { delayMs: Math.max(1, delaySec * 1000) });
+  await enqueueFetch(
+    deps.jobs,
+    { ...job, accountId, attempt: job.attempt + 1 },
+    { delayMs: Math.max(1, delaySec * 1000) },
+  );
   return delaySec;
 }

@@ -55,7 +55,18 @@ export type IngestOutcome = 'inserted' | 'updated' | 'unchanged' | 'stale';
 /** The fields of an execution that trends aggregate; passed to the change hook before and after. */
 export type RollupRow = Pick<
   typeof executions.$inferSelect,
-  'id' | 'createdAt' | 'status' | 'decisionType' | 'decisionLabel' | 'riskScore' | 'definitionKey' | 'issuingCountry' | 'documentType' | 'feedbackStatus' | 'feedbackReason' | 'capabilityTags'
+  | 'id'
+  | 'createdAt'
+  | 'status'
+  | 'decisionType'
+  | 'decisionLabel'
+  | 'riskScore'
+  | 'definitionKey'
+  | 'issuingCountry'
+  | 'documentType'
+  | 'feedbackStatus'
+  | 'feedbackReason'
+  | 'capabilityTags'
 > & { matchedRuleIds: string[] };
 
 export type ChangeHook = (tx: Tx, changes: Array<{ before: RollupRow | null; after: RollupRow }>) => Promise<void>;
@@ -67,7 +78,13 @@ export function onExecutionsChanged(hook: ChangeHook) {
 // The trends rollup follows every change, in the same transaction, wherever ingest runs.
 onExecutionsChanged(applyRollupChanges);
 
-const STATUS_RANK: Record<string, number> = { INITIATED: 1, ACQUIRED: 2, PROCESSED: 3, SESSION_EXPIRED: 3, TOKEN_EXPIRED: 3 };
+const STATUS_RANK: Record<string, number> = {
+  INITIATED: 1,
+  ACQUIRED: 2,
+  PROCESSED: 3,
+  SESSION_EXPIRED: 3,
+  TOKEN_EXPIRED: 3,
+};
 export function statusRank(status: string | undefined | null): number {
   // An unknown status ranks lowest: it is stored and shown, and never blocks a known later one.
   return status ? (STATUS_RANK[status] ?? 0) : 0;
@@ -78,7 +95,8 @@ const toDate = (v: string | undefined | null): Date | null => {
   const d = new Date(v);
   return Number.isNaN(d.getTime()) ? null : d;
 };
-const clean = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : typeof v === 'number' ? String(v) : null);
+const clean = (v: unknown): string | null =>
+  typeof v === 'string' && v.trim() !== '' ? v.trim() : typeof v === 'number' ? String(v) : null;
 
 export interface ExecutionRows {
   execution: typeof executions.$inferInsert;
@@ -96,21 +114,33 @@ export interface ExecutionRows {
 function extractionOf(result: WorkflowExecutionResult): ExtractionData | null {
   const entries = result.capabilities?.extraction;
   if (!Array.isArray(entries)) return null;
-  for (const e of entries) if (e && typeof e.data === 'object' && e.data !== null && !Array.isArray(e.data)) return e.data as ExtractionData;
+  for (const e of entries)
+    if (e && typeof e.data === 'object' && e.data !== null && !Array.isArray(e.data)) return e.data as ExtractionData;
   return null;
 }
 
 function classificationOf(result: WorkflowExecutionResult): Record<string, unknown> | null {
   const entries = result.capabilities?.classification;
   if (!Array.isArray(entries)) return null;
-  for (const e of entries) if (e && typeof e.data === 'object' && e.data !== null && !Array.isArray(e.data)) return e.data as Record<string, unknown>;
+  for (const e of entries)
+    if (e && typeof e.data === 'object' && e.data !== null && !Array.isArray(e.data))
+      return e.data as Record<string, unknown>;
   return null;
 }
 
 /** The service's notion of "the same identity document", hashed (see service-facts, Feedback semantics). */
-export function documentKeyOf(p: { country?: string | null; type?: string | null; number?: string | null; firstName?: string | null; lastName?: string | null; dateOfBirth?: string | null }): string | null {
+export function documentKeyOf(p: {
+  country?: string | null;
+  type?: string | null;
+  number?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  dateOfBirth?: string | null;
+}): string | null {
   if (!p.number) return null;
-  const parts = [p.country, p.type, p.number, p.firstName, p.lastName, p.dateOfBirth].map((s) => (s ?? '').trim().toUpperCase());
+  const parts = [p.country, p.type, p.number, p.firstName, p.lastName, p.dateOfBirth].map((s) =>
+    (s ?? '').trim().toUpperCase(),
+  );
   return createHash('sha256').update(parts.join('|')).digest('hex');
 }
 
@@ -119,10 +149,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function faceLinks(result: WorkflowExecutionResult, selfId: string): Array<{ linkedId: string; kind: string }> {
   const out = new Map<string, { linkedId: string; kind: string }>();
   const add = (id: unknown, kind: string) => {
-    if (typeof id === 'string' && UUID.test(id) && id.toLowerCase() !== selfId.toLowerCase()) out.set(`${kind}:${id.toLowerCase()}`, { linkedId: id.toLowerCase(), kind });
+    if (typeof id === 'string' && UUID.test(id) && id.toLowerCase() !== selfId.toLowerCase())
+      out.set(`${kind}:${id.toLowerCase()}`, { linkedId: id.toLowerCase(), kind });
   };
   for (const e of result.capabilities?.imageChecks ?? []) {
-    const findings = (e?.data as { faceSearchFindings?: { findings?: unknown } } | undefined)?.faceSearchFindings?.findings;
+    const findings = (e?.data as { faceSearchFindings?: { findings?: unknown } } | undefined)?.faceSearchFindings
+      ?.findings;
     if (Array.isArray(findings)) findings.forEach((f) => add(f, 'face'));
   }
   for (const e of result.capabilities?.lookups ?? []) {
@@ -135,7 +167,8 @@ function faceLinks(result: WorkflowExecutionResult, selfId: string): Array<{ lin
       const net = g.network?.transactions;
       if (Array.isArray(net)) net.forEach((t) => add(t, kind));
       const assoc = g.associatedNetwork?.transactions;
-      if (assoc && typeof assoc === 'object') for (const list of Object.values(assoc)) if (Array.isArray(list)) list.forEach((t) => add(t, kind));
+      if (assoc && typeof assoc === 'object')
+        for (const list of Object.values(assoc)) if (Array.isArray(list)) list.forEach((t) => add(t, kind));
     }
   }
   return [...out.values()];
@@ -149,12 +182,29 @@ function ruleRows(executionId: string, execs: RuleExecution[]) {
     const reId = x.id ?? `${executionId}:${i}`;
     re.push({ id: reId, executionId, startedAt: toDate(x.startedAt), completedAt: toDate(x.completedAt) });
     for (const rs of x.rulesets ?? []) {
-      const base = { executionId, ruleExecutionId: reId, rulesetId: rs.id ?? 'unknown', rulesetName: rs.name ?? null, rulesetVersion: rs.version ?? null, rulesetScore: rs.score ?? null };
-      for (const [list, isMatched] of [[rs.rulesMatched, true], [rs.rulesNotMatched, false]] as const) {
+      const base = {
+        executionId,
+        ruleExecutionId: reId,
+        rulesetId: rs.id ?? 'unknown',
+        rulesetName: rs.name ?? null,
+        rulesetVersion: rs.version ?? null,
+        rulesetScore: rs.score ?? null,
+      };
+      for (const [list, isMatched] of [
+        [rs.rulesMatched, true],
+        [rs.rulesNotMatched, false],
+      ] as const) {
         for (const r of list ?? []) {
           const ruleId = r.id ?? r.name ?? 'unknown';
           if (isMatched) matched.add(ruleId);
-          rr.push({ ...base, ruleId, ruleName: r.name ?? null, ruleVersion: r.version ?? null, score: r.score ?? null, matched: isMatched });
+          rr.push({
+            ...base,
+            ruleId,
+            ruleName: r.name ?? null,
+            ruleVersion: r.version ?? null,
+            score: r.score ?? null,
+            matched: isMatched,
+          });
         }
       }
     }
@@ -215,7 +265,8 @@ function serialize(v: unknown): string | undefined {
         for (let i = 0; i < v.length; i++) out += (i ? ',' : '') + (serialize(v[i]) ?? 'null');
         return `${out}]`;
       }
-      if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return serialize((v as { toJSON: () => unknown }).toJSON());
+      if (typeof (v as { toJSON?: unknown }).toJSON === 'function')
+        return serialize((v as { toJSON: () => unknown }).toJSON());
       const o = v as Record<string, unknown>;
       // Own enumerable keys list array indices first, in numeric order: keep them there, sort the rest.
       const keys = Object.keys(o);
@@ -261,7 +312,8 @@ export function toRows(input: IngestInput, opts: { personalData?: boolean } = {}
       const label = clean(e.decision?.details?.label);
       if (type) tags.add(`${capability}:${type}`);
       if (label) tags.add(`${capability}:label:${label}`);
-      const rawEntry = (((raw.capabilities as Record<string, unknown[]> | undefined)?.[capability] ?? [])[position] ?? e) as Record<string, unknown>;
+      const rawEntry = (((raw.capabilities as Record<string, unknown[]> | undefined)?.[capability] ?? [])[position] ??
+        e) as Record<string, unknown>;
       entryRows.push({
         executionId: id,
         capability,
@@ -292,7 +344,8 @@ export function toRows(input: IngestInput, opts: { personalData?: boolean } = {}
   }
 
   let ruleExecs: RuleExecution[] | null = null;
-  if (input.rules !== undefined) ruleExecs = parseOnce(RuleExecutionsResponseSchema, input.rules, 'rule executions').executions;
+  if (input.rules !== undefined)
+    ruleExecs = parseOnce(RuleExecutionsResponseSchema, input.rules, 'rule executions').executions;
   else if (parsed.rules?.executions?.length) ruleExecs = parsed.rules.executions;
   const rules = ruleExecs ? ruleRows(id, ruleExecs) : null;
 
@@ -307,7 +360,13 @@ export function toRows(input: IngestInput, opts: { personalData?: boolean } = {}
     .digest('hex');
 
   const searchable = [firstName, lastName, docNumber].filter(Boolean).join(' ');
-  const refs = [parsed.workflow.userReference, parsed.workflow.customerInternalReference, parsed.workflow.reportingCriteria].filter(Boolean).join(' ');
+  const refs = [
+    parsed.workflow.userReference,
+    parsed.workflow.customerInternalReference,
+    parsed.workflow.reportingCriteria,
+  ]
+    .filter(Boolean)
+    .join(' ');
   return {
     execution: {
       id,
@@ -332,7 +391,9 @@ export function toRows(input: IngestInput, opts: { personalData?: boolean } = {}
       firstName: keepPersonal ? firstName : null,
       lastName: keepPersonal ? lastName : null,
       dateOfBirth: keepPersonal ? dob : null,
-      documentKey: keepPersonal ? documentKeyOf({ country, type: docType, number: docNumber, firstName, lastName, dateOfBirth: dob }) : null,
+      documentKey: keepPersonal
+        ? documentKeyOf({ country, type: docType, number: docNumber, firstName, lastName, dateOfBirth: dob })
+        : null,
       searchText: `${keepPersonal ? searchable : ''} ${refs}`.trim().toLowerCase() || null,
       capabilityTags: [...tags].sort(),
       feedbackStatus: clean(parsed.feedback?.status),
@@ -356,7 +417,9 @@ export function toRows(input: IngestInput, opts: { personalData?: boolean } = {}
         label: c.label ?? null,
         clientIp: keepPersonal ? (c.clientIp ?? null) : null,
         parts: (c.parts ?? []).map((p) => ({ classifier: p.classifier, captureType: p.captureType })),
-        raw: keepPersonal ? (((raw.credentials as unknown[]) ?? [])[i] as Record<string, unknown>) : { id: c.id, category: c.category, label: c.label },
+        raw: keepPersonal
+          ? (((raw.credentials as unknown[]) ?? [])[i] as Record<string, unknown>)
+          : { id: c.id, category: c.category, label: c.label },
       })),
     capabilityEntries: entryRows,
     steps: stepRows,
@@ -367,7 +430,23 @@ export function toRows(input: IngestInput, opts: { personalData?: boolean } = {}
   };
 }
 
-function rollupOf(e: Omit<RollupRow, 'matchedRuleIds' | 'decisionType' | 'decisionLabel' | 'riskScore' | 'definitionKey' | 'issuingCountry' | 'documentType' | 'feedbackStatus' | 'feedbackReason' | 'capabilityTags'> & Partial<RollupRow>, matchedRuleIds: string[]): RollupRow {
+function rollupOf(
+  e: Omit<
+    RollupRow,
+    | 'matchedRuleIds'
+    | 'decisionType'
+    | 'decisionLabel'
+    | 'riskScore'
+    | 'definitionKey'
+    | 'issuingCountry'
+    | 'documentType'
+    | 'feedbackStatus'
+    | 'feedbackReason'
+    | 'capabilityTags'
+  > &
+    Partial<RollupRow>,
+  matchedRuleIds: string[],
+): RollupRow {
   return {
     id: e.id,
     createdAt: e.createdAt,
@@ -411,20 +490,31 @@ function jsonRecords(rows: ReadonlyArray<object>, keys: string[], columns: Recor
  * Rows where a column is missing in some rows (a default would apply) go through the query
  * builder instead (`others`, run after the statement).
  */
-function insertChildren(sets: Array<[table: Parameters<Tx['insert']>[0], rows: Array<Record<string, unknown>>]>): { steps: SQL[]; others: (tx: Tx) => Promise<void> } {
+function insertChildren(sets: Array<[table: Parameters<Tx['insert']>[0], rows: Array<Record<string, unknown>>]>): {
+  steps: SQL[];
+  others: (tx: Tx) => Promise<void>;
+} {
   const steps: SQL[] = [];
   const others: Array<[Parameters<Tx['insert']>[0], Array<Record<string, unknown>>]> = [];
   for (const [table, rows] of sets) {
     if (!rows.length) continue;
     const columns = getTableColumns(table as never) as Record<string, { name: string }>;
     const keys = Object.keys(rows[0]).filter((k) => k in columns && rows[0][k] !== undefined);
-    const uniform = rows.every((r) => keys.every((k) => r[k] !== undefined) && Object.keys(r).every((k) => keys.includes(k) || r[k] === undefined));
+    const uniform = rows.every(
+      (r) =>
+        keys.every((k) => r[k] !== undefined) && Object.keys(r).every((k) => keys.includes(k) || r[k] === undefined),
+    );
     if (!uniform) {
       others.push([table, rows]);
       continue;
     }
-    const names = sql.join(keys.map((k) => sql.identifier(columns[k].name)), sql`, `);
-    steps.push(sql`${sql.identifier(`ins_${steps.length}`)} as (insert into ${table} (${names}) select ${names} from jsonb_populate_recordset(null::${table}, ${jsonRecords(rows, keys, columns)}::jsonb))`);
+    const names = sql.join(
+      keys.map((k) => sql.identifier(columns[k].name)),
+      sql`, `,
+    );
+    steps.push(
+      sql`${sql.identifier(`ins_${steps.length}`)} as (insert into ${table} (${names}) select ${names} from jsonb_populate_recordset(null::${table}, ${jsonRecords(rows, keys, columns)}::jsonb))`,
+    );
   }
   return {
     steps,
@@ -439,10 +529,37 @@ function insertChildren(sets: Array<[table: Parameters<Tx['insert']>[0], rows: A
 
 /** Columns an existing execution takes from a re-ingest as is (`excluded`); the others are below. */
 const UPSERT_FROM_EXCLUDED = [
-  'account_id', 'status', 'status_rank', 'decision_type', 'decision_label', 'risk_score', 'definition_key', 'original_definition_key',
-  'user_reference', 'customer_internal_reference', 'reporting_criteria', 'created_at', 'started_at', 'completed_at', 'wiped_out_at',
-  'issuing_country', 'document_type', 'document_number', 'first_name', 'last_name', 'date_of_birth', 'document_key', 'search_text',
-  'capability_tags', 'feedback_status', 'feedback_reason', 'feedback_provided_at', 'has_personal_data', 'result', 'fetched_at', 'content_hash',
+  'account_id',
+  'status',
+  'status_rank',
+  'decision_type',
+  'decision_label',
+  'risk_score',
+  'definition_key',
+  'original_definition_key',
+  'user_reference',
+  'customer_internal_reference',
+  'reporting_criteria',
+  'created_at',
+  'started_at',
+  'completed_at',
+  'wiped_out_at',
+  'issuing_country',
+  'document_type',
+  'document_number',
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'document_key',
+  'search_text',
+  'capability_tags',
+  'feedback_status',
+  'feedback_reason',
+  'feedback_provided_at',
+  'has_personal_data',
+  'result',
+  'fetched_at',
+  'content_hash',
 ];
 const UPSERT_SET = sql.raw(
   [
@@ -466,7 +583,10 @@ const UPSERT_SET = sql.raw(
 function upsertExecutions(rows: Array<typeof executions.$inferInsert>): SQL[] {
   const columns = getTableColumns(executions) as Record<string, { name: string }>;
   const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((k) => k in columns);
-  const names = sql.join(keys.map((k) => sql.identifier(columns[k].name)), sql`, `);
+  const names = sql.join(
+    keys.map((k) => sql.identifier(columns[k].name)),
+    sql`, `,
+  );
   const steps: SQL[] = [];
   for (let i = 0; i < rows.length; i += 500) {
     steps.push(sql`${sql.identifier(`up_${i}`)} as (insert into ${executions} (${names})
@@ -502,19 +622,30 @@ export function prepareInput(input: IngestInput): void {
  * of backfills and benchmarks. Returns one outcome per input, in order. An input that cannot
  * be parsed throws before anything is written.
  */
-export async function ingestMany(dbOrTx: DbOrTx, inputs: IngestInput[]): Promise<Array<{ id: string; outcome: IngestOutcome }>> {
+export async function ingestMany(
+  dbOrTx: DbOrTx,
+  inputs: IngestInput[],
+): Promise<Array<{ id: string; outcome: IngestOutcome }>> {
   if (!inputs.length) return [];
   // Mapped before the transaction: an unusable input fails the batch before anything is written.
   const mapped = inputs.map((input) => ({ input, rows: prepared.get(input) ?? toRows(input) }));
   for (const m of mapped) {
-    if (!UUID.test(m.rows.execution.id!)) throw new IdvParseError('workflow execution result', [{ code: 'custom', path: ['workflow', 'id'], message: 'must be a UUID', input: undefined }]);
-    if (!UUID.test(m.rows.execution.accountId!)) throw new IdvParseError('workflow execution result', [{ code: 'custom', path: ['account', 'id'], message: 'must be a UUID', input: undefined }]);
+    if (!UUID.test(m.rows.execution.id!))
+      throw new IdvParseError('workflow execution result', [
+        { code: 'custom', path: ['workflow', 'id'], message: 'must be a UUID', input: undefined },
+      ]);
+    if (!UUID.test(m.rows.execution.accountId!))
+      throw new IdvParseError('workflow execution result', [
+        { code: 'custom', path: ['account', 'id'], message: 'must be a UUID', input: undefined },
+      ]);
   }
   const ids = [...new Set(mapped.map((m) => m.rows.execution.id!))].sort();
 
   return inTx(dbOrTx, async (tx) => {
     // Serialize writers of the same execution (a callback fetch racing a backfill page).
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(x)) from unnest(string_to_array(${ids.join(',')}, ',')) as x order by x`);
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtext(x)) from unnest(string_to_array(${ids.join(',')}, ',')) as x order by x`,
+    );
     const existingRows = await tx
       .select({
         id: executions.id,
@@ -543,7 +674,15 @@ export async function ingestMany(dbOrTx: DbOrTx, inputs: IngestInput[]): Promise
       const rr = await tx
         .selectDistinct({ executionId: ruleResults.executionId, ruleId: ruleResults.ruleId })
         .from(ruleResults)
-        .where(and(inArray(ruleResults.executionId, existingRows.map((r) => r.id)), eq(ruleResults.matched, true)));
+        .where(
+          and(
+            inArray(
+              ruleResults.executionId,
+              existingRows.map((r) => r.id),
+            ),
+            eq(ruleResults.matched, true),
+          ),
+        );
       for (const r of rr) matchedBefore.set(r.executionId, [...(matchedBefore.get(r.executionId) ?? []), r.ruleId]);
     }
 
@@ -557,11 +696,18 @@ export async function ingestMany(dbOrTx: DbOrTx, inputs: IngestInput[]): Promise
       const rows = prev?.personalDataPurgedAt ? toRows(m.input, { personalData: false }) : m.rows;
       const current = winners.get(id);
       const ref = current
-        ? { fetchedAt: current.execution.fetchedAt ?? null, statusRank: current.execution.statusRank ?? 0, contentHash: current.execution.contentHash ?? null }
+        ? {
+            fetchedAt: current.execution.fetchedAt ?? null,
+            statusRank: current.execution.statusRank ?? 0,
+            contentHash: current.execution.contentHash ?? null,
+          }
         : prev
           ? { fetchedAt: prev.fetchedAt, statusRank: prev.statusRank, contentHash: prev.contentHash }
           : null;
-      if (ref && ((ref.fetchedAt && ref.fetchedAt > m.input.fetchedAt) || ref.statusRank > (rows.execution.statusRank ?? 0))) {
+      if (
+        ref &&
+        ((ref.fetchedAt && ref.fetchedAt > m.input.fetchedAt) || ref.statusRank > (rows.execution.statusRank ?? 0))
+      ) {
         outcomes.push({ id, outcome: 'stale' });
         continue;
       }
@@ -579,14 +725,29 @@ export async function ingestMany(dbOrTx: DbOrTx, inputs: IngestInput[]): Promise
     // execution has none (they cascade with it), so a first backfill deletes nothing.
     const replaced = all.filter((r) => existing.has(r.execution.id!));
     const deletes: SQL[] = [];
-    const deleteOf = (table: typeof credentials | typeof capabilityEntries | typeof executionLinks | typeof stepsTable | typeof ruleResults | typeof ruleExecutions, ids: string[]) => {
-      if (ids.length) deletes.push(sql`${sql.identifier(`del_${deletes.length}`)} as (delete from ${table} where ${table.executionId} = any(${sql.param(ids)}::uuid[]))`);
+    const deleteOf = (
+      table:
+        | typeof credentials
+        | typeof capabilityEntries
+        | typeof executionLinks
+        | typeof stepsTable
+        | typeof ruleResults
+        | typeof ruleExecutions,
+      ids: string[],
+    ) => {
+      if (ids.length)
+        deletes.push(
+          sql`${sql.identifier(`del_${deletes.length}`)} as (delete from ${table} where ${table.executionId} = any(${sql.param(ids)}::uuid[]))`,
+        );
     };
     const replacedIds = replaced.map((r) => r.execution.id!);
     deleteOf(credentials, replacedIds);
     deleteOf(capabilityEntries, replacedIds);
     deleteOf(executionLinks, replacedIds);
-    deleteOf(stepsTable, replaced.filter((r) => r.steps !== null).map((r) => r.execution.id!));
+    deleteOf(
+      stepsTable,
+      replaced.filter((r) => r.steps !== null).map((r) => r.execution.id!),
+    );
     const withRules = replaced.filter((r) => r.ruleExecutions !== null).map((r) => r.execution.id!);
     deleteOf(ruleResults, withRules);
     deleteOf(ruleExecutions, withRules);
@@ -603,7 +764,9 @@ export async function ingestMany(dbOrTx: DbOrTx, inputs: IngestInput[]): Promise
     ]);
     // Executions and their children in one statement: the children's foreign keys are checked
     // at its end, when the execution rows are there.
-    await tx.execute(sql`with ${sql.join([...upsertExecutions(all.map((r) => r.execution)), ...children.steps], sql`, `)} select 1`);
+    await tx.execute(
+      sql`with ${sql.join([...upsertExecutions(all.map((r) => r.execution)), ...children.steps], sql`, `)} select 1`,
+    );
     await children.others(tx);
 
     if (changeHooks.length) {
@@ -631,7 +794,10 @@ function dedupeLinks(links: Array<typeof executionLinks.$inferInsert>) {
   });
 }
 
-export async function ingestExecution(dbOrTx: DbOrTx, input: IngestInput): Promise<{ id: string; outcome: IngestOutcome }> {
+export async function ingestExecution(
+  dbOrTx: DbOrTx,
+  input: IngestInput,
+): Promise<{ id: string; outcome: IngestOutcome }> {
   const [r] = await ingestMany(dbOrTx, [input]);
   return r;
 }
@@ -641,15 +807,30 @@ export async function ingestExecution(dbOrTx: DbOrTx, input: IngestInput): Promi
  * the service answers 404 for an execution (deleted there), for wipes, and for retention.
  * Returns how many executions were purged.
  */
-export async function purgePersonalData(dbOrTx: DbOrTx, target: string[] | { olderThan: Date }, opts: { reason?: 'retention' | 'gone'; batch?: number } = {}): Promise<number> {
+export async function purgePersonalData(
+  dbOrTx: DbOrTx,
+  target: string[] | { olderThan: Date },
+  opts: { reason?: 'retention' | 'gone'; batch?: number } = {},
+): Promise<number> {
   const batch = opts.batch ?? 500;
   let total = 0;
   for (;;) {
     const n = await inTx(dbOrTx, async (tx) => {
       const where = Array.isArray(target)
-        ? and(inArray(executions.id, target.map((t) => t.toLowerCase())), eq(executions.hasPersonalData, true))
+        ? and(
+            inArray(
+              executions.id,
+              target.map((t) => t.toLowerCase()),
+            ),
+            eq(executions.hasPersonalData, true),
+          )
         : and(lt(executions.createdAt, target.olderThan), eq(executions.hasPersonalData, true));
-      const rows = await tx.select({ id: executions.id, result: executions.result }).from(executions).where(where).limit(batch).for('update');
+      const rows = await tx
+        .select({ id: executions.id, result: executions.result })
+        .from(executions)
+        .where(where)
+        .limit(batch)
+        .for('update');
       if (!rows.length) return 0;
       const ids = rows.map((r) => r.id);
       for (const r of rows) {
@@ -670,8 +851,20 @@ export async function purgePersonalData(dbOrTx: DbOrTx, target: string[] | { old
           })
           .where(eq(executions.id, r.id));
       }
-      await tx.update(capabilityEntries).set({ data: null, raw: sql`jsonb_build_object('id', ${capabilityEntries.raw}->'id', 'credentials', ${capabilityEntries.raw}->'credentials', 'decision', ${capabilityEntries.raw}->'decision')` }).where(inArray(capabilityEntries.executionId, ids));
-      await tx.update(credentials).set({ clientIp: null, raw: sql`jsonb_build_object('id', ${credentials.raw}->'id', 'category', ${credentials.raw}->'category', 'label', ${credentials.raw}->'label')` }).where(inArray(credentials.executionId, ids));
+      await tx
+        .update(capabilityEntries)
+        .set({
+          data: null,
+          raw: sql`jsonb_build_object('id', ${capabilityEntries.raw}->'id', 'credentials', ${capabilityEntries.raw}->'credentials', 'decision', ${capabilityEntries.raw}->'decision')`,
+        })
+        .where(inArray(capabilityEntries.executionId, ids));
+      await tx
+        .update(credentials)
+        .set({
+          clientIp: null,
+          raw: sql`jsonb_build_object('id', ${credentials.raw}->'id', 'category', ${credentials.raw}->'category', 'label', ${credentials.raw}->'label')`,
+        })
+        .where(inArray(credentials.executionId, ids));
       await tx.delete(partImages).where(inArray(partImages.executionId, ids));
       return ids.length;
     });
@@ -683,13 +876,18 @@ export async function purgePersonalData(dbOrTx: DbOrTx, target: string[] | { old
 /** The service answered 404 for an execution we hold: keep the record and its metadata, drop personal data. */
 export async function markGoneAtService(dbOrTx: DbOrTx, executionId: string, at: Date): Promise<void> {
   await inTx(dbOrTx, async (tx) => {
-    await tx.update(executions).set({ goneAt: at, staleSince: null, updatedAt: new Date() }).where(and(eq(executions.id, executionId.toLowerCase())));
+    await tx
+      .update(executions)
+      .set({ goneAt: at, staleSince: null, updatedAt: new Date() })
+      .where(and(eq(executions.id, executionId.toLowerCase())));
     await purgePersonalData(tx, [executionId], { reason: 'gone' });
   });
 }
 
 /** Marks executions as having newer data at the service (a callback arrived): the fetch job clears it. */
 export async function markStale(dbOrTx: DbOrTx, executionId: string, at = new Date()): Promise<void> {
-  await dbOrTx.update(executions).set({ staleSince: at }).where(and(eq(executions.id, executionId.toLowerCase()), sql`${executions.staleSince} is null`));
+  await dbOrTx
+    .update(executions)
+    .set({ staleSince: at })
+    .where(and(eq(executions.id, executionId.toLowerCase()), sql`${executions.staleSince} is null`));
 }
-

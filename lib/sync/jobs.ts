@@ -30,21 +30,35 @@ export type JobSender = Pick<PgBoss, 'send'>;
  * callback adds nothing while one is queued; a delayed retry has its own key, so a callback
  * arriving meanwhile is still fetched at once. `db` sends inside a caller's transaction.
  */
-export function enqueueFetch(boss: JobSender, job: FetchJob, opts: { delayMs?: number; db?: PgBoss.Db } = {}): Promise<string | null> {
+export function enqueueFetch(
+  boss: JobSender,
+  job: FetchJob,
+  opts: { delayMs?: number; db?: PgBoss.Db } = {},
+): Promise<string | null> {
   const delayed = (opts.delayMs ?? 0) > 0;
-  return boss.send(QUEUES.fetchExecution, { ...job, executionId: job.executionId.toLowerCase() }, {
-    singletonKey: `${job.executionId.toLowerCase()}${delayed ? ':later' : ''}`,
-    ...(delayed ? { startAfter: new Date(Date.now() + opts.delayMs!) } : {}),
+  return boss.send(
+    QUEUES.fetchExecution,
+    { ...job, executionId: job.executionId.toLowerCase() },
+    {
+      singletonKey: `${job.executionId.toLowerCase()}${delayed ? ':later' : ''}`,
+      ...(delayed ? { startAfter: new Date(Date.now() + opts.delayMs!) } : {}),
+      ...(opts.db ? { db: opts.db } : {}),
+    },
+  );
+}
+
+export function enqueueRun(boss: JobSender, runId: number, opts: { db?: PgBoss.Db } = {}): Promise<string | null> {
+  return boss.send(QUEUES.backfill, { runId } satisfies RunJob, {
+    singletonKey: `run:${runId}`,
     ...(opts.db ? { db: opts.db } : {}),
   });
 }
 
-export function enqueueRun(boss: JobSender, runId: number, opts: { db?: PgBoss.Db } = {}): Promise<string | null> {
-  return boss.send(QUEUES.backfill, { runId } satisfies RunJob, { singletonKey: `run:${runId}`, ...(opts.db ? { db: opts.db } : {}) });
-}
-
 /** Jobs waiting or running, by queue and state (for the sync page). Empty when the queue was never installed. */
-export async function queueDepth(db: Db, schema = queueSchemaName()): Promise<Array<{ name: string; state: string; count: number }>> {
+export async function queueDepth(
+  db: Db,
+  schema = queueSchemaName(),
+): Promise<Array<{ name: string; state: string; count: number }>> {
   if (!/^[a-z_][a-z0-9_]*$/i.test(schema)) throw new Error(`invalid queue schema name ${schema}`);
   try {
     const r = await db.$client.query<{ name: string; state: string; count: string }>(

@@ -11,7 +11,19 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 /** Keeps ids, status, references, timestamps, decisions, labels, rules and feedback. */
 export function stripPersonalData(result: Json): Json {
   const out: Json = {};
-  for (const key of ['workflow', 'account', 'createdAt', 'startedAt', 'completedAt', 'wipedOutAt', 'decision', 'feedback', 'rules', 'steps', 'consent']) {
+  for (const key of [
+    'workflow',
+    'account',
+    'createdAt',
+    'startedAt',
+    'completedAt',
+    'wipedOutAt',
+    'decision',
+    'feedback',
+    'rules',
+    'steps',
+    'consent',
+  ]) {
     if (key in result) out[key] = result[key];
   }
   if (Array.isArray(result.credentials)) {
@@ -19,14 +31,18 @@ export function stripPersonalData(result: Json): Json {
       id: c.id,
       category: c.category,
       label: c.label,
-      parts: Array.isArray(c.parts) ? c.parts.filter(isObject).map((p) => ({ classifier: p.classifier, captureType: p.captureType })) : undefined,
+      parts: Array.isArray(c.parts)
+        ? c.parts.filter(isObject).map((p) => ({ classifier: p.classifier, captureType: p.captureType }))
+        : undefined,
     }));
   }
   if (isObject(result.capabilities)) {
     const caps: Json = {};
     for (const [name, entries] of Object.entries(result.capabilities)) {
       if (!Array.isArray(entries)) continue;
-      caps[name] = entries.filter(isObject).map((e) => ({ id: e.id, credentials: e.credentials, decision: e.decision }));
+      caps[name] = entries
+        .filter(isObject)
+        .map((e) => ({ id: e.id, credentials: e.credentials, decision: e.decision }));
     }
     out.capabilities = caps;
   }

@@ -17,7 +17,9 @@ export function cliIdvClient(env: Env, dataDir: string, extra: Record<string, st
   if (!isRealServiceConfigured(env) && !extra.IDV_BASE_URL) {
     const sim = simulatorEnv(dataDir);
     if (!sim.IDV_BASE_URL) {
-      throw new Error('No service configured (IDV_BASE_URL ...) and no built-in simulator running: start Verdict with `npm start` first, or set the IDV_* variables.');
+      throw new Error(
+        'No service configured (IDV_BASE_URL ...) and no built-in simulator running: start Verdict with `npm start` first, or set the IDV_* variables.',
+      );
     }
     Object.assign(source, sim);
   }

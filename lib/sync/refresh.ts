@@ -16,7 +16,11 @@ export type RefreshResult =
  * "Refresh now" on one cached execution: fetched at once (R2 + R7 + R8), or queued when the
  * service is unavailable, so that the analyst's click is not lost.
  */
-export async function refreshExecution(deps: SyncDeps, executionId: string, opts: { timeoutMs?: number } = {}): Promise<RefreshResult> {
+export async function refreshExecution(
+  deps: SyncDeps,
+  executionId: string,
+  opts: { timeoutMs?: number } = {},
+): Promise<RefreshResult> {
   const id = executionId.toLowerCase();
   const [row] = await deps.db.select({ accountId: executions.accountId }).from(executions).where(eq(executions.id, id));
   if (!row) return { kind: 'not-cached' };
@@ -25,7 +29,13 @@ export async function refreshExecution(deps: SyncDeps, executionId: string, opts
     const r = await fetchExecution(deps, job, { signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000) });
     if (r.kind === 'gone') return { kind: 'gone' };
     if (r.kind === 'not-found') return { kind: 'gone' };
-    return { kind: 'refreshed', status: r.status, complete: r.complete, changed: r.outcome === 'updated' || r.outcome === 'inserted', retryInSec: r.retryInSec };
+    return {
+      kind: 'refreshed',
+      status: r.status,
+      complete: r.complete,
+      changed: r.outcome === 'updated' || r.outcome === 'inserted',
+      retryInSec: r.retryInSec,
+    };
   } catch (err) {
     const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
     if (!(timedOut || isRetryable(err)) || !deps.jobs) throw err;

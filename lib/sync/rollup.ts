@@ -27,7 +27,14 @@ export const MONTH_SCOPE = 8;
  * Every table of the rollup (lib/db/schema/trends.ts): what a reset of the cache must empty
  * together with the executions, and what a rebuild locks.
  */
-export const ROLLUP_TABLES = ['trend_decisions', 'trend_risk', 'trend_risk_days', 'trend_labels', 'trend_rules', 'trend_rule_names'] as const;
+export const ROLLUP_TABLES = [
+  'trend_decisions',
+  'trend_risk',
+  'trend_risk_days',
+  'trend_labels',
+  'trend_rules',
+  'trend_rule_names',
+] as const;
 /** `ROLLUP_TABLES` as an SQL list of names. */
 export const ROLLUP_TABLE_LIST = ROLLUP_TABLES.join(', ');
 
@@ -54,7 +61,8 @@ const KNOWN_LABELS: Array<[capability: string, label: string, decision: string]>
   const seen = new Map<string, [string, string, string]>();
   for (const [capability, table] of Object.entries(CAPABILITY_LABELS)) {
     for (const decision of ['REJECTED', 'WARNING', 'NOT_EXECUTED', 'PASSED'] as const) {
-      for (const label of table?.[decision] ?? []) if (!seen.has(`${capability}:${label}`)) seen.set(`${capability}:${label}`, [capability, label, decision]);
+      for (const label of table?.[decision] ?? [])
+        if (!seen.has(`${capability}:${label}`)) seen.set(`${capability}:${label}`, [capability, label, decision]);
     }
   }
   return [...seen.values()];
@@ -142,17 +150,46 @@ export const rulesOfExecution = sql`(select distinct r.rule_id from rule_results
 
 /** The rollup tables and the columns (with their SQL types) that follow the cube keys in each one's primary key. */
 const CUBE_TABLES = {
-  decisions: { table: 'trend_decisions', keys: [['decision_type', 'text'], ['feedback_status', 'text'], ['feedback_reason', 'text']] },
+  decisions: {
+    table: 'trend_decisions',
+    keys: [
+      ['decision_type', 'text'],
+      ['feedback_status', 'text'],
+      ['feedback_reason', 'text'],
+    ],
+  },
   risk: { table: 'trend_risk', keys: [['risk_score', 'integer']] },
-  labels: { table: 'trend_labels', keys: [['capability', 'text'], ['decision_type', 'text'], ['label', 'text']] },
-  rules: { table: 'trend_rules', keys: [['rule_id', 'text'], ['feedback_status', 'text']] },
+  labels: {
+    table: 'trend_labels',
+    keys: [
+      ['capability', 'text'],
+      ['decision_type', 'text'],
+      ['label', 'text'],
+    ],
+  },
+  rules: {
+    table: 'trend_rules',
+    keys: [
+      ['rule_id', 'text'],
+      ['feedback_status', 'text'],
+    ],
+  },
 } as const;
 type CubeTable = keyof typeof CUBE_TABLES;
-const CUBE_KEYS = [['scope', 'smallint'], ['definition_key', 'text'], ['issuing_country', 'text'], ['document_type', 'text'], ['day', 'date']] as const;
+const CUBE_KEYS = [
+  ['scope', 'smallint'],
+  ['definition_key', 'text'],
+  ['issuing_country', 'text'],
+  ['document_type', 'text'],
+  ['day', 'date'],
+] as const;
 
 /** Net count changes per rollup row of each table; a row is its primary key values in column order. */
 class Deltas {
-  private maps = { decisions: new Map(), risk: new Map(), labels: new Map(), rules: new Map() } as Record<CubeTable, Map<string, { key: Array<string | number>; n: number }>>;
+  private maps = { decisions: new Map(), risk: new Map(), labels: new Map(), rules: new Map() } as Record<
+    CubeTable,
+    Map<string, { key: Array<string | number>; n: number }>
+  >;
   /** `id` identifies `key` within the table (its values joined by NUL, which Postgres text cannot hold). */
   add(table: CubeTable, id: string, key: () => Array<string | number>, n: number) {
     const map = this.maps[table];
@@ -172,7 +209,10 @@ class Deltas {
 /** The sixteen cube keys of one execution: each filter kept or aggregated away, by day and by month. */
 function cubeOf(k: RollupKeys): Array<[number, string, string, string, string]> {
   const out: Array<[number, string, string, string, string]> = [];
-  for (const [grain, day] of [[0, k.day], [MONTH_SCOPE, `${k.day.slice(0, 7)}-01`]] as const) {
+  for (const [grain, day] of [
+    [0, k.day],
+    [MONTH_SCOPE, `${k.day.slice(0, 7)}-01`],
+  ] as const) {
     for (let scope = 0; scope < 8; scope++) {
       out.push([
         grain + scope,
@@ -194,16 +234,31 @@ function cubeOf(k: RollupKeys): Array<[number, string, string, string, string]> 
  * of rows, each an array of the key values in column order, then n): a VALUES list of typed
  * placeholders cost more to build and to parse than the database spent on the rows.
  */
-export async function applyRollupChanges(tx: DbOrTx, changes: ReadonlyArray<{ before: RollupRow | null; after: RollupRow | null }>) {
+export async function applyRollupChanges(
+  tx: DbOrTx,
+  changes: ReadonlyArray<{ before: RollupRow | null; after: RollupRow | null }>,
+) {
   const deltas = new Deltas();
   const S = '\u0000';
   const add = (k: RollupKeys, n: number) => {
     for (const cube of cubeOf(k)) {
       const c = cube.join(S);
-      deltas.add('decisions', `${c}${S}${k.decisionType}${S}${k.feedbackStatus}${S}${k.feedbackReason}`, () => [...cube, k.decisionType, k.feedbackStatus, k.feedbackReason], n);
+      deltas.add(
+        'decisions',
+        `${c}${S}${k.decisionType}${S}${k.feedbackStatus}${S}${k.feedbackReason}`,
+        () => [...cube, k.decisionType, k.feedbackStatus, k.feedbackReason],
+        n,
+      );
       if (k.riskScore != null) deltas.add('risk', `${c}${S}${k.riskScore}`, () => [...cube, k.riskScore!], n);
-      for (const l of k.labels) deltas.add('labels', `${c}${S}${l.capability}${S}${l.decisionType}${S}${l.label}`, () => [...cube, l.capability, l.decisionType, l.label], n);
-      for (const r of k.ruleIds) deltas.add('rules', `${c}${S}${r}${S}${k.feedbackStatus}`, () => [...cube, r, k.feedbackStatus], n);
+      for (const l of k.labels)
+        deltas.add(
+          'labels',
+          `${c}${S}${l.capability}${S}${l.decisionType}${S}${l.label}`,
+          () => [...cube, l.capability, l.decisionType, l.label],
+          n,
+        );
+      for (const r of k.ruleIds)
+        deltas.add('rules', `${c}${S}${r}${S}${k.feedbackStatus}`, () => [...cube, r, k.feedbackStatus], n);
     }
   };
   const withRules: string[] = [];
@@ -214,7 +269,9 @@ export async function applyRollupChanges(tx: DbOrTx, changes: ReadonlyArray<{ be
       if (after.matchedRuleIds.length) withRules.push(after.id);
     }
   }
-  const tables = (Object.keys(CUBE_TABLES) as CubeTable[]).map((t) => ({ t, list: deltas.of(t) })).filter((x) => x.list.length > 0);
+  const tables = (Object.keys(CUBE_TABLES) as CubeTable[])
+    .map((t) => ({ t, list: deltas.of(t) }))
+    .filter((x) => x.list.length > 0);
   const steps: SQL[] = [];
   for (const { t, list } of tables) {
     const { table, names, fromJson } = tableOf(t);
@@ -225,7 +282,10 @@ export async function applyRollupChanges(tx: DbOrTx, changes: ReadonlyArray<{ be
       order by i
       on conflict (${names}) do update set n = t.n + excluded.n)`);
   }
-  if (withRules.length) steps.push(sql`up_names as (${ruleNamesUpsert(sql`r.execution_id = any(${sql.param(withRules.sort())}::uuid[])`)})`);
+  if (withRules.length)
+    steps.push(
+      sql`up_names as (${ruleNamesUpsert(sql`r.execution_id = any(${sql.param(withRules.sort())}::uuid[])`)})`,
+    );
   if (steps.length) await tx.execute(sql`with ${sql.join(steps, sql`, `)} select 1`);
   // A second statement (a CTE of the one above would not see the counts it wrote): drop the
   // rows whose count reached zero, which no longer describe any execution, and refresh the day
@@ -235,7 +295,10 @@ export async function applyRollupChanges(tx: DbOrTx, changes: ReadonlyArray<{ be
     const down = list.filter((d) => d.n < 0);
     if (!down.length) continue;
     const { table, cols, fromJson } = tableOf(t);
-    const on = sql.join(cols.map((c) => sql`t.${sql.identifier(c)} = x.${sql.identifier(c)}`), sql` and `);
+    const on = sql.join(
+      cols.map((c) => sql`t.${sql.identifier(c)} = x.${sql.identifier(c)}`),
+      sql` and `,
+    );
     after.push(sql`${sql.identifier(`down_${t}`)} as (delete from ${sql.identifier(table)} t
       using (select ${fromJson} from jsonb_array_elements(${JSON.stringify(down.map((d) => d.key))}::jsonb) r) as x
       where t.n = 0 and ${on})`);
@@ -291,14 +354,23 @@ function refreshRiskDays(keys: Array<Array<string | number>>): SQL[] {
 }
 
 /** Columns read from a JSON array `r` (one row, values in column order) with their SQL types, named as the columns. */
-const fromJsonRow = (cols: ReadonlyArray<readonly [string, string]>) => sql.raw(cols.map(([c, type], i) => `(r->>${i})::${type} as ${c}`).join(', '));
+const fromJsonRow = (cols: ReadonlyArray<readonly [string, string]>) =>
+  sql.raw(cols.map(([c, type], i) => `(r->>${i})::${type} as ${c}`).join(', '));
 
 /** A table's primary key columns, and the same values read from a JSON array `r` (one row, in column order). */
 function tableOf(which: CubeTable) {
   const { table, keys } = CUBE_TABLES[which];
   const all = [...CUBE_KEYS, ...keys];
   const cols = all.map(([c]) => c) as string[];
-  return { table, cols, names: sql.join(cols.map((c) => sql.identifier(c)), sql`, `), fromJson: fromJsonRow(all) };
+  return {
+    table,
+    cols,
+    names: sql.join(
+      cols.map((c) => sql.identifier(c)),
+      sql`, `,
+    ),
+    fromJson: fromJsonRow(all),
+  };
 }
 
 /** Keeps the latest name of each matched rule, so the page names rules without reading rule_results. */
@@ -341,12 +413,14 @@ export async function rebuildRollup(database: Db, range: DayRange = {}): Promise
       if (range.to) out.push(sql`${d} <= ${range.to}::date`);
       return sql.join(out, sql` and `);
     };
-    for (const t of Object.values(CUBE_TABLES)) await tx.execute(sql`delete from ${sql.identifier(t.table)} r where ${days('r')}`);
+    for (const t of Object.values(CUBE_TABLES))
+      await tx.execute(sql`delete from ${sql.identifier(t.table)} r where ${days('r')}`);
 
     const c = rollupColumns;
     const where = createdInRange(range);
     // The normalised columns first, then CUBE over the three filters: one pass per table.
-    const base = (extra: SQL) => sql`select ${c.day} as day, ${c.definitionKey} as dk, ${c.issuingCountry} as ic, ${c.documentType} as dt, ${extra} from executions e`;
+    const base = (extra: SQL) =>
+      sql`select ${c.day} as day, ${c.definitionKey} as dk, ${c.issuingCountry} as ic, ${c.documentType} as dt, ${extra} from executions e`;
     const cube = sql`grouping(dk, ic, dt)::smallint, coalesce(dk, ''), coalesce(ic, ''), coalesce(dt, ''), day`;
     const res = await tx.execute<{ n: number }>(sql`
       with ins as (
@@ -390,7 +464,9 @@ export async function rebuildRollup(database: Db, range: DayRange = {}): Promise
         from ${sql.identifier(t.table)} where scope < ${MONTH_SCOPE} and ${inMonths}
         group by 1, 2, 3, 4, 5, ${keys}`);
     }
-    await tx.execute(ruleNamesUpsert(sql`exists (select 1 from executions e where e.id = r.execution_id and ${where})`));
+    await tx.execute(
+      ruleNamesUpsert(sql`exists (select 1 from executions e where e.id = r.execution_id and ${where})`),
+    );
     return { executions: res.rows[0]?.n ?? 0 };
   });
 }

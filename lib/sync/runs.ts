@@ -51,12 +51,22 @@ class LeaseLost extends Error {
  * The open run of `kind`, or a new one. At most one run per kind is open (a unique index), so a
  * second "start a backfill" resumes the first instead of walking the list twice.
  */
-export async function openRun(db: Db, kind: RunKind, opts: { startedBy?: string; overlapMs: number; pageSize: number }): Promise<{ run: SyncRun; created: boolean }> {
-  const [open] = await db.select().from(syncRuns).where(and(eq(syncRuns.kind, kind), isNull(syncRuns.finishedAt)));
+export async function openRun(
+  db: Db,
+  kind: RunKind,
+  opts: { startedBy?: string; overlapMs: number; pageSize: number },
+): Promise<{ run: SyncRun; created: boolean }> {
+  const [open] = await db
+    .select()
+    .from(syncRuns)
+    .where(and(eq(syncRuns.kind, kind), isNull(syncRuns.finishedAt)));
   if (open) return { run: open, created: false };
   let stopBefore: Date | null = null;
   if (kind !== 'reconcile') {
-    const [w] = await db.select({ head: max(syncRuns.headCreatedAt) }).from(syncRuns).where(eq(syncRuns.state, 'completed'));
+    const [w] = await db
+      .select({ head: max(syncRuns.headCreatedAt) })
+      .from(syncRuns)
+      .where(eq(syncRuns.state, 'completed'));
     if (w?.head) stopBefore = new Date(new Date(w.head).getTime() - opts.overlapMs);
   }
   const [created] = await db
@@ -65,7 +75,10 @@ export async function openRun(db: Db, kind: RunKind, opts: { startedBy?: string;
     .onConflictDoNothing()
     .returning();
   if (created) return { run: created, created: true };
-  const [raced] = await db.select().from(syncRuns).where(and(eq(syncRuns.kind, kind), isNull(syncRuns.finishedAt)));
+  const [raced] = await db
+    .select()
+    .from(syncRuns)
+    .where(and(eq(syncRuns.kind, kind), isNull(syncRuns.finishedAt)));
   return { run: raced, created: false };
 }
 
@@ -91,7 +104,11 @@ async function acquireLease(db: Db, runId: number, owner: string, leaseMs: numbe
       and(
         eq(syncRuns.id, runId),
         isNull(syncRuns.finishedAt),
-        or(isNull(syncRuns.owner), eq(syncRuns.owner, owner), lt(syncRuns.updatedAt, sql`now() - make_interval(secs => ${leaseMs / 1000})`)),
+        or(
+          isNull(syncRuns.owner),
+          eq(syncRuns.owner, owner),
+          lt(syncRuns.updatedAt, sql`now() - make_interval(secs => ${leaseMs / 1000})`),
+        ),
       ),
     )
     .returning();
@@ -131,27 +148,39 @@ export async function executeRun(deps: SyncDeps, runId: number, opts: ExecuteRun
   if (opts.signal?.aborted) abort();
   opts.signal?.addEventListener('abort', abort, { once: true });
   let lost = false;
-  const heartbeat = setInterval(() => {
-    db.update(syncRuns)
-      .set({ updatedAt: sql`now()` })
-      .where(and(eq(syncRuns.id, runId), eq(syncRuns.owner, opts.owner)))
-      .returning({ id: syncRuns.id })
-      .then((r) => {
-        if (!r.length) {
-          lost = true;
-          ctl.abort(new LeaseLost());
-        }
-      })
-      .catch(() => undefined); // the database is away: the page loop notices and retries
-  }, Math.max(250, options.leaseMs / 3));
+  const heartbeat = setInterval(
+    () => {
+      db.update(syncRuns)
+        .set({ updatedAt: sql`now()` })
+        .where(and(eq(syncRuns.id, runId), eq(syncRuns.owner, opts.owner)))
+        .returning({ id: syncRuns.id })
+        .then((r) => {
+          if (!r.length) {
+            lost = true;
+            ctl.abort(new LeaseLost());
+          }
+        })
+        .catch(() => undefined); // the database is away: the page loop notices and retries
+    },
+    Math.max(250, options.leaseMs / 3),
+  );
   const signal = ctl.signal;
-  const counters: Counters = { inserted: 0, updated: 0, unchanged: 0, stale: 0, skipped: 0, unusable: 0, ...(run.details?.counters as Partial<Counters>) };
+  const counters: Counters = {
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    stale: 0,
+    skipped: 0,
+    unusable: 0,
+    ...(run.details?.counters as Partial<Counters>),
+  };
 
   try {
     // Only a full walk knows its length up front; an incremental one ends where it meets the cache.
     if (run.totalEstimate === null && run.nextPage === 1 && run.stopBefore === null) {
       const total = await countServiceExecutions(deps, signal).catch(() => null);
-      if (total !== null) [run] = await db.update(syncRuns).set({ totalEstimate: total }).where(eq(syncRuns.id, runId)).returning();
+      if (total !== null)
+        [run] = await db.update(syncRuns).set({ totalEstimate: total }).where(eq(syncRuns.id, runId)).returning();
     }
     let page = run.nextPage;
     const size = run.pageSize;
@@ -181,7 +210,12 @@ export async function executeRun(deps: SyncDeps, runId: number, opts: ExecuteRun
         const more = !last && !met && !signal.aborted;
         if (more) ensure(page + 1);
         run = await withRunRetries(deps, signal, () => writePage(deps, run!, data, opts.owner, counters));
-        opts.onPage?.({ page: data.page, listedAt: data.listedAt, committedAt: new Date(), executions: data.items.length });
+        opts.onPage?.({
+          page: data.page,
+          listedAt: data.listedAt,
+          committedAt: new Date(),
+          executions: data.items.length,
+        });
         opts.onProgress?.(run);
         if (last) reachedEnd = true;
         if (!more) break;
@@ -250,7 +284,10 @@ async function loadPage(deps: SyncDeps, run: SyncRun, page: number, signal: Abor
     const a = result.account.id;
     // A result that carries its rule executions needs no R8 (half the requests under the service's 15/s).
     const needRules = !result.rules?.executions?.length;
-    const [steps, rules] = await Promise.allSettled([idv.getSteps(a, id, { signal }), needRules ? idv.getRules(a, id, { signal }) : Promise.resolve(undefined)]);
+    const [steps, rules] = await Promise.allSettled([
+      idv.getSteps(a, id, { signal }),
+      needRules ? idv.getRules(a, id, { signal }) : Promise.resolve(undefined),
+    ]);
     for (const r of [steps, rules]) if (r.status === 'rejected' && !isNotFound(r.reason)) throw r.reason;
     return {
       result,
@@ -265,7 +302,10 @@ async function loadPage(deps: SyncDeps, run: SyncRun, page: number, signal: Abor
 }
 
 /** ingestMany, but one unusable record does not block its page: it is left out and counted. */
-async function ingestPage(tx: Tx, inputs: IngestInput[]): Promise<{ outcomes: Array<{ id: string; outcome: IngestOutcome }>; unusable: number }> {
+async function ingestPage(
+  tx: Tx,
+  inputs: IngestInput[],
+): Promise<{ outcomes: Array<{ id: string; outcome: IngestOutcome }>; unusable: number }> {
   try {
     return { outcomes: await ingestMany(tx, inputs), unusable: 0 };
   } catch (err) {
@@ -282,7 +322,13 @@ async function ingestPage(tx: Tx, inputs: IngestInput[]): Promise<{ outcomes: Ar
   }
 }
 
-async function writePage(deps: SyncDeps, run: SyncRun, data: PageData, owner: string, counters: Counters): Promise<SyncRun> {
+async function writePage(
+  deps: SyncDeps,
+  run: SyncRun,
+  data: PageData,
+  owner: string,
+  counters: Counters,
+): Promise<SyncRun> {
   const { db } = deps;
   return db.transaction(async (tx) => {
     const { outcomes, unusable } = await ingestPage(tx, data.inputs);
@@ -291,12 +337,20 @@ async function writePage(deps: SyncDeps, run: SyncRun, data: PageData, owner: st
       await tx
         .insert(syncSeen)
         .values([...new Set(ids)].map((executionId) => ({ executionId, runId: run.id, listedAt: data.listedAt })))
-        .onConflictDoUpdate({ target: syncSeen.executionId, set: { runId: sql`excluded.run_id`, listedAt: sql`excluded.listed_at` } });
+        .onConflictDoUpdate({
+          target: syncSeen.executionId,
+          set: { runId: sql`excluded.run_id`, listedAt: sql`excluded.listed_at` },
+        });
     }
     const complete = data.inputs
       .filter((i) => {
         const r = i.result as WorkflowExecutionResult;
-        return isTerminalWorkflowStatus(r.workflow.status) && (r.workflow.status !== 'PROCESSED' || r.wipedOutAt || (i.steps !== undefined && (i.rules !== undefined || r.rules?.executions?.length)));
+        return (
+          isTerminalWorkflowStatus(r.workflow.status) &&
+          (r.workflow.status !== 'PROCESSED' ||
+            r.wipedOutAt ||
+            (i.steps !== undefined && (i.rules !== undefined || r.rules?.executions?.length)))
+        );
       })
       .map((i) => (i.result as WorkflowExecutionResult).workflow.id);
     await resolveFetchFailures(tx, complete);
@@ -334,7 +388,14 @@ function newestCreatedAt(items: WorkflowExecutionResult[]): Date | null {
   return newest === null ? null : new Date(newest);
 }
 
-async function completeRun(deps: SyncDeps, run: SyncRun, owner: string, reachedEnd: boolean, counters: Counters, signal: AbortSignal): Promise<SyncRun> {
+async function completeRun(
+  deps: SyncDeps,
+  run: SyncRun,
+  owner: string,
+  reachedEnd: boolean,
+  counters: Counters,
+  signal: AbortSignal,
+): Promise<SyncRun> {
   const { db } = deps;
   let serviceTotal: number | null = null;
   let cacheTotal: number | null = null;
@@ -348,14 +409,25 @@ async function completeRun(deps: SyncDeps, run: SyncRun, owner: string, reachedE
         and(
           isNull(executions.goneAt),
           lt(executions.createdAt, run.startedAt),
-          notExists(db.select({ one: sql`1` }).from(syncSeen).where(and(eq(syncSeen.executionId, executions.id), eq(syncSeen.runId, run.id)))),
+          notExists(
+            db
+              .select({ one: sql`1` })
+              .from(syncSeen)
+              .where(and(eq(syncSeen.executionId, executions.id), eq(syncSeen.runId, run.id))),
+          ),
         ),
       )
       .limit(1000);
     let gone = 0;
     for (const m of missing) {
       if (signal.aborted) break;
-      const r = await withRunRetries(deps, signal, () => fetchExecution({ ...deps, jobs: undefined }, { executionId: m.id, accountId: m.accountId, reason: 'reconcile', attempt: 0 }, { signal }));
+      const r = await withRunRetries(deps, signal, () =>
+        fetchExecution(
+          { ...deps, jobs: undefined },
+          { executionId: m.id, accountId: m.accountId, reason: 'reconcile', attempt: 0 },
+          { signal },
+        ),
+      );
       if (r.kind === 'gone') gone += 1;
     }
     details.missingChecked = missing.length;
@@ -368,7 +440,16 @@ async function completeRun(deps: SyncDeps, run: SyncRun, owner: string, reachedE
   }
   const [done] = await db
     .update(syncRuns)
-    .set({ state: 'completed', finishedAt: sql`now()`, updatedAt: sql`now()`, owner: null, error: null, serviceTotal, cacheTotal, details })
+    .set({
+      state: 'completed',
+      finishedAt: sql`now()`,
+      updatedAt: sql`now()`,
+      owner: null,
+      error: null,
+      serviceTotal,
+      cacheTotal,
+      details,
+    })
     .where(and(eq(syncRuns.id, run.id), eq(syncRuns.owner, owner)))
     .returning();
   return done ?? run;
@@ -452,7 +533,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** Maps with at most `limit` promises in flight, keeping order. */
-export async function mapPool<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapPool<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
@@ -467,7 +552,8 @@ export async function mapPool<T, R>(items: T[], limit: number, fn: (item: T, ind
 
 export function describe(err: unknown): string {
   // drizzle wraps driver errors in "Failed query: <sql> params: ..."; the cause says what went wrong.
-  if (err instanceof Error && err.message.startsWith('Failed query') && err.cause instanceof Error) return `database: ${err.cause.message}`.slice(0, 1000);
+  if (err instanceof Error && err.message.startsWith('Failed query') && err.cause instanceof Error)
+    return `database: ${err.cause.message}`.slice(0, 1000);
   if (err instanceof Error) return err.message.slice(0, 1000);
   return String(err).slice(0, 1000);
 }

@@ -13,7 +13,16 @@ import type { SyncOptions } from './config';
 import { recordFetchFailure } from './failures';
 import { fetchExecution, type SyncDeps } from './fetch';
 import { enqueueFetch, enqueueRun, type FetchJob, type RunJob } from './jobs';
-import { countServiceExecutions, describe, executeRun, isTransient, listStaleRuns, openRun, saveServiceCount, workerOwnerId } from './runs';
+import {
+  countServiceExecutions,
+  describe,
+  executeRun,
+  isTransient,
+  listStaleRuns,
+  openRun,
+  saveServiceCount,
+  workerOwnerId,
+} from './runs';
 import { retentionDays, runRetention } from './retention';
 
 export interface StartWorkerOptions {
@@ -47,7 +56,13 @@ export interface SyncWorker {
 
 export async function startWorker(o: StartWorkerOptions): Promise<SyncWorker> {
   const log = o.log ?? ((line: string) => console.log(`[sync] ${line}`));
-  const boss = await createBoss({ url: o.url, schema: o.queueSchema, worker: true, max: 3, onError: (err) => log(`queue: ${err.message}`) });
+  const boss = await createBoss({
+    url: o.url,
+    schema: o.queueSchema,
+    worker: true,
+    max: 3,
+    onError: (err) => log(`queue: ${err.message}`),
+  });
   if (o.registerProcessBoss ?? true) setBoss(boss);
   const owner = workerOwnerId();
   const ctl = new AbortController();
@@ -67,22 +82,36 @@ export async function startWorker(o: StartWorkerOptions): Promise<SyncWorker> {
             const permanent = !isTransient(err);
             const final = permanent || job.retryCount >= job.retryLimit;
             log(`fetch ${job.data.executionId} failed${final ? '' : ', will retry'}: ${describe(err)}`);
-            await recordFetchFailure(o.db, { executionId: job.data.executionId, accountId: job.data.accountId, error: describe(err), state: final ? 'failed' : 'retrying' }).catch(() => undefined);
+            await recordFetchFailure(o.db, {
+              executionId: job.data.executionId,
+              accountId: job.data.accountId,
+              error: describe(err),
+              state: final ? 'failed' : 'retrying',
+            }).catch(() => undefined);
             // A permanent error is not retried by the queue (another try cannot fix it): "retry failed" on the sync page can.
-            if (!permanent) await boss.fail(QUEUES.fetchExecution, job.id, { message: describe(err) }).catch(() => undefined);
+            if (!permanent)
+              await boss.fail(QUEUES.fetchExecution, job.id, { message: describe(err) }).catch(() => undefined);
           }
         }),
       );
     },
   );
-  await boss.work<RunJob>(QUEUES.backfill, { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSec }, async ([job]) => {
-    await executeRun(deps, job.data.runId, { owner, signal: ctl.signal });
-  });
+  await boss.work<RunJob>(
+    QUEUES.backfill,
+    { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSec },
+    async ([job]) => {
+      await executeRun(deps, job.data.runId, { owner, signal: ctl.signal });
+    },
+  );
   await boss.work(QUEUES.poll, { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSec }, async () => {
     await pollOnce(deps, boss, owner, ctl.signal);
   });
   await boss.work(QUEUES.reconcile, { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSec }, async () => {
-    const { run } = await openRun(o.db, 'reconcile', { startedBy: 'schedule', overlapMs: options.overlapMs, pageSize: options.pageSize });
+    const { run } = await openRun(o.db, 'reconcile', {
+      startedBy: 'schedule',
+      overlapMs: options.overlapMs,
+      pageSize: options.pageSize,
+    });
     await enqueueRun(boss, run.id);
   });
   await boss.work(QUEUES.retention, { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSec }, async () => {
@@ -97,7 +126,8 @@ export async function startWorker(o: StartWorkerOptions): Promise<SyncWorker> {
     if (options.reconcileHours > 0) await boss.schedule(QUEUES.reconcile, reconcileCron(options.reconcileHours));
     else await boss.unschedule(QUEUES.reconcile);
   }
-  if (o.initialSync ?? true) await kickOff(deps, boss).catch((err) => log(`start-up sync not queued: ${describe(err)}`));
+  if (o.initialSync ?? true)
+    await kickOff(deps, boss).catch((err) => log(`start-up sync not queued: ${describe(err)}`));
 
   let stopped = false;
   return {
@@ -132,16 +162,33 @@ async function kickOff(deps: SyncDeps, boss: PgBoss): Promise<void> {
   const open = await db
     .select()
     .from(syncRuns)
-    .where(and(isNull(syncRuns.finishedAt), or(isNull(syncRuns.owner), lt(syncRuns.updatedAt, sql`now() - make_interval(secs => ${options.leaseMs / 1000})`))));
+    .where(
+      and(
+        isNull(syncRuns.finishedAt),
+        or(
+          isNull(syncRuns.owner),
+          lt(syncRuns.updatedAt, sql`now() - make_interval(secs => ${options.leaseMs / 1000})`),
+        ),
+      ),
+    );
   for (const run of open) await enqueueRun(boss, run.id);
   const [{ n }] = await db.select({ n: count() }).from(executions);
   const [recent] = await db
     .select({ id: syncRuns.id })
     .from(syncRuns)
-    .where(and(eq(syncRuns.state, 'completed'), gt(syncRuns.finishedAt, sql`now() - make_interval(mins => ${options.pollMinutes})`)))
+    .where(
+      and(
+        eq(syncRuns.state, 'completed'),
+        gt(syncRuns.finishedAt, sql`now() - make_interval(mins => ${options.pollMinutes})`),
+      ),
+    )
     .limit(1);
   if (n === 0 || !recent) {
-    const { run } = await openRun(db, 'backfill', { startedBy: 'start-up', overlapMs: options.overlapMs, pageSize: options.pageSize });
+    const { run } = await openRun(db, 'backfill', {
+      startedBy: 'start-up',
+      overlapMs: options.overlapMs,
+      pageSize: options.pageSize,
+    });
     await enqueueRun(boss, run.id);
   }
 }
@@ -155,18 +202,36 @@ export async function pollOnce(deps: SyncDeps, boss: PgBoss, owner: string, sign
   const { db, options } = deps;
   for (const run of await listStaleRuns(db, options.leaseMs)) if (run.kind !== 'poll') await enqueueRun(boss, run.id);
 
-  const [everCompleted] = await db.select({ id: syncRuns.id }).from(syncRuns).where(eq(syncRuns.state, 'completed')).limit(1);
+  const [everCompleted] = await db
+    .select({ id: syncRuns.id })
+    .from(syncRuns)
+    .where(eq(syncRuns.state, 'completed'))
+    .limit(1);
   const [walking] = await db
     .select({ id: syncRuns.id })
     .from(syncRuns)
-    .where(and(isNull(syncRuns.finishedAt), eq(syncRuns.state, 'running'), sql`${syncRuns.kind} in ('backfill', 'reconcile')`))
+    .where(
+      and(
+        isNull(syncRuns.finishedAt),
+        eq(syncRuns.state, 'running'),
+        sql`${syncRuns.kind} in ('backfill', 'reconcile')`,
+      ),
+    )
     .limit(1);
   if (!everCompleted) {
     // Never synced: that is a backfill's job (it shows progress and resumes), not a poll's.
-    const { run } = await openRun(db, 'backfill', { startedBy: 'poll', overlapMs: options.overlapMs, pageSize: options.pageSize });
+    const { run } = await openRun(db, 'backfill', {
+      startedBy: 'poll',
+      overlapMs: options.overlapMs,
+      pageSize: options.pageSize,
+    });
     await enqueueRun(boss, run.id);
   } else if (!walking) {
-    const { run } = await openRun(db, 'poll', { startedBy: 'schedule', overlapMs: options.overlapMs, pageSize: options.pageSize });
+    const { run } = await openRun(db, 'poll', {
+      startedBy: 'schedule',
+      overlapMs: options.overlapMs,
+      pageSize: options.pageSize,
+    });
     await executeRun(deps, run.id, { owner, signal });
   }
 
@@ -184,7 +249,8 @@ export async function pollOnce(deps: SyncDeps, boss: PgBoss, owner: string, sign
     )
     .orderBy(desc(executions.createdAt))
     .limit(options.followUpLimit);
-  for (const e of unfinished) await enqueueFetch(boss, { executionId: e.id, accountId: e.accountId, reason: 'poll', attempt: 0 });
+  for (const e of unfinished)
+    await enqueueFetch(boss, { executionId: e.id, accountId: e.accountId, reason: 'poll', attempt: 0 });
 
   const total = await countServiceExecutions(deps, signal).catch(() => null);
   if (total !== null) await saveServiceCount(db, { count: total, at: new Date().toISOString(), source: 'probe' });

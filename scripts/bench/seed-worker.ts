@@ -63,7 +63,7 @@ const COLUMNS: Array<[string, string, (r: Row) => unknown]> = [
 
 function insertSql(withJson: boolean) {
   const cols = [...COLUMNS.map(([c]) => c), ...(withJson ? ['result'] : [])];
-  const sel = COLUMNS.map(([c, , ], i) => (c === 'capability_tags' ? `string_to_array(c${i}, E'\\x1f')` : `c${i}`));
+  const sel = COLUMNS.map(([c, ,], i) => (c === 'capability_tags' ? `string_to_array(c${i}, E'\\x1f')` : `c${i}`));
   if (withJson) sel.push(`c${COLUMNS.length}::jsonb`);
   const args = COLUMNS.map(([, t], i) => `$${i + 1}::${t}[]`);
   if (withJson) args.push(`$${COLUMNS.length + 1}::text[]`);
@@ -96,7 +96,7 @@ async function run(job: SeedJob) {
     }
     return { cols: job.withJson ? [...cols, json] : cols, n };
   };
-  for (let i = job.start; i < job.count; ) {
+  for (let i = job.start; i < job.count;) {
     const { cols, n } = build(i);
     i += n * job.stride;
     if (pending) await pending;

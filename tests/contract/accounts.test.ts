@@ -14,7 +14,8 @@ afterAll(async () => {
   await sim.close();
 });
 
-const create = (body: Json, headers: Record<string, string> = {}) => call(sim, 'POST', '/api/v1/accounts', { token: access, body, headers });
+const create = (body: Json, headers: Record<string, string> = {}) =>
+  call(sim, 'POST', '/api/v1/accounts', { token: access, body, headers });
 const withDef = (wd: Json, over: Json = {}) => accountBody({ workflowDefinition: { key: '10013', ...wd }, ...over });
 
 describe('A1: create account', () => {
@@ -35,8 +36,11 @@ describe('A1: create account', () => {
     const r = await create(accountBody());
     const id = r.json.workflowExecution.credentials.find((c: Json) => c.category === 'ID');
     expect(id).toMatchObject({
-      id: expect.any(String), label: expect.any(String), category: 'ID',
-      country: { predefinedType: 'DEFINED', values: ['DEU'] }, type: { predefinedType: 'DEFINED', values: ['ID_CARD', 'PASSPORT'] },
+      id: expect.any(String),
+      label: expect.any(String),
+      category: 'ID',
+      country: { predefinedType: 'DEFINED', values: ['DEU'] },
+      type: { predefinedType: 'DEFINED', values: ['ID_CARD', 'PASSPORT'] },
       allowedChannels: ['WEB', 'API', 'SDK'],
       api: { token: expect.any(String), parts: expect.any(Object), workflowExecution: expect.any(String) },
     });
@@ -44,23 +48,36 @@ describe('A1: create account', () => {
 
   it('Account response: api.workflowExecution is the URL of the workflow execution used for finalization', async () => {
     const acc = await createAccount(sim, access);
-    expect(acc.creds.ID.api.workflowExecution).toBe(`${sim.url}/api/v1/accounts/${acc.accountId}/workflow-executions/${acc.executionId}`);
+    expect(acc.creds.ID.api.workflowExecution).toBe(
+      `${sim.url}/api/v1/accounts/${acc.accountId}/workflow-executions/${acc.executionId}`,
+    );
   });
 
   it('Part names per category: ID -> front, back; SELFIE -> face; DATA -> prepared_data; FACEMAP -> none', async () => {
-    const r = await create(withDef({ key: 'custom-1', credentials: [{ category: 'ID' }, { category: 'SELFIE' }, { category: 'DATA' }, { category: 'FACEMAP' }] }));
+    const r = await create(
+      withDef({
+        key: 'custom-1',
+        credentials: [{ category: 'ID' }, { category: 'SELFIE' }, { category: 'DATA' }, { category: 'FACEMAP' }],
+      }),
+    );
     expect(r.status, r.text).toBe(200);
     const by = Object.fromEntries(r.json.workflowExecution.credentials.map((c: Json) => [c.category, c]));
-    const w = r.json.workflowExecution.id, a = r.json.account.id;
+    const w = r.json.workflowExecution.id,
+      a = r.json.account.id;
     const base = `${sim.url}/api/v1/accounts/${a}/workflow-executions/${w}/credentials`;
-    expect(by.ID.api.parts).toEqual({ front: `${base}/${by.ID.id}/parts/FRONT`, back: `${base}/${by.ID.id}/parts/BACK` });
+    expect(by.ID.api.parts).toEqual({
+      front: `${base}/${by.ID.id}/parts/FRONT`,
+      back: `${base}/${by.ID.id}/parts/BACK`,
+    });
     expect(by.SELFIE.api.parts).toEqual({ face: `${base}/${by.SELFIE.id}/parts/FACE` });
     expect(by.DATA.api.parts).toEqual({ prepared_data: `${base}/${by.DATA.id}/parts/PREPARED_DATA` });
     expect(by.FACEMAP.api).toBeUndefined();
   });
 
   it('Account response: a credential limited to WEB and SDK has no api member', async () => {
-    const r = await create(withDef({ credentials: [{ category: 'ID', allowedChannels: ['WEB', 'SDK'] }, { category: 'SELFIE' }] }));
+    const r = await create(
+      withDef({ credentials: [{ category: 'ID', allowedChannels: ['WEB', 'SDK'] }, { category: 'SELFIE' }] }),
+    );
     expect(r.status).toBe(200);
     const id = r.json.workflowExecution.credentials.find((c: Json) => c.category === 'ID');
     expect(id.allowedChannels).toEqual(['WEB', 'SDK']);
@@ -70,7 +87,9 @@ describe('A1: create account', () => {
   it('C4: a DOCUMENT credential gets an api.parts.document upload URL', async () => {
     const r = await create(withDef({ key: 'doc-1', credentials: [{ category: 'DOCUMENT' }] }));
     expect(r.status).toBe(200);
-    expect(r.json.workflowExecution.credentials[0].api.parts).toEqual({ document: expect.stringMatching(/\/parts\/DOCUMENT$/) });
+    expect(r.json.workflowExecution.credentials[0].api.parts).toEqual({
+      document: expect.stringMatching(/\/parts\/DOCUMENT$/),
+    });
   });
 
   it('Authentication 6: account create yields a transaction token (api.token) and an SDK token (sdk.token) for that execution', async () => {
@@ -80,7 +99,13 @@ describe('A1: create account', () => {
   });
 
   it('Header User-Agent is required on account create (400 without it)', async () => {
-    const r = await rawRequest(sim, 'POST', '/api/v1/accounts', { authorization: `Bearer ${access}`, 'content-type': 'application/json' }, JSON.stringify(accountBody()));
+    const r = await rawRequest(
+      sim,
+      'POST',
+      '/api/v1/accounts',
+      { authorization: `Bearer ${access}`, 'content-type': 'application/json' },
+      JSON.stringify(accountBody()),
+    );
     expectProblem(r, 400, /User-Agent/);
   });
 
@@ -101,12 +126,21 @@ describe('A1: create account', () => {
   });
 
   it('Account request: workflowDefinition.key is required', async () => {
-    expectProblem(await create(accountBody({ workflowDefinition: { credentials: [{ category: 'ID' }] } })), 400, /workflowDefinition\.key/);
+    expectProblem(
+      await create(accountBody({ workflowDefinition: { credentials: [{ category: 'ID' }] } })),
+      400,
+      /workflowDefinition\.key/,
+    );
   });
 
   it('Account request: definitionKey may be sent as a number and comes back as a string', async () => {
     const acc = await createAccount(sim, access, { workflowDefinition: { key: 10013 } });
-    const r = await call(sim, 'GET', `/api/v1/accounts/${acc.accountId}/workflow-executions/${acc.executionId}/status`, { token: access });
+    const r = await call(
+      sim,
+      'GET',
+      `/api/v1/accounts/${acc.accountId}/workflow-executions/${acc.executionId}/status`,
+      { token: access },
+    );
     expect(r.json.workflowExecution.definitionKey).toBe('10013');
   });
 
@@ -117,31 +151,51 @@ describe('A1: create account', () => {
   });
 
   it('Account request: an unknown definition key without credentials is refused (400)', async () => {
-    expectProblem(await create(accountBody({ workflowDefinition: { key: 'nope' } })), 400, /workflowDefinition\.credentials/);
+    expectProblem(
+      await create(accountBody({ workflowDefinition: { key: 'nope' } })),
+      400,
+      /workflowDefinition\.credentials/,
+    );
   });
 
   it('Limits: userReference 1..100 characters — 100 accepted, 101 rejected with 400, empty rejected', async () => {
     expect((await create(accountBody({ userReference: 'u'.repeat(100) }))).status).toBe(200);
-    expectProblem(await create(accountBody({ userReference: 'u'.repeat(101) })), 400, /^userReference: must be 1\.\.100 characters/);
+    expectProblem(
+      await create(accountBody({ userReference: 'u'.repeat(101) })),
+      400,
+      /^userReference: must be 1\.\.100 characters/,
+    );
     expectProblem(await create(accountBody({ userReference: '' })), 400, /^userReference/);
   });
 
   it('Limits: customerInternalReference 1..100 characters — 100 accepted, 101 and empty rejected with 400', async () => {
     expect((await create(accountBody({ customerInternalReference: 'c'.repeat(100) }))).status).toBe(200);
-    expectProblem(await create(accountBody({ customerInternalReference: 'c'.repeat(101) })), 400, /^customerInternalReference: must be 1\.\.100/);
+    expectProblem(
+      await create(accountBody({ customerInternalReference: 'c'.repeat(101) })),
+      400,
+      /^customerInternalReference: must be 1\.\.100/,
+    );
     expectProblem(await create(accountBody({ customerInternalReference: '' })), 400, /^customerInternalReference/);
   });
 
   it('Limits: reportingCriteria 1..255 characters — 255 accepted, 256 rejected with 400', async () => {
     expect((await create(accountBody({ reportingCriteria: 'r'.repeat(255) }))).status).toBe(200);
-    expectProblem(await create(accountBody({ reportingCriteria: 'r'.repeat(256) })), 400, /^reportingCriteria: must be 1\.\.255/);
+    expectProblem(
+      await create(accountBody({ reportingCriteria: 'r'.repeat(256) })),
+      400,
+      /^reportingCriteria: must be 1\.\.255/,
+    );
     expectProblem(await create(accountBody({ reportingCriteria: '' })), 400, /^reportingCriteria/);
   });
 
   it('Limits: callbackUrl 1..255 characters — 255 accepted, 256 rejected with 400', async () => {
     const base = 'https://hooks.example.com/';
     expect((await create(accountBody({ callbackUrl: base + 'a'.repeat(255 - base.length) }))).status).toBe(200);
-    expectProblem(await create(accountBody({ callbackUrl: base + 'a'.repeat(256 - base.length) })), 400, /^callbackUrl: must be 1\.\.255/);
+    expectProblem(
+      await create(accountBody({ callbackUrl: base + 'a'.repeat(256 - base.length) })),
+      400,
+      /^callbackUrl: must be 1\.\.255/,
+    );
   });
 
   it('Account request: callbackUrl must be an absolute http(s) URL', async () => {
@@ -150,63 +204,148 @@ describe('A1: create account', () => {
   });
 
   it('Account request: tokenLifetime format — optional sign, digits, one unit letter s, m, h or d', async () => {
-    for (const ok of ['300s', '5m', '+30m', '2h', '60d']) expect((await create(accountBody({ tokenLifetime: ok }))).status, ok).toBe(200);
-    for (const badValue of ['30', 'm30', '30min', '1.5h', '30 m', '30M', '']) expectProblem(await create(accountBody({ tokenLifetime: badValue })), 400, /^tokenLifetime/);
+    for (const ok of ['300s', '5m', '+30m', '2h', '60d'])
+      expect((await create(accountBody({ tokenLifetime: ok }))).status, ok).toBe(200);
+    for (const badValue of ['30', 'm30', '30min', '1.5h', '30 m', '30M', ''])
+      expectProblem(await create(accountBody({ tokenLifetime: badValue })), 400, /^tokenLifetime/);
   });
 
   it('Account request: tokenLifetime outside 5 minutes .. 60 days is refused (e.g. -5m, 299s, 61d)', async () => {
-    for (const v of ['-5m', '299s', '61d']) expectProblem(await create(accountBody({ tokenLifetime: v })), 400, /^tokenLifetime: must be between 5 minutes and 60 days/);
+    for (const v of ['-5m', '299s', '61d'])
+      expectProblem(
+        await create(accountBody({ tokenLifetime: v })),
+        400,
+        /^tokenLifetime: must be between 5 minutes and 60 days/,
+      );
   });
 
   it('Account request: web {successUrl, errorUrl, locale} are strings and are accepted', async () => {
-    const r = await create(accountBody({ web: { successUrl: 'https://example.com/ok', errorUrl: 'https://example.com/err', locale: 'de' } }));
+    const r = await create(
+      accountBody({ web: { successUrl: 'https://example.com/ok', errorUrl: 'https://example.com/err', locale: 'de' } }),
+    );
     expect(r.status).toBe(200);
-    expect(r.json.web).toMatchObject({ successUrl: 'https://example.com/ok', errorUrl: 'https://example.com/err', locale: 'de' });
+    expect(r.json.web).toMatchObject({
+      successUrl: 'https://example.com/ok',
+      errorUrl: 'https://example.com/err',
+      locale: 'de',
+    });
     expectProblem(await create(accountBody({ web: { locale: 5 } })), 400, /^web\.locale/);
   });
 
   it('workflowDefinition.credentials[].category: ID, FACEMAP, SELFIE, DATA (and DOCUMENT) accepted; others refused', async () => {
-    expectProblem(await create(withDef({ credentials: [{ category: 'PASSPORT' }] })), 400, /^workflowDefinition\.credentials\[0\]\.category/);
+    expectProblem(
+      await create(withDef({ credentials: [{ category: 'PASSPORT' }] })),
+      400,
+      /^workflowDefinition\.credentials\[0\]\.category/,
+    );
   });
 
   it('workflowDefinition.credentials[].country: values are three-letter country codes', async () => {
-    expectProblem(await create(withDef({ credentials: [{ category: 'ID', country: { predefinedType: 'DEFINED', values: ['DE'] } }] })), 400, /country\.values\[0\]: must be a three-letter country code/);
+    expectProblem(
+      await create(
+        withDef({ credentials: [{ category: 'ID', country: { predefinedType: 'DEFINED', values: ['DE'] } }] }),
+      ),
+      400,
+      /country\.values\[0\]: must be a three-letter country code/,
+    );
   });
 
   it('workflowDefinition.credentials[].type: values PASSPORT, DRIVING_LICENSE, ID_CARD, VISA, UNSUPPORTED', async () => {
-    expect((await create(withDef({ credentials: [{ category: 'ID', type: { predefinedType: 'DEFINED', values: ['PASSPORT', 'DRIVING_LICENSE', 'ID_CARD', 'VISA', 'UNSUPPORTED'] } }] }))).status).toBe(200);
-    expectProblem(await create(withDef({ credentials: [{ category: 'ID', type: { predefinedType: 'DEFINED', values: ['LIBRARY_CARD'] } }] })), 400, /type\.values\[0\]/);
+    expect(
+      (
+        await create(
+          withDef({
+            credentials: [
+              {
+                category: 'ID',
+                type: {
+                  predefinedType: 'DEFINED',
+                  values: ['PASSPORT', 'DRIVING_LICENSE', 'ID_CARD', 'VISA', 'UNSUPPORTED'],
+                },
+              },
+            ],
+          }),
+        )
+      ).status,
+    ).toBe(200);
+    expectProblem(
+      await create(
+        withDef({ credentials: [{ category: 'ID', type: { predefinedType: 'DEFINED', values: ['LIBRARY_CARD'] } }] }),
+      ),
+      400,
+      /type\.values\[0\]/,
+    );
   });
 
   it('workflowDefinition.credentials[].id must be a UUID of a credential of this account', async () => {
     expectProblem(await create(withDef({ credentials: [{ category: 'ID', id: 'abc' }] })), 400, /id: must be a UUID/);
-    expectProblem(await create(withDef({ credentials: [{ category: 'ID', id: '8d0c1f7e-1a2b-4c3d-8e4f-5a6b7c8d9e0f' }] })), 400, /no credential/);
+    expectProblem(
+      await create(withDef({ credentials: [{ category: 'ID', id: '8d0c1f7e-1a2b-4c3d-8e4f-5a6b7c8d9e0f' }] })),
+      400,
+      /no credential/,
+    );
   });
 
   it('Channels: FACEMAP is WEB/SDK only — asking for API is refused', async () => {
-    expectProblem(await create(withDef({ credentials: [{ category: 'FACEMAP', allowedChannels: ['API'] }] })), 400, /FACEMAP/);
+    expectProblem(
+      await create(withDef({ credentials: [{ category: 'FACEMAP', allowedChannels: ['API'] }] })),
+      400,
+      /FACEMAP/,
+    );
   });
 
   it('Channels: allowedChannels values are WEB, API, SDK', async () => {
-    expectProblem(await create(withDef({ credentials: [{ category: 'ID', allowedChannels: ['EMAIL'] }] })), 400, /allowedChannels\[0\]/);
+    expectProblem(
+      await create(withDef({ credentials: [{ category: 'ID', allowedChannels: ['EMAIL'] }] })),
+      400,
+      /allowedChannels\[0\]/,
+    );
   });
 
   it('Account request: at most one credential per category', async () => {
-    expectProblem(await create(withDef({ credentials: [{ category: 'ID' }, { category: 'ID' }] })), 400, /at most one ID credential/);
+    expectProblem(
+      await create(withDef({ credentials: [{ category: 'ID' }, { category: 'ID' }] })),
+      400,
+      /at most one ID credential/,
+    );
   });
 
   it('capabilities: watchlistScreening {}, documentVerification.enableExtraction boolean, ekycCheck.searchType string, workflowDecision ruleset ids, ruleset.ids array', async () => {
-    const ok = withDef({ capabilities: { watchlistScreening: {}, documentVerification: { enableExtraction: true }, ekycCheck: { searchType: '1+1' }, workflowDecision: { riskScoreRulesetId: 'rs-1', decisionLabelRulesetId: 'rs-2' }, ruleset: { ids: ['a', 'b'] } } });
+    const ok = withDef({
+      capabilities: {
+        watchlistScreening: {},
+        documentVerification: { enableExtraction: true },
+        ekycCheck: { searchType: '1+1' },
+        workflowDecision: { riskScoreRulesetId: 'rs-1', decisionLabelRulesetId: 'rs-2' },
+        ruleset: { ids: ['a', 'b'] },
+      },
+    });
     expect((await create(ok)).status).toBe(200);
-    expectProblem(await create(withDef({ capabilities: { documentVerification: { enableExtraction: 'yes' } } })), 400, /enableExtraction: must be a boolean/);
+    expectProblem(
+      await create(withDef({ capabilities: { documentVerification: { enableExtraction: 'yes' } } })),
+      400,
+      /enableExtraction: must be a boolean/,
+    );
     expectProblem(await create(withDef({ capabilities: { ruleset: { ids: 'a' } } })), 400, /ruleset\.ids/);
-    expectProblem(await create(withDef({ capabilities: { ekycCheck: { searchType: 2 } } })), 400, /ekycCheck\.searchType/);
+    expectProblem(
+      await create(withDef({ capabilities: { ekycCheck: { searchType: 2 } } })),
+      400,
+      /ekycCheck\.searchType/,
+    );
   });
 
   it('userConsent: userIp, userLocation {country, state}, consent {obtained, obtainedAt timestamp}', async () => {
     expectProblem(await create(accountBody({ userConsent: { userIp: 'not-an-ip' } })), 400, /^userConsent\.userIp/);
-    expectProblem(await create(accountBody({ userConsent: { consent: { obtained: 'yes', obtainedAt: 'yesterday' } } })), 400, /^userConsent\.consent\.obtainedAt/);
-    expectProblem(await create(accountBody({ userConsent: { consent: { obtainedAt: '2026-01-01T00:00:00Z' } } })), 400, /^userConsent\.consent\.obtained/);
+    expectProblem(
+      await create(accountBody({ userConsent: { consent: { obtained: 'yes', obtainedAt: 'yesterday' } } })),
+      400,
+      /^userConsent\.consent\.obtainedAt/,
+    );
+    expectProblem(
+      await create(accountBody({ userConsent: { consent: { obtainedAt: '2026-01-01T00:00:00Z' } } })),
+      400,
+      /^userConsent\.consent\.obtained/,
+    );
   });
 
   it('overrideSettings: a map of string keys to string values', async () => {
@@ -215,7 +354,11 @@ describe('A1: create account', () => {
   });
 
   it('Errors 3: wrong types get 400 naming the field (customerInternalReference as a number)', async () => {
-    expectProblem(await create(accountBody({ customerInternalReference: 42 })), 400, /^customerInternalReference: must be a string/);
+    expectProblem(
+      await create(accountBody({ customerInternalReference: 42 })),
+      400,
+      /^customerInternalReference: must be a string/,
+    );
   });
 
   it('Errors 3: a body that is not a JSON object gets 400', async () => {
@@ -226,42 +369,85 @@ describe('A1: create account', () => {
 describe('A2: update existing account', () => {
   it('Endpoints A2: PUT /api/v1/accounts/{accountId} returns 200 and a new workflow execution on the same account', async () => {
     const a = await createAccount(sim, access);
-    const r = await call(sim, 'PUT', `/api/v1/accounts/${a.accountId}`, { token: access, body: accountBody({ customerInternalReference: 'second' }) });
+    const r = await call(sim, 'PUT', `/api/v1/accounts/${a.accountId}`, {
+      token: access,
+      body: accountBody({ customerInternalReference: 'second' }),
+    });
     expect(r.status).toBe(200);
     expect(r.json.account.id).toBe(a.accountId);
     expect(r.json.workflowExecution.id).not.toBe(a.executionId);
     const acc = await call(sim, 'GET', `/api/v1/accounts/${a.accountId}`, { token: access });
-    expect(acc.json.workflowExecutions.map((x: Json) => x.id).sort()).toEqual([a.executionId, r.json.workflowExecution.id].sort());
+    expect(acc.json.workflowExecutions.map((x: Json) => x.id).sort()).toEqual(
+      [a.executionId, r.json.workflowExecution.id].sort(),
+    );
   });
 
   it('A2: the new execution links to the previous one (parentId / childIds)', async () => {
     const a = await createAccount(sim, access);
     const r = await call(sim, 'PUT', `/api/v1/accounts/${a.accountId}`, { token: access, body: accountBody() });
-    const child = await call(sim, 'GET', `/api/v1/accounts/${a.accountId}/workflow-executions/${r.json.workflowExecution.id}`, { token: access });
+    const child = await call(
+      sim,
+      'GET',
+      `/api/v1/accounts/${a.accountId}/workflow-executions/${r.json.workflowExecution.id}`,
+      { token: access },
+    );
     expect(child.json.workflow.parentId).toBe(a.executionId);
-    const parent = await call(sim, 'GET', `/api/v1/accounts/${a.accountId}/workflow-executions/${a.executionId}`, { token: access });
+    const parent = await call(sim, 'GET', `/api/v1/accounts/${a.accountId}/workflow-executions/${a.executionId}`, {
+      token: access,
+    });
     expect(parent.json.workflow.childIds).toEqual([r.json.workflowExecution.id]);
   });
 
   it('Header User-Agent is required on account update (400 without it)', async () => {
     const a = await createAccount(sim, access);
-    const r = await rawRequest(sim, 'PUT', `/api/v1/accounts/${a.accountId}`, { authorization: `Bearer ${access}`, 'content-type': 'application/json' }, JSON.stringify(accountBody()));
+    const r = await rawRequest(
+      sim,
+      'PUT',
+      `/api/v1/accounts/${a.accountId}`,
+      { authorization: `Bearer ${access}`, 'content-type': 'application/json' },
+      JSON.stringify(accountBody()),
+    );
     expectProblem(r, 400, /User-Agent/);
   });
 
   it('A2: the same body rules apply (customerInternalReference 101 characters -> 400)', async () => {
     const a = await createAccount(sim, access);
-    expectProblem(await call(sim, 'PUT', `/api/v1/accounts/${a.accountId}`, { token: access, body: accountBody({ customerInternalReference: 'x'.repeat(101) }) }), 400, /customerInternalReference/);
+    expectProblem(
+      await call(sim, 'PUT', `/api/v1/accounts/${a.accountId}`, {
+        token: access,
+        body: accountBody({ customerInternalReference: 'x'.repeat(101) }),
+      }),
+      400,
+      /customerInternalReference/,
+    );
   });
 
   it('A2: an unknown account id gets 404; an invalid one gets 400', async () => {
-    expectProblem(await call(sim, 'PUT', '/api/v1/accounts/8d0c1f7e-1a2b-4c3d-8e4f-5a6b7c8d9e0f', { token: access, body: accountBody() }), 404);
-    expectProblem(await call(sim, 'PUT', '/api/v1/accounts/not-a-uuid', { token: access, body: accountBody() }), 400, /accountId must be a UUID/);
+    expectProblem(
+      await call(sim, 'PUT', '/api/v1/accounts/8d0c1f7e-1a2b-4c3d-8e4f-5a6b7c8d9e0f', {
+        token: access,
+        body: accountBody(),
+      }),
+      404,
+    );
+    expectProblem(
+      await call(sim, 'PUT', '/api/v1/accounts/not-a-uuid', { token: access, body: accountBody() }),
+      400,
+      /accountId must be a UUID/,
+    );
   });
 
   it('A2: a credential id from an earlier execution of the account is reused with its parts', async () => {
     const a = await createAccount(sim, access);
-    const r = await call(sim, 'PUT', `/api/v1/accounts/${a.accountId}`, { token: access, body: accountBody({ workflowDefinition: { key: '10013', credentials: [{ category: 'ID', id: a.creds.ID.id }, { category: 'SELFIE' }] } }) });
+    const r = await call(sim, 'PUT', `/api/v1/accounts/${a.accountId}`, {
+      token: access,
+      body: accountBody({
+        workflowDefinition: {
+          key: '10013',
+          credentials: [{ category: 'ID', id: a.creds.ID.id }, { category: 'SELFIE' }],
+        },
+      }),
+    });
     expect(r.status, r.text).toBe(200);
     expect(r.json.workflowExecution.credentials[0].id).toBe(a.creds.ID.id);
   });
@@ -286,7 +472,11 @@ describe('Rate limits of account requests (service facts: 1 per second with shor
       const codes: number[] = [];
       let retryAfter: string | null = null;
       for (let i = 0; i < 5; i++) {
-        const r = await call(s, 'POST', '/api/v1/accounts', { token: t, body: accountBody(), headers: { 'user-agent': UA } });
+        const r = await call(s, 'POST', '/api/v1/accounts', {
+          token: t,
+          body: accountBody(),
+          headers: { 'user-agent': UA },
+        });
         codes.push(r.status);
         if (r.status === 429) {
           retryAfter = r.headers.get('retry-after');

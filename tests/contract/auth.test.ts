@@ -13,7 +13,10 @@ afterAll(async () => {
 });
 
 const tokenReq = (headers: Record<string, string>, body = 'grant_type=client_credentials') =>
-  call(sim, 'POST', '/oauth2/token', { headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, raw: body });
+  call(sim, 'POST', '/oauth2/token', {
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    raw: body,
+  });
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Endpoints T: POST {auth_url}/oauth2/token', () => {
@@ -97,11 +100,20 @@ describe('Authentication: bearer tokens on the REST operations', () => {
   it('Errors 2: a token signed by someone else gets 401', async () => {
     const t = await token(sim);
     const [h, p] = t.split('.');
-    expectProblem(await call(sim, 'GET', '/api/v1/workflow-executions', { token: `${h}.${p}.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA` }), 401);
+    expectProblem(
+      await call(sim, 'GET', '/api/v1/workflow-executions', {
+        token: `${h}.${p}.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`,
+      }),
+      401,
+    );
   });
 
   it('Authentication 1: Basic authentication for the REST operations is deprecated and refused with 401', async () => {
-    expectProblem(await call(sim, 'GET', '/api/v1/workflow-executions', { headers: { authorization: basic(sim) } }), 401, /Basic/);
+    expectProblem(
+      await call(sim, 'GET', '/api/v1/workflow-executions', { headers: { authorization: basic(sim) } }),
+      401,
+      /Basic/,
+    );
   });
 
   it('Errors 2: an expired access token gets 401 (token expiry shortened with the fault knob)', async () => {
@@ -130,25 +142,43 @@ describe('Authentication: bearer tokens on the REST operations', () => {
 
   it('Authentication 6: the transaction token (api.token) is refused on retrieval operations (wrong kind, 401)', async () => {
     const acc = await createAccount(sim, await token(sim));
-    expectProblem(await call(sim, 'GET', `/api/v1/accounts/${acc.accountId}/workflow-executions/${acc.executionId}`, { token: acc.txToken }), 401, /Wrong token kind/);
+    expectProblem(
+      await call(sim, 'GET', `/api/v1/accounts/${acc.accountId}/workflow-executions/${acc.executionId}`, {
+        token: acc.txToken,
+      }),
+      401,
+      /Wrong token kind/,
+    );
   });
 
   it('Authentication 6: the SDK token (sdk.token) is refused on API credential operations (wrong kind, 401)', async () => {
     const acc = await createAccount(sim, await token(sim));
-    expectProblem(await call(sim, 'PUT', acc.creds.ID.api.workflowExecution, { token: acc.sdkToken }), 401, /Wrong token kind/);
+    expectProblem(
+      await call(sim, 'PUT', acc.creds.ID.api.workflowExecution, { token: acc.sdkToken }),
+      401,
+      /Wrong token kind/,
+    );
   });
 
   it('Notes: credential operations refuse the OAuth access token (wrong kind, 401)', async () => {
     const access = await token(sim);
     const acc = await createAccount(sim, access);
-    expectProblem(await call(sim, 'PUT', acc.creds.ID.api.workflowExecution, { token: access }), 401, /transaction token/);
+    expectProblem(
+      await call(sim, 'PUT', acc.creds.ID.api.workflowExecution, { token: access }),
+      401,
+      /transaction token/,
+    );
   });
 
   it('Authentication 6: a transaction token authorizes only its own workflow execution (403 elsewhere)', async () => {
     const access = await token(sim);
     const a = await createAccount(sim, access);
     const b = await createAccount(sim, access);
-    expectProblem(await call(sim, 'PUT', b.creds.ID.api.workflowExecution, { token: a.txToken }), 403, /does not authorize/);
+    expectProblem(
+      await call(sim, 'PUT', b.creds.ID.api.workflowExecution, { token: a.txToken }),
+      403,
+      /does not authorize/,
+    );
   });
 
   it('Authentication 6: a transaction token expires per tokenLifetime (401 after expiry)', async () => {

@@ -1,7 +1,21 @@
 // Events (callbacks), expiry statuses, and the fault knobs used by other test suites.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '@/lib/simulator';
-import { accountBody, basic, call, callbackReceiver, completeJourney, createAccount, expectProblem, images, start, token, upload, waitFor, type Json } from './helpers';
+import {
+  accountBody,
+  basic,
+  call,
+  callbackReceiver,
+  completeJourney,
+  createAccount,
+  expectProblem,
+  images,
+  start,
+  token,
+  upload,
+  waitFor,
+  type Json,
+} from './helpers';
 
 let sim: RunningSimulator;
 let access: string;
@@ -17,9 +31,11 @@ afterAll(async () => {
   await hook.close();
 });
 
-const forExec = <T extends { body: Json }>(h: { received: T[] }, id: string) => h.received.filter((r) => r.body.workflowExecution?.id === id);
+const forExec = <T extends { body: Json }>(h: { received: T[] }, id: string) =>
+  h.received.filter((r) => r.body.workflowExecution?.id === id);
 const simGet = (path: string) => call(sim, 'GET', path, { headers: { authorization: basic(sim) } });
-const simPut = (path: string, body: unknown) => call(sim, 'PUT', path, { headers: { authorization: basic(sim) }, body });
+const simPut = (path: string, body: unknown) =>
+  call(sim, 'PUT', path, { headers: { authorization: basic(sim) }, body });
 
 describe('Events: callbacks', () => {
   it('Events 1: a callback is sent to the configured default URL when an execution completes', async () => {
@@ -44,10 +60,18 @@ describe('Events: callbacks', () => {
   it('service facts: callback body {callbackSentAt, userReference only if set, workflowExecution{id, href without account segment, definitionKey string, status}, account{id, href}}', async () => {
     const b = accountBody();
     delete b.userReference;
-    const done = await completeJourney(sim, access, { userReference: undefined, workflowDefinition: { ...b.workflowDefinition, key: 10013 } });
+    const done = await completeJourney(sim, access, {
+      userReference: undefined,
+      workflowDefinition: { ...b.workflowDefinition, key: 10013 },
+    });
     const cb = await waitFor(() => forExec(hook, done.executionId)[0]);
     expect(Object.keys(cb.body).sort()).toEqual(['account', 'callbackSentAt', 'workflowExecution']);
-    expect(cb.body.workflowExecution).toEqual({ id: done.executionId, href: `${sim.url}/api/v1/workflow-executions/${done.executionId}`, definitionKey: '10013', status: 'PROCESSED' });
+    expect(cb.body.workflowExecution).toEqual({
+      id: done.executionId,
+      href: `${sim.url}/api/v1/workflow-executions/${done.executionId}`,
+      definitionKey: '10013',
+      status: 'PROCESSED',
+    });
     expect(cb.body.account).toEqual({ id: done.accountId, href: `${sim.url}/api/v1/accounts/${done.accountId}` });
     expect(Date.now() - Date.parse(cb.body.callbackSentAt)).toBeLessThan(10_000);
   });
@@ -57,8 +81,14 @@ describe('Events: callbacks', () => {
     try {
       const done = await completeJourney(sim, access, { callbackUrl: flaky.url });
       await waitFor(() => (flaky.received.length >= 3 ? true : undefined), 3000);
-      const attempts = (await simGet('/__sim/callbacks')).json.attempts.filter((a: Json) => a.executionId === done.executionId);
-      expect(attempts.map((a: Json) => [a.attempt, a.status])).toEqual([[1, 500], [2, 500], [3, 200]]);
+      const attempts = (await simGet('/__sim/callbacks')).json.attempts.filter(
+        (a: Json) => a.executionId === done.executionId,
+      );
+      expect(attempts.map((a: Json) => [a.attempt, a.status])).toEqual([
+        [1, 500],
+        [2, 500],
+        [3, 200],
+      ]);
       const t = flaky.received.map((r) => r.at);
       expect(t[2] - t[1]).toBeGreaterThanOrEqual(t[1] - t[0] - 5);
       expect(sim.callbackAttempts().filter((a) => a.executionId === done.executionId)).toHaveLength(3);
@@ -84,9 +114,15 @@ describe('Events: callbacks', () => {
     await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.front());
     const cb = await waitFor(() => forExec(hook, acc.executionId)[0], 3000);
     expect(cb.body.workflowExecution.status).toBe('SESSION_EXPIRED');
-    const r = await call(sim, 'GET', `/api/v1/accounts/${acc.accountId}/workflow-executions/${acc.executionId}`, { token: access });
+    const r = await call(sim, 'GET', `/api/v1/accounts/${acc.accountId}/workflow-executions/${acc.executionId}`, {
+      token: access,
+    });
     expect(r.json.workflow.status).toBe('SESSION_EXPIRED');
-    expect(r.json.decision).toEqual({ type: 'NOT_EXECUTED', details: { label: 'SESSION_EXPIRED' }, risk: { score: -1 } });
+    expect(r.json.decision).toEqual({
+      type: 'NOT_EXECUTED',
+      details: { label: 'SESSION_EXPIRED' },
+      risk: { score: -1 },
+    });
     expectProblem(await upload(sim, acc.creds.ID.api.parts.back, acc.txToken, images.back()), 400, /SESSION_EXPIRED/);
   });
 
@@ -96,7 +132,12 @@ describe('Events: callbacks', () => {
       const acc = await createAccount(sim, access);
       const cb = await waitFor(() => forExec(hook, acc.executionId)[0], 4000);
       expect(cb.body.workflowExecution.status).toBe('TOKEN_EXPIRED');
-      const s = await call(sim, 'GET', `/api/v1/accounts/${acc.accountId}/workflow-executions/${acc.executionId}/status`, { token: access });
+      const s = await call(
+        sim,
+        'GET',
+        `/api/v1/accounts/${acc.accountId}/workflow-executions/${acc.executionId}/status`,
+        { token: access },
+      );
       expect(s.json.workflowExecution.status).toBe('TOKEN_EXPIRED');
     } finally {
       sim.faults.tokenLifetimeSec = null;
@@ -107,7 +148,8 @@ describe('Events: callbacks', () => {
     const strict = await start({ allowInsecureCallbacks: false });
     try {
       const t = await token(strict);
-      const post = (callbackUrl: string) => call(strict, 'POST', '/api/v1/accounts', { token: t, body: accountBody({ callbackUrl }) });
+      const post = (callbackUrl: string) =>
+        call(strict, 'POST', '/api/v1/accounts', { token: t, body: accountBody({ callbackUrl }) });
       expectProblem(await post('http://hooks.example.com/x'), 400, /HTTPS/);
       expectProblem(await post('https://203.0.113.5/x'), 400, /IP address/);
       expectProblem(await post('https://hooks.example.com:8443/x'), 400, /port/);
@@ -121,7 +163,15 @@ describe('Events: callbacks', () => {
 describe('Fault knobs (GET/PUT /__sim/faults, POST /__sim/reset)', () => {
   it('GET /__sim/faults returns every knob', async () => {
     const r = await simGet('/__sim/faults');
-    expect(r.json).toEqual({ latencyMs: 0, errorRate: 0, burst429: 0, tokenLifetimeSec: null, dropCallbacks: 0, duplicateCallbacks: false, stallProcessing: false });
+    expect(r.json).toEqual({
+      latencyMs: 0,
+      errorRate: 0,
+      burst429: 0,
+      tokenLifetimeSec: null,
+      dropCallbacks: 0,
+      duplicateCallbacks: false,
+      stallProcessing: false,
+    });
   });
 
   it('PUT /__sim/faults validates the knobs (400 on out-of-range values or unknown knobs)', async () => {
@@ -158,7 +208,10 @@ describe('Fault knobs (GET/PUT /__sim/faults, POST /__sim/reset)', () => {
   it('burst429 answers the next N requests with 429, Retry-After and the documented body', async () => {
     await simPut('/__sim/faults', { burst429: 2 });
     const a = await call(sim, 'GET', '/api/v1/workflow-executions', { token: access });
-    const b = await call(sim, 'POST', '/oauth2/token', { headers: { authorization: basic(sim), 'content-type': 'application/x-www-form-urlencoded' }, raw: 'grant_type=client_credentials' });
+    const b = await call(sim, 'POST', '/oauth2/token', {
+      headers: { authorization: basic(sim), 'content-type': 'application/x-www-form-urlencoded' },
+      raw: 'grant_type=client_credentials',
+    });
     const c = await call(sim, 'GET', '/api/v1/workflow-executions?size=1', { token: access });
     for (const r of [a, b]) {
       expect(r.json).toEqual({ title: 'Too Many Requests', status: 429, detail: 'Request limit exceeded' });
@@ -183,7 +236,9 @@ describe('Fault knobs (GET/PUT /__sim/faults, POST /__sim/reset)', () => {
     await simPut('/__sim/faults', { duplicateCallbacks: true });
     try {
       const done = await completeJourney(sim, access);
-      const got = await waitFor(() => (forExec(hook, done.executionId).length >= 2 ? forExec(hook, done.executionId) : undefined));
+      const got = await waitFor(() =>
+        forExec(hook, done.executionId).length >= 2 ? forExec(hook, done.executionId) : undefined,
+      );
       expect(got[0].body.workflowExecution).toEqual(got[1].body.workflowExecution);
     } finally {
       await simPut('/__sim/faults', { duplicateCallbacks: false });
@@ -201,13 +256,20 @@ describe('Fault knobs (GET/PUT /__sim/faults, POST /__sim/reset)', () => {
     expect((await call(sim, 'GET', statusPath, { token: access })).json.workflowExecution.status).toBe('ACQUIRED');
     expect((await call(sim, 'GET', '/')).json.details.processing).toBe('DEGRADED');
     await simPut('/__sim/faults', { stallProcessing: false });
-    await waitFor(async () => ((await call(sim, 'GET', statusPath, { token: access })).json.workflowExecution.status === 'PROCESSED' ? true : undefined));
+    await waitFor(async () =>
+      (await call(sim, 'GET', statusPath, { token: access })).json.workflowExecution.status === 'PROCESSED'
+        ? true
+        : undefined,
+    );
   });
 
   it('tokenLifetimeSec shortens token expiry (expires_in follows it)', async () => {
     await simPut('/__sim/faults', { tokenLifetimeSec: 5 });
     try {
-      const r = await call(sim, 'POST', '/oauth2/token', { headers: { authorization: basic(sim), 'content-type': 'application/x-www-form-urlencoded' }, raw: 'grant_type=client_credentials' });
+      const r = await call(sim, 'POST', '/oauth2/token', {
+        headers: { authorization: basic(sim), 'content-type': 'application/x-www-form-urlencoded' },
+        raw: 'grant_type=client_credentials',
+      });
       expect(r.json.expires_in).toBeLessThanOrEqual(5);
     } finally {
       await simPut('/__sim/faults', { tokenLifetimeSec: null });
@@ -235,6 +297,9 @@ describe('Fault knobs (GET/PUT /__sim/faults, POST /__sim/reset)', () => {
 describe('Health', () => {
   it('GET / returns {status: UP, details{api, callback, mobile, processing, retrieval, web}}', async () => {
     const r = await call(sim, 'GET', '/');
-    expect(r.json).toEqual({ status: 'UP', details: { api: 'UP', callback: 'UP', mobile: 'UP', processing: 'UP', retrieval: 'UP', web: 'UP' } });
+    expect(r.json).toEqual({
+      status: 'UP',
+      details: { api: 'UP', callback: 'UP', mobile: 'UP', processing: 'UP', retrieval: 'UP', web: 'UP' },
+    });
   });
 });

@@ -29,16 +29,27 @@ export function basic(sim: RunningSimulator, id = sim.clientId, secret = sim.cli
 export async function token(sim: RunningSimulator): Promise<string> {
   const res = await fetch(`${sim.url}/oauth2/token`, {
     method: 'POST',
-    headers: { authorization: basic(sim), accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      authorization: basic(sim),
+      accept: 'application/json',
+      'content-type': 'application/x-www-form-urlencoded',
+    },
     body: 'grant_type=client_credentials',
   });
   expect(res.status).toBe(200);
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-export interface Json { [k: string]: any }
+export interface Json {
+  [k: string]: any;
+}
 
-export async function call(sim: RunningSimulator, method: string, path: string, opts: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: BodyInit } = {}) {
+export async function call(
+  sim: RunningSimulator,
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: BodyInit } = {},
+) {
   const headers: Record<string, string> = { accept: 'application/json', 'user-agent': UA, ...(opts.headers ?? {}) };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: BodyInit | undefined = opts.raw;
@@ -72,11 +83,19 @@ export function accountBody(over: Json = {}): Json {
     workflowDefinition: {
       key: '10013',
       credentials: [
-        { category: 'ID', country: { predefinedType: 'DEFINED', values: ['DEU'] }, type: { predefinedType: 'DEFINED', values: ['ID_CARD', 'PASSPORT'] } },
+        {
+          category: 'ID',
+          country: { predefinedType: 'DEFINED', values: ['DEU'] },
+          type: { predefinedType: 'DEFINED', values: ['ID_CARD', 'PASSPORT'] },
+        },
         { category: 'SELFIE' },
       ],
     },
-    userConsent: { userIp: '203.0.113.7', userLocation: { country: 'DEU', state: 'BE' }, consent: { obtained: 'yes', obtainedAt: '2026-06-01T10:00:00Z' } },
+    userConsent: {
+      userIp: '203.0.113.7',
+      userLocation: { country: 'DEU', state: 'BE' },
+      consent: { obtained: 'yes', obtainedAt: '2026-06-01T10:00:00Z' },
+    },
     ...over,
   };
 }
@@ -95,7 +114,14 @@ export async function createAccount(sim: RunningSimulator, access: string, over:
   const creds: Record<string, Json> = {};
   for (const c of r.json.workflowExecution.credentials) creds[c.category] = c;
   const withApi = r.json.workflowExecution.credentials.find((c: Json) => c.api);
-  return { accountId: r.json.account.id, executionId: r.json.workflowExecution.id, txToken: withApi?.api.token, sdkToken: r.json.sdk.token, creds, body: r.json };
+  return {
+    accountId: r.json.account.id,
+    executionId: r.json.workflowExecution.id,
+    txToken: withApi?.api.token,
+    sdkToken: r.json.sdk.token,
+    creds,
+    body: r.json,
+  };
 }
 
 export const images = {
@@ -112,11 +138,21 @@ export function fileForm(bytes: Buffer | Buffer[], name = 'upload.bin', field = 
   return fd;
 }
 
-export async function upload(sim: RunningSimulator, url: string, txToken: string, bytes: Buffer | Buffer[], method = 'POST') {
+export async function upload(
+  sim: RunningSimulator,
+  url: string,
+  txToken: string,
+  bytes: Buffer | Buffer[],
+  method = 'POST',
+) {
   return call(sim, method, url, { token: txToken, raw: fileForm(bytes) });
 }
 
-export async function waitFor<T>(fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 5000, stepMs = 20): Promise<T> {
+export async function waitFor<T>(
+  fn: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 5000,
+  stepMs = 20,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -149,24 +185,41 @@ export async function callbackReceiver(status: (n: number) => number = () => 200
   return {
     url: `http://127.0.0.1:${port}/hooks/idv?secret=s3cr3t`,
     received,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
 /** Sends an HTTP request without the User-Agent header (fetch always adds one). */
-export function rawRequest(sim: RunningSimulator, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; json: Json }> {
+export function rawRequest(
+  sim: RunningSimulator,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; json: Json }> {
   return new Promise((resolve, reject) => {
     const u = new URL(sim.url + path);
-    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method, headers, setHost: true }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: Json = {};
-        try { json = JSON.parse(text); } catch { /* not JSON */ }
-        resolve({ status: res.statusCode ?? 0, json });
-      });
-    });
+    const req = http.request(
+      { host: u.hostname, port: u.port, path: u.pathname + u.search, method, headers, setHost: true },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: Json = {};
+          try {
+            json = JSON.parse(text);
+          } catch {
+            /* not JSON */
+          }
+          resolve({ status: res.statusCode ?? 0, json });
+        });
+      },
+    );
     req.on('error', reject);
     if (body) req.write(body);
     req.end();
@@ -174,16 +227,24 @@ export function rawRequest(sim: RunningSimulator, method: string, path: string, 
 }
 
 /** Uploads front, back and face and finalizes; returns once PROCESSED. */
-export async function completeJourney(sim: RunningSimulator, access: string, over: Json = {}, imgs = { front: images.front(), back: images.back(), face: images.face() }) {
+export async function completeJourney(
+  sim: RunningSimulator,
+  access: string,
+  over: Json = {},
+  imgs = { front: images.front(), back: images.back(), face: images.face() },
+) {
   const acc = await createAccount(sim, access, over);
-  const id = acc.creds.ID, selfie = acc.creds.SELFIE;
+  const id = acc.creds.ID,
+    selfie = acc.creds.SELFIE;
   expect((await upload(sim, id.api.parts.front, acc.txToken, imgs.front)).status).toBe(200);
   expect((await upload(sim, id.api.parts.back, acc.txToken, imgs.back)).status).toBe(200);
   expect((await upload(sim, selfie.api.parts.face, acc.txToken, imgs.face)).status).toBe(200);
   const fin = await call(sim, 'PUT', id.api.workflowExecution, { token: acc.txToken });
   expect(fin.status, fin.text).toBe(200);
   const result = await waitFor(async () => {
-    const r = await call(sim, 'GET', `/api/v1/accounts/${acc.accountId}/workflow-executions/${acc.executionId}`, { token: access });
+    const r = await call(sim, 'GET', `/api/v1/accounts/${acc.accountId}/workflow-executions/${acc.executionId}`, {
+      token: access,
+    });
     return r.json.workflow.status === 'PROCESSED' ? r.json : undefined;
   });
   return { ...acc, result };

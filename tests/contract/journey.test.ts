@@ -11,7 +11,14 @@ describe('End-to-end customer journey', () => {
 
   beforeAll(async () => {
     hook = await callbackReceiver();
-    sim = await startSimulator({ port: 0, seed: 'journey', executions: 50, processingDelayMs: 80, sweepIntervalMs: 20, callbackRetryDelaysMs: [30, 60] });
+    sim = await startSimulator({
+      port: 0,
+      seed: 'journey',
+      executions: 50,
+      processingDelayMs: 80,
+      sweepIntervalMs: 20,
+      callbackRetryDelaysMs: [30, 60],
+    });
   });
   afterAll(async () => {
     await sim.close();
@@ -47,12 +54,20 @@ describe('End-to-end customer journey', () => {
         workflowDefinition: {
           key: '10013',
           credentials: [
-            { category: 'ID', country: { predefinedType: 'DEFINED', values: ['FRA'] }, type: { predefinedType: 'DEFINED', values: ['ID_CARD'] } },
+            {
+              category: 'ID',
+              country: { predefinedType: 'DEFINED', values: ['FRA'] },
+              type: { predefinedType: 'DEFINED', values: ['ID_CARD'] },
+            },
             { category: 'SELFIE' },
           ],
           capabilities: { watchlistScreening: {}, documentVerification: { enableExtraction: true } },
         },
-        userConsent: { userIp: '203.0.113.9', userLocation: { country: 'FRA' }, consent: { obtained: 'yes', obtainedAt: new Date().toISOString() } },
+        userConsent: {
+          userIp: '203.0.113.9',
+          userLocation: { country: 'FRA' },
+          consent: { obtained: 'yes', obtainedAt: new Date().toISOString() },
+        },
       },
     });
     expect(r.status, r.text).toBe(200);
@@ -61,25 +76,48 @@ describe('End-to-end customer journey', () => {
     state.id = r.json.workflowExecution.credentials.find((c: Json) => c.category === 'ID');
     state.selfie = r.json.workflowExecution.credentials.find((c: Json) => c.category === 'SELFIE');
     state.tx = state.id.api.token;
-    expect(state.id.api.parts).toEqual({ front: expect.stringMatching(/\/parts\/FRONT$/), back: expect.stringMatching(/\/parts\/BACK$/) });
+    expect(state.id.api.parts).toEqual({
+      front: expect.stringMatching(/\/parts\/FRONT$/),
+      back: expect.stringMatching(/\/parts\/BACK$/),
+    });
     expect(state.selfie.api.parts).toEqual({ face: expect.stringMatching(/\/parts\/FACE$/) });
   });
 
   it('3. uploads the ID front and back and the selfie with the transaction token (C2)', async () => {
     const f = await upload(sim, state.id.api.parts.front, state.tx, images.front());
     expect(f.status, f.text).toBe(200);
-    expect(f.json).toMatchObject({ account: { id: state.accountId }, workflowExecution: { id: state.executionId }, credential: { id: state.id.id }, part: { id: expect.any(String) }, api: { token: state.tx } });
+    expect(f.json).toMatchObject({
+      account: { id: state.accountId },
+      workflowExecution: { id: state.executionId },
+      credential: { id: state.id.id },
+      part: { id: expect.any(String) },
+      api: { token: state.tx },
+    });
     expect((await upload(sim, state.id.api.parts.back, state.tx, images.back())).status).toBe(200);
     expect((await upload(sim, state.selfie.api.parts.face, state.tx, images.face())).status).toBe(200);
-    const status = await call(sim, 'GET', `/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}/status`, { token: state.access });
+    const status = await call(
+      sim,
+      'GET',
+      `/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}/status`,
+      { token: state.access },
+    );
     expect(status.json.workflowExecution.status).toBe('INITIATED');
   });
 
   it('4. finalizes the workflow execution (C5) and it moves to ACQUIRED then PROCESSED', async () => {
     const r = await call(sim, 'PUT', state.id.api.workflowExecution, { token: state.tx });
     expect(r.status, r.text).toBe(200);
-    expect(r.json).toMatchObject({ timestamp: expect.any(String), account: { id: state.accountId }, workflowExecution: { id: state.executionId } });
-    const s = await call(sim, 'GET', `/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}/status`, { token: state.access });
+    expect(r.json).toMatchObject({
+      timestamp: expect.any(String),
+      account: { id: state.accountId },
+      workflowExecution: { id: state.executionId },
+    });
+    const s = await call(
+      sim,
+      'GET',
+      `/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}/status`,
+      { token: state.access },
+    );
     expect(['ACQUIRED', 'PROCESSED']).toContain(s.json.workflowExecution.status);
   });
 
@@ -88,7 +126,12 @@ describe('End-to-end customer journey', () => {
     expect(cb.body).toEqual({
       callbackSentAt: expect.any(String),
       userReference: 'cust-42',
-      workflowExecution: { id: state.executionId, href: `${sim.url}/api/v1/workflow-executions/${state.executionId}`, definitionKey: '10013', status: 'PROCESSED' },
+      workflowExecution: {
+        id: state.executionId,
+        href: `${sim.url}/api/v1/workflow-executions/${state.executionId}`,
+        definitionKey: '10013',
+        status: 'PROCESSED',
+      },
       account: { id: state.accountId, href: `${sim.url}/api/v1/accounts/${state.accountId}` },
     });
     state.callbackHref = cb.body.workflowExecution.href;
@@ -97,55 +140,130 @@ describe('End-to-end customer journey', () => {
   it('6. retrieves the result through the callback link (R4) and the account path (R2)', async () => {
     const viaLink = await call(sim, 'GET', state.callbackHref, { token: state.access });
     expect(viaLink.status).toBe(200);
-    const r = await call(sim, 'GET', `/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}`, { token: state.access });
+    const r = await call(sim, 'GET', `/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}`, {
+      token: state.access,
+    });
     expect(r.status).toBe(200);
     expect(r.json).toEqual(viaLink.json);
     const res = r.json;
-    expect(res.workflow).toMatchObject({ id: state.executionId, status: 'PROCESSED', definitionKey: '10013', userReference: 'cust-42', customerInternalReference: 'journey-0001', reportingCriteria: 'journey-test' });
+    expect(res.workflow).toMatchObject({
+      id: state.executionId,
+      status: 'PROCESSED',
+      definitionKey: '10013',
+      userReference: 'cust-42',
+      customerInternalReference: 'journey-0001',
+      reportingCriteria: 'journey-test',
+    });
     expect(['PASSED', 'WARNING', 'REJECTED']).toContain(res.decision.type);
     expect(res.decision.risk.score).toBeGreaterThanOrEqual(0);
-    expect(Object.keys(res.capabilities)).toEqual(expect.arrayContaining(['usability', 'imageChecks', 'extraction', 'liveness', 'similarity', 'watchlistScreening']));
-    expect(res.capabilities.extraction[0].data).toMatchObject({ issuingCountry: 'FRA', type: 'ID_CARD', firstName: expect.any(String), documentNumber: expect.any(String) });
-    expect(res.credentials.find((c: Json) => c.category === 'ID').parts.map((p: Json) => p.classifier).sort()).toEqual(['BACK', 'FRONT']);
-    expect(res.captureClient.state[0]).toEqual(['started', 'id-front-uploaded', 'id-back-uploaded', 'selfie-uploaded', 'finalized']);
+    expect(Object.keys(res.capabilities)).toEqual(
+      expect.arrayContaining([
+        'usability',
+        'imageChecks',
+        'extraction',
+        'liveness',
+        'similarity',
+        'watchlistScreening',
+      ]),
+    );
+    expect(res.capabilities.extraction[0].data).toMatchObject({
+      issuingCountry: 'FRA',
+      type: 'ID_CARD',
+      firstName: expect.any(String),
+      documentNumber: expect.any(String),
+    });
+    expect(
+      res.credentials
+        .find((c: Json) => c.category === 'ID')
+        .parts.map((p: Json) => p.classifier)
+        .sort(),
+    ).toEqual(['BACK', 'FRONT']);
+    expect(res.captureClient.state[0]).toEqual([
+      'started',
+      'id-front-uploaded',
+      'id-back-uploaded',
+      'selfie-uploaded',
+      'finalized',
+    ]);
     expect(res.consent).toMatchObject({ obtained: 'yes' });
-    expect(res.steps.href).toBe(`${sim.url}/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}/steps`);
+    expect(res.steps.href).toBe(
+      `${sim.url}/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}/steps`,
+    );
     state.result = res;
   });
 
   it('7. retrieves the steps (R7) and the rule executions (R8) consistent with the result', async () => {
     const steps = await call(sim, 'GET', state.result.steps.href, { token: state.access });
     expect(steps.status).toBe(200);
-    const ids = new Set(Object.values(state.result.capabilities).flat().map((e: any) => e.id));
+    const ids = new Set(
+      Object.values(state.result.capabilities)
+        .flat()
+        .map((e: any) => e.id),
+    );
     for (const s of steps.json.steps) for (const id of s.capabilityIds) expect(ids.has(id)).toBe(true);
-    const rules = await call(sim, 'GET', `/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}/rules`, { token: state.access });
+    const rules = await call(
+      sim,
+      'GET',
+      `/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}/rules`,
+      { token: state.access },
+    );
     expect(rules.status).toBe(200);
-    expect(rules.json.executions[0].rulesets[0]).toMatchObject({ id: expect.any(String), rulesMatched: expect.any(Array), rulesNotMatched: expect.any(Array) });
+    expect(rules.json.executions[0].rulesets[0]).toMatchObject({
+      id: expect.any(String),
+      rulesMatched: expect.any(Array),
+      rulesNotMatched: expect.any(Array),
+    });
     expect(rules.json).toEqual(state.result.rules);
   });
 
   it('8. downloads the uploaded images back (R1), byte for byte', async () => {
-    const res = await fetch(`${sim.url}/api/v1/accounts/${state.accountId}/credentials/${state.id.id}/parts/FRONT`, { headers: { authorization: `Bearer ${state.access}` } });
+    const res = await fetch(`${sim.url}/api/v1/accounts/${state.accountId}/credentials/${state.id.id}/parts/FRONT`, {
+      headers: { authorization: `Bearer ${state.access}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await res.arrayBuffer()).equals(images.front())).toBe(true);
   });
 
   it('9. sends FRAUD feedback (R11) and sees it in the result feedback', async () => {
-    const r = await call(sim, 'PUT', `/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}/feedback`, { token: state.access, body: { status: 'FRAUD', reason: 'IDENTITY_FRAUD' } });
+    const r = await call(
+      sim,
+      'PUT',
+      `/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}/feedback`,
+      { token: state.access, body: { status: 'FRAUD', reason: 'IDENTITY_FRAUD' } },
+    );
     expect(r.status, r.text).toBe(200);
-    const again = await call(sim, 'GET', `/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}`, { token: state.access });
+    const again = await call(
+      sim,
+      'GET',
+      `/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}`,
+      { token: state.access },
+    );
     expect(again.json.feedback).toEqual({ status: 'FRAUD', reason: 'IDENTITY_FRAUD', providedAt: expect.any(String) });
   });
 
   it('10. deletes the execution (R3): parts and details are gone, the record remains with wipedOutAt', async () => {
-    const del = await call(sim, 'DELETE', `/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}`, { token: state.access });
+    const del = await call(
+      sim,
+      'DELETE',
+      `/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}`,
+      { token: state.access },
+    );
     expect(del.status).toBe(200);
-    const part = await call(sim, 'GET', `/api/v1/accounts/${state.accountId}/credentials/${state.id.id}/parts/FRONT`, { token: state.access });
+    const part = await call(sim, 'GET', `/api/v1/accounts/${state.accountId}/credentials/${state.id.id}/parts/FRONT`, {
+      token: state.access,
+    });
     expectProblem(part, 404);
     expectProblem(await call(sim, 'GET', state.result.steps.href, { token: state.access }), 404);
-    expectProblem(await call(sim, 'GET', `/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}/rules`, { token: state.access }), 404);
-    const r = await call(sim, 'GET', `/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}`, { token: state.access });
+    expectProblem(
+      await call(sim, 'GET', `/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}/rules`, {
+        token: state.access,
+      }),
+      404,
+    );
+    const r = await call(sim, 'GET', `/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}`, {
+      token: state.access,
+    });
     expect(r.status).toBe(200);
     expect(r.json.wipedOutAt).toEqual(expect.any(String));
     expect(r.json.capabilities.extraction[0].data).toBeUndefined();

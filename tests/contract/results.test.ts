@@ -15,14 +15,19 @@ beforeAll(async () => {
   sim = await start({ executions: COUNT, seed: 'results' });
   access = await token(sim);
   all = [];
-  for (let page = 1; page <= COUNT / 100; page++) all.push(...(await call(sim, 'GET', `/api/v1/workflow-executions?size=100&page=${page}`, { token: access })).json.workflowExecutions);
+  for (let page = 1; page <= COUNT / 100; page++)
+    all.push(
+      ...(await call(sim, 'GET', `/api/v1/workflow-executions?size=100&page=${page}`, { token: access })).json
+        .workflowExecutions,
+    );
 }, 60_000);
 afterAll(async () => {
   await sim.close();
 });
 
 const processed = () => all.filter((e) => e.workflow.status === 'PROCESSED');
-const entries = (e: Json): Array<[string, Json]> => Object.entries(e.capabilities ?? {}).flatMap(([k, list]) => (list as Json[]).map((x) => [k, x] as [string, Json]));
+const entries = (e: Json): Array<[string, Json]> =>
+  Object.entries(e.capabilities ?? {}).flatMap(([k, list]) => (list as Json[]).map((x) => [k, x] as [string, Json]));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('Workflow execution result (fields of the spec table)', () => {
@@ -31,7 +36,8 @@ describe('Workflow execution result (fields of the spec table)', () => {
       expect(e.workflow.id).toMatch(UUID);
       expect(e.account.id).toMatch(UUID);
       for (const c of e.credentials) expect(c.id).toMatch(UUID);
-      for (const k of ['createdAt', 'startedAt', 'completedAt', 'wipedOutAt']) if (e[k]) expect(new Date(e[k]).toISOString()).toBe(e[k]);
+      for (const k of ['createdAt', 'startedAt', 'completedAt', 'wipedOutAt'])
+        if (e[k]) expect(new Date(e[k]).toISOString()).toBe(e[k]);
     }
   });
 
@@ -49,7 +55,8 @@ describe('Workflow execution result (fields of the spec table)', () => {
       expect(e.workflow.customerInternalReference.length).toBeGreaterThan(0);
       expect(e.workflow.customerInternalReference.length).toBeLessThanOrEqual(100);
       if (e.workflow.userReference !== undefined) expect(e.workflow.userReference.length).toBeLessThanOrEqual(100);
-      if (e.workflow.reportingCriteria !== undefined) expect(e.workflow.reportingCriteria.length).toBeLessThanOrEqual(255);
+      if (e.workflow.reportingCriteria !== undefined)
+        expect(e.workflow.reportingCriteria.length).toBeLessThanOrEqual(255);
     }
   });
 
@@ -68,7 +75,15 @@ describe('Workflow execution result (fields of the spec table)', () => {
   it('credentials: id, category, label, clientIp, parts [{classifier, captureType}], reusableIdentity, consent', () => {
     const e = processed().find((x) => !x.wipedOutAt)!;
     for (const c of e.credentials) {
-      expect(c).toMatchObject({ id: expect.any(String), category: expect.any(String), label: expect.any(String), clientIp: expect.any(String), parts: expect.any(Array), reusableIdentity: { status: 'ID_NOT_FOUND', source: 'VENDOR' }, consent: { decisionAccepted: true, collectedBy: expect.any(String) } });
+      expect(c).toMatchObject({
+        id: expect.any(String),
+        category: expect.any(String),
+        label: expect.any(String),
+        clientIp: expect.any(String),
+        parts: expect.any(Array),
+        reusableIdentity: { status: 'ID_NOT_FOUND', source: 'VENDOR' },
+        consent: { decisionAccepted: true, collectedBy: expect.any(String) },
+      });
       for (const p of c.parts) expect(p).toEqual({ classifier: expect.any(String), captureType: expect.any(String) });
     }
   });
@@ -76,7 +91,8 @@ describe('Workflow execution result (fields of the spec table)', () => {
   it('decision: type, details.label, risk.score (integer); top-level label usually equals the type', () => {
     for (const e of processed()) {
       expect(Number.isInteger(e.decision.risk.score)).toBe(true);
-      if (e.decision.type !== 'NOT_EXECUTED' && e.decision.details.label !== 'OK') expect(e.decision.details.label).toBe(e.decision.type);
+      if (e.decision.type !== 'NOT_EXECUTED' && e.decision.details.label !== 'OK')
+        expect(e.decision.details.label).toBe(e.decision.type);
     }
   });
 
@@ -97,7 +113,9 @@ describe('Workflow execution result (fields of the spec table)', () => {
   it('risk.score lies in the default bands: PASSED 0-30, WARNING 31-70, REJECTED 71-100, NOT_EXECUTED -1', () => {
     for (const e of processed()) {
       const s = e.decision.risk.score;
-      const band = { PASSED: [0, 30], WARNING: [31, 70], REJECTED: [71, 100], NOT_EXECUTED: [-1, -1] }[e.decision.type as string]!;
+      const band = { PASSED: [0, 30], WARNING: [31, 70], REJECTED: [71, 100], NOT_EXECUTED: [-1, -1] }[
+        e.decision.type as string
+      ]!;
       expect(s, `${e.workflow.id} ${e.decision.type}`).toBeGreaterThanOrEqual(band[0]);
       expect(s).toBeLessThanOrEqual(band[1]);
     }
@@ -108,7 +126,12 @@ describe('Workflow execution result (fields of the spec table)', () => {
     expect(expired.length).toBeGreaterThan(0);
     for (const e of expired) {
       if (e.decision.type === 'REJECTED') expect(e.decision.risk.score).toBe(100);
-      else expect(e.decision).toEqual({ type: 'NOT_EXECUTED', details: { label: e.workflow.status }, risk: { score: -1 } });
+      else
+        expect(e.decision).toEqual({
+          type: 'NOT_EXECUTED',
+          details: { label: e.workflow.status },
+          risk: { score: -1 },
+        });
     }
   });
 
@@ -125,9 +148,15 @@ describe('Workflow execution result (fields of the spec table)', () => {
   it('consent {obtained, obtainedAt} and captureClient {client, platform, version, osName, state, captureDetails}', () => {
     const e = processed().find((x) => x.captureClient && !x.wipedOutAt)!;
     expect(e.consent).toEqual({ obtained: 'yes', obtainedAt: expect.any(String) });
-    expect(e.captureClient).toMatchObject({ client: expect.any(String), platform: expect.any(String), version: expect.any(String), osName: expect.any(String) });
+    expect(e.captureClient).toMatchObject({
+      client: expect.any(String),
+      platform: expect.any(String),
+      version: expect.any(String),
+      osName: expect.any(String),
+    });
     expect(e.captureClient.state[0][0]).toBe('started');
-    for (const d of e.captureClient.captureDetails[0]) expect(d).toMatch(/^(front|back|face): (auto_capture|upload|manual_capture)$/);
+    for (const d of e.captureClient.captureDetails[0])
+      expect(d).toMatch(/^(front|back|face): (auto_capture|upload|manual_capture)$/);
   });
 
   it('steps.href links to R7; wiped executions carry wipedOutAt and no personal data', async () => {
@@ -149,26 +178,35 @@ describe('Capability result entries', () => {
   });
 
   it('an entry has id, credentials [{id, category, label}], decision {type, details.label}', () => {
-    for (const e of processed()) for (const [cap, x] of entries(e)) {
-      if (cap === 'bankCheck' || cap === 'binCheck') expect(x.id).not.toMatch(UUID);
-      else expect(x.id).toMatch(UUID);
-      for (const c of x.credentials) expect(c).toEqual({ id: expect.any(String), category: expect.any(String), label: expect.any(String) });
-      expect(x.decision).toEqual({ type: expect.stringMatching(/^(PASSED|WARNING|REJECTED|NOT_EXECUTED)$/), details: { label: expect.any(String) } });
-    }
+    for (const e of processed())
+      for (const [cap, x] of entries(e)) {
+        if (cap === 'bankCheck' || cap === 'binCheck') expect(x.id).not.toMatch(UUID);
+        else expect(x.id).toMatch(UUID);
+        for (const c of x.credentials)
+          expect(c).toEqual({ id: expect.any(String), category: expect.any(String), label: expect.any(String) });
+        expect(x.decision).toEqual({
+          type: expect.stringMatching(/^(PASSED|WARNING|REJECTED|NOT_EXECUTED)$/),
+          details: { label: expect.any(String) },
+        });
+      }
   });
 
   it('entries of dataChecks, usability and masking carry no data member', () => {
-    for (const e of processed()) for (const cap of ['dataChecks', 'usability', 'masking']) for (const x of e.capabilities[cap] ?? []) expect(x.data).toBeUndefined();
+    for (const e of processed())
+      for (const cap of ['dataChecks', 'usability', 'masking'])
+        for (const x of e.capabilities[cap] ?? []) expect(x.data).toBeUndefined();
   });
 
   it('labels come from the real label sets per capability and decision type (rare unknown labels allowed)', () => {
-    let unknown = 0, total = 0;
-    for (const e of processed()) for (const [cap, x] of entries(e)) {
-      const set = LABELS[cap]?.[x.decision.type as 'PASSED'];
-      if (!set) continue;
-      total++;
-      if (!set.includes(x.decision.details.label)) unknown++;
-    }
+    let unknown = 0,
+      total = 0;
+    for (const e of processed())
+      for (const [cap, x] of entries(e)) {
+        const set = LABELS[cap]?.[x.decision.type as 'PASSED'];
+        if (!set) continue;
+        total++;
+        if (!set.includes(x.decision.details.label)) unknown++;
+      }
     expect(total).toBeGreaterThan(1000);
     expect(unknown / total).toBeLessThan(0.005);
   });
@@ -189,7 +227,12 @@ describe('Capability result entries', () => {
       }
       const idUsab = e.capabilities.usability?.find((u: Json) => u.credentials[0].category === 'ID');
       if (idUsab && (idUsab.decision.type === 'REJECTED' || idUsab.decision.type === 'NOT_EXECUTED')) {
-        for (const cap of ['imageChecks', 'extraction', 'similarity']) if (first(cap)) expect(first(cap).decision).toEqual({ type: 'NOT_EXECUTED', details: { label: 'PRECONDITION_NOT_FULFILLED' } });
+        for (const cap of ['imageChecks', 'extraction', 'similarity'])
+          if (first(cap))
+            expect(first(cap).decision).toEqual({
+              type: 'NOT_EXECUTED',
+              details: { label: 'PRECONDITION_NOT_FULFILLED' },
+            });
         checked++;
       }
     }
@@ -205,12 +248,24 @@ describe('Capability result entries', () => {
   });
 
   it('extraction data: names, dates (with parts), document number, MRZ with valid check digits for passports', () => {
-    const passports = processed().filter((e) => e.capabilities.extraction?.[0]?.data?.type === 'PASSPORT' && e.capabilities.extraction[0].data.mrz);
+    const passports = processed().filter(
+      (e) => e.capabilities.extraction?.[0]?.data?.type === 'PASSPORT' && e.capabilities.extraction[0].data.mrz,
+    );
     expect(passports.length).toBeGreaterThan(20);
     for (const e of passports) {
       const d = e.capabilities.extraction[0].data;
-      expect(d).toMatchObject({ firstName: expect.any(String), lastName: expect.any(String), dateOfBirth: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), documentNumber: expect.any(String), issuingCountry: expect.stringMatching(/^[A-Z]{3}$/) });
-      expect(d.dateOfBirthParts).toEqual({ year: Number(d.dateOfBirth.slice(0, 4)), month: Number(d.dateOfBirth.slice(5, 7)), day: Number(d.dateOfBirth.slice(8, 10)) });
+      expect(d).toMatchObject({
+        firstName: expect.any(String),
+        lastName: expect.any(String),
+        dateOfBirth: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        documentNumber: expect.any(String),
+        issuingCountry: expect.stringMatching(/^[A-Z]{3}$/),
+      });
+      expect(d.dateOfBirthParts).toEqual({
+        year: Number(d.dateOfBirth.slice(0, 4)),
+        month: Number(d.dateOfBirth.slice(5, 7)),
+        day: Number(d.dateOfBirth.slice(8, 10)),
+      });
       const l2 = d.mrz.line2 as string;
       expect(d.mrz.line1).toHaveLength(44);
       expect(l2).toHaveLength(44);
@@ -222,30 +277,34 @@ describe('Capability result entries', () => {
 
   it('similarity data: similarity MATCH / NO_MATCH / NOT_POSSIBLE with a score, consistent with the decision', () => {
     const map: Record<string, string> = { PASSED: 'MATCH', REJECTED: 'NO_MATCH', WARNING: 'NOT_POSSIBLE' };
-    for (const e of processed()) for (const x of e.capabilities.similarity ?? []) {
-      if (!x.data) continue;
-      expect(x.data).toEqual({ similarity: map[x.decision.type], score: expect.any(Number) });
-    }
+    for (const e of processed())
+      for (const x of e.capabilities.similarity ?? []) {
+        if (!x.data) continue;
+        expect(x.data).toEqual({ similarity: map[x.decision.type], score: expect.any(Number) });
+      }
   });
 
   it('imageChecks data: faceSearchFindings {status DONE/PENDING/ERROR, findings [uuid]}; repeated faces point to other executions', () => {
     const ids = new Set(all.map((e) => e.workflow.id));
     let withFindings = 0;
-    for (const e of processed()) for (const x of e.capabilities.imageChecks ?? []) {
-      if (!x.data) continue;
-      expect(['DONE', 'PENDING', 'ERROR']).toContain(x.data.faceSearchFindings.status);
-      for (const f of x.data.faceSearchFindings.findings) {
-        expect(f).toMatch(UUID);
-        expect(f).not.toBe(e.workflow.id);
-        expect(ids.has(f)).toBe(true);
-        withFindings++;
+    for (const e of processed())
+      for (const x of e.capabilities.imageChecks ?? []) {
+        if (!x.data) continue;
+        expect(['DONE', 'PENDING', 'ERROR']).toContain(x.data.faceSearchFindings.status);
+        for (const f of x.data.faceSearchFindings.findings) {
+          expect(f).toMatch(UUID);
+          expect(f).not.toBe(e.workflow.id);
+          expect(ids.has(f)).toBe(true);
+          withFindings++;
+        }
       }
-    }
     expect(withFindings).toBeGreaterThan(5);
   });
 
   it('lookups data: matched / faceMatched / matchedImages transactions with network, associatedNetwork, globalNetwork', () => {
-    const e = processed().find((x) => x.capabilities.lookups?.[0]?.data?.faceMatchedTransactions?.totalHighRiskTransactions > 0)!;
+    const e = processed().find(
+      (x) => x.capabilities.lookups?.[0]?.data?.faceMatchedTransactions?.totalHighRiskTransactions > 0,
+    )!;
     expect(e).toBeDefined();
     const f = e.capabilities.lookups[0].data.faceMatchedTransactions;
     expect(f.network.transactions.length).toBe(f.totalHighRiskTransactions);
@@ -267,14 +326,16 @@ describe('Capability result entries', () => {
     const perDay = new Map<string, number>();
     for (const e of processed()) {
       const l = e.capabilities.imageChecks?.[0]?.decision.details.label;
-      if (l === 'DIGITAL_COPY' || l === 'MANIPULATED_DOCUMENT') perDay.set(e.createdAt.slice(0, 10), (perDay.get(e.createdAt.slice(0, 10)) ?? 0) + 1);
+      if (l === 'DIGITAL_COPY' || l === 'MANIPULATED_DOCUMENT')
+        perDay.set(e.createdAt.slice(0, 10), (perDay.get(e.createdAt.slice(0, 10)) ?? 0) + 1);
     }
     const counts = [...perDay.values()].sort((a, b) => b - a);
     expect(counts[0]).toBeGreaterThan(5 * (counts[Math.floor(counts.length / 2)] ?? 1));
   });
 
   it('countries and document types are varied (~25 countries; PASSPORT, DRIVING_LICENSE, ID_CARD)', () => {
-    const countries = new Set<string>(), types = new Set<string>();
+    const countries = new Set<string>(),
+      types = new Set<string>();
     for (const e of processed()) {
       const d = e.capabilities.extraction?.[0]?.data;
       if (d?.issuingCountry) countries.add(d.issuingCountry);
@@ -287,10 +348,18 @@ describe('Capability result entries', () => {
 
 describe('Steps (R7) and rule executions (R8) against the result', () => {
   it('steps reference exactly the capability entries of the result, and a step decision is the worst of its capabilities', async () => {
-    const sample = processed().filter((e) => !e.wipedOutAt).slice(0, 40);
+    const sample = processed()
+      .filter((e) => !e.wipedOutAt)
+      .slice(0, 40);
     for (const e of sample) {
-      const steps = (await call(sim, 'GET', `/api/v1/accounts/${e.account.id}/workflow-executions/${e.workflow.id}/steps`, { token: access })).json.steps as Json[];
-      const capIds = entries(e).map(([, x]) => x.id).sort();
+      const steps = (
+        await call(sim, 'GET', `/api/v1/accounts/${e.account.id}/workflow-executions/${e.workflow.id}/steps`, {
+          token: access,
+        })
+      ).json.steps as Json[];
+      const capIds = entries(e)
+        .map(([, x]) => x.id)
+        .sort();
       expect(steps.flatMap((s) => s.capabilityIds).sort()).toEqual(capIds);
       for (const s of steps) if (s.capabilities) expect(s.capabilities.map((c: Json) => c.id)).toEqual(s.capabilityIds);
     }
@@ -310,17 +379,30 @@ describe('Steps (R7) and rule executions (R8) against the result', () => {
   });
 
   it('rules include named rules such as "Document expired", "Selfie age mismatch", "High-risk country", "Repeated face"', () => {
-    const names = new Set(processed().flatMap((e) => e.rules?.executions?.[0]?.rulesets.flatMap((r: Json) => r.rulesMatched.map((x: Json) => x.name)) ?? []));
-    for (const n of ['Document expired', 'Selfie age mismatch', 'High-risk country', 'Repeated face']) expect(names.has(n), n).toBe(true);
+    const names = new Set(
+      processed().flatMap(
+        (e) => e.rules?.executions?.[0]?.rulesets.flatMap((r: Json) => r.rulesMatched.map((x: Json) => x.name)) ?? [],
+      ),
+    );
+    for (const n of ['Document expired', 'Selfie age mismatch', 'High-risk country', 'Repeated face'])
+      expect(names.has(n), n).toBe(true);
   });
 });
 
 describe('Results of API journeys come from what was uploaded', () => {
   it('a grayscale ID front is rejected as BLACK_WHITE and its dependants are PRECONDITION_NOT_FULFILLED', async () => {
-    const done = await completeJourney(sim, access, {}, { front: images.png(700, 450, true), back: images.back(), face: images.face() });
+    const done = await completeJourney(
+      sim,
+      access,
+      {},
+      { front: images.png(700, 450, true), back: images.back(), face: images.face() },
+    );
     const u = done.result.capabilities.usability.find((x: Json) => x.credentials[0].category === 'ID');
     expect(u.decision).toEqual({ type: 'REJECTED', details: { label: 'BLACK_WHITE' } });
-    expect(done.result.capabilities.imageChecks[0].decision).toEqual({ type: 'NOT_EXECUTED', details: { label: 'PRECONDITION_NOT_FULFILLED' } });
+    expect(done.result.capabilities.imageChecks[0].decision).toEqual({
+      type: 'NOT_EXECUTED',
+      details: { label: 'PRECONDITION_NOT_FULFILLED' },
+    });
     expect(done.result.capabilities.extraction[0].decision.type).toBe('NOT_EXECUTED');
     expect(done.result.decision.type).toBe('REJECTED');
   });
@@ -335,7 +417,9 @@ describe('Results of API journeys come from what was uploaded', () => {
   });
 
   it('overrideSettings simulator.outcome forces a decision (for demos and tests)', async () => {
-    const done = await completeJourney(sim, access, { overrideSettings: { 'simulator.outcome': 'REJECTED', 'simulator.label': 'MANIPULATED_DOCUMENT' } });
+    const done = await completeJourney(sim, access, {
+      overrideSettings: { 'simulator.outcome': 'REJECTED', 'simulator.label': 'MANIPULATED_DOCUMENT' },
+    });
     expect(done.result.decision.type).toBe('REJECTED');
     expect(done.result.capabilities.imageChecks[0].decision.details.label).toBe('MANIPULATED_DOCUMENT');
     const names = done.result.rules.executions[0].rulesets[0].rulesMatched.map((r: Json) => r.name);
@@ -343,7 +427,15 @@ describe('Results of API journeys come from what was uploaded', () => {
   });
 
   it('custom rulesets requested in workflowDefinition appear in the rule executions', async () => {
-    const done = await completeJourney(sim, access, { workflowDefinition: { key: '10013', credentials: [{ category: 'ID' }, { category: 'SELFIE' }], capabilities: { ruleset: { ids: ['my-rules'] }, workflowDecision: { riskScoreRulesetId: 'risk-1' } } } });
-    expect(done.result.rules.executions[0].rulesets.map((r: Json) => r.id)).toEqual(expect.arrayContaining(['risk-1', 'my-rules']));
+    const done = await completeJourney(sim, access, {
+      workflowDefinition: {
+        key: '10013',
+        credentials: [{ category: 'ID' }, { category: 'SELFIE' }],
+        capabilities: { ruleset: { ids: ['my-rules'] }, workflowDecision: { riskScoreRulesetId: 'risk-1' } },
+      },
+    });
+    expect(done.result.rules.executions[0].rulesets.map((r: Json) => r.id)).toEqual(
+      expect.arrayContaining(['risk-1', 'my-rules']),
+    );
   });
 });

@@ -20,7 +20,13 @@ afterAll(async () => {
 });
 
 const get = (path: string) => call(sim, 'GET', path, { token: access });
-const processed = () => seeded.find((e) => e.workflow.status === 'PROCESSED' && !e.wipedOutAt && e.credentials.some((c: Json) => c.category === 'ID' && c.parts.length))!;
+const processed = () =>
+  seeded.find(
+    (e) =>
+      e.workflow.status === 'PROCESSED' &&
+      !e.wipedOutAt &&
+      e.credentials.some((c: Json) => c.category === 'ID' && c.parts.length),
+  )!;
 const execPath = (e: Json) => `/api/v1/accounts/${e.account.id}/workflow-executions/${e.workflow.id}`;
 
 describe('R12: list workflow executions', () => {
@@ -29,20 +35,33 @@ describe('R12: list workflow executions', () => {
     expect(r.status).toBe(200);
     expect(Object.keys(r.json)).toEqual(['workflowExecutions']);
     expect(r.json.workflowExecutions).toHaveLength(50);
-    expect(r.json.workflowExecutions[0]).toMatchObject({ workflow: { id: expect.any(String), status: expect.any(String) }, account: { id: expect.any(String) }, createdAt: expect.any(String) });
+    expect(r.json.workflowExecutions[0]).toMatchObject({
+      workflow: { id: expect.any(String), status: expect.any(String) },
+      account: { id: expect.any(String) },
+      createdAt: expect.any(String),
+    });
   });
 
   it('R12: newest first across pages', async () => {
     const all: string[] = [];
-    for (let page = 1; page <= 4; page++) all.push(...(await get(`/api/v1/workflow-executions?size=100&page=${page}`)).json.workflowExecutions.map((e: Json) => e.createdAt));
+    for (let page = 1; page <= 4; page++)
+      all.push(
+        ...(await get(`/api/v1/workflow-executions?size=100&page=${page}`)).json.workflowExecutions.map(
+          (e: Json) => e.createdAt,
+        ),
+      );
     expect(all).toHaveLength(300);
     const sorted = [...all].sort().reverse();
     expect(all).toEqual(sorted);
   });
 
   it('R12: pages do not overlap and a page past the end is empty', async () => {
-    const p1 = (await get('/api/v1/workflow-executions?size=7&page=1')).json.workflowExecutions.map((e: Json) => e.workflow.id);
-    const p2 = (await get('/api/v1/workflow-executions?size=7&page=2')).json.workflowExecutions.map((e: Json) => e.workflow.id);
+    const p1 = (await get('/api/v1/workflow-executions?size=7&page=1')).json.workflowExecutions.map(
+      (e: Json) => e.workflow.id,
+    );
+    const p2 = (await get('/api/v1/workflow-executions?size=7&page=2')).json.workflowExecutions.map(
+      (e: Json) => e.workflow.id,
+    );
     expect(new Set([...p1, ...p2]).size).toBe(14);
     expect((await get('/api/v1/workflow-executions?size=100&page=99')).json.workflowExecutions).toEqual([]);
   });
@@ -83,7 +102,10 @@ describe('R12: list workflow executions', () => {
       expect(Date.now() - started).toBeLessThan(3000);
       const last = await call(big, 'GET', '/api/v1/workflow-executions?size=100&page=10000', { token: t });
       expect(last.json.workflowExecutions).toHaveLength(100);
-      expect((await call(big, 'GET', '/api/v1/workflow-executions?size=100&page=10001', { token: t })).json.workflowExecutions).toEqual([]);
+      expect(
+        (await call(big, 'GET', '/api/v1/workflow-executions?size=100&page=10001', { token: t })).json
+          .workflowExecutions,
+      ).toEqual([]);
     } finally {
       await big.close();
     }
@@ -114,7 +136,12 @@ describe('R2, R4, R5: result and status', () => {
     expect(r.status).toBe(200);
     expect(r.json).toEqual({
       account: { id: e.account.id, href: `${sim.url}/api/v1/accounts/${e.account.id}` },
-      workflowExecution: { id: e.workflow.id, href: `${sim.url}${execPath(e)}`, definitionKey: e.workflow.definitionKey, status: 'PROCESSED' },
+      workflowExecution: {
+        id: e.workflow.id,
+        href: `${sim.url}${execPath(e)}`,
+        definitionKey: e.workflow.definitionKey,
+        status: 'PROCESSED',
+      },
     });
   });
 
@@ -134,7 +161,9 @@ describe('R1: part content', () => {
   it('Endpoints R1: GET /accounts/{a}/credentials/{c}/parts/{classifier} returns the image bytes', async () => {
     const e = processed();
     const id = e.credentials.find((c: Json) => c.category === 'ID');
-    const res = await fetch(`${sim.url}/api/v1/accounts/${e.account.id}/credentials/${id.id}/parts/FRONT`, { headers: { authorization: `Bearer ${access}` } });
+    const res = await fetch(`${sim.url}/api/v1/accounts/${e.account.id}/credentials/${id.id}/parts/FRONT`, {
+      headers: { authorization: `Bearer ${access}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
     const buf = Buffer.from(await res.arrayBuffer());
@@ -144,9 +173,15 @@ describe('R1: part content', () => {
   });
 
   it('R1: the selfie of a generated execution is a JPEG of at least 480 x 640', async () => {
-    const e = seeded.find((x) => !x.wipedOutAt && x.credentials.some((c: Json) => c.category === 'SELFIE' && c.parts.some((p: Json) => p.classifier === 'FACE')))!;
+    const e = seeded.find(
+      (x) =>
+        !x.wipedOutAt &&
+        x.credentials.some((c: Json) => c.category === 'SELFIE' && c.parts.some((p: Json) => p.classifier === 'FACE')),
+    )!;
     const s = e.credentials.find((c: Json) => c.category === 'SELFIE');
-    const res = await fetch(`${sim.url}/api/v1/accounts/${e.account.id}/credentials/${s.id}/parts/FACE`, { headers: { authorization: `Bearer ${access}` } });
+    const res = await fetch(`${sim.url}/api/v1/accounts/${e.account.id}/credentials/${s.id}/parts/FACE`, {
+      headers: { authorization: `Bearer ${access}` },
+    });
     expect(res.headers.get('content-type')).toBe('image/jpeg');
     expect(res.status).toBe(200);
   });
@@ -183,7 +218,12 @@ describe('R6, R7, R8: report, steps, rules', () => {
     expect(r.status).toBe(200);
     expect(r.json.steps.length).toBeGreaterThan(0);
     for (const s of r.json.steps) {
-      expect(s).toMatchObject({ id: expect.any(Number), name: expect.any(String), decision: { type: expect.any(String), details: { label: expect.any(String) } }, capabilityIds: expect.any(Array) });
+      expect(s).toMatchObject({
+        id: expect.any(Number),
+        name: expect.any(String),
+        decision: { type: expect.any(String), details: { label: expect.any(String) } },
+        capabilityIds: expect.any(Array),
+      });
     }
     expect(r.json.steps[0].name).toBe('ID_IV');
   });
@@ -193,10 +233,25 @@ describe('R6, R7, R8: report, steps, rules', () => {
     const r = await get(`${execPath(e)}/rules`);
     expect(r.status).toBe(200);
     const ex = r.json.executions[0];
-    expect(ex).toMatchObject({ id: expect.any(String), startedAt: expect.any(String), completedAt: expect.any(String) });
+    expect(ex).toMatchObject({
+      id: expect.any(String),
+      startedAt: expect.any(String),
+      completedAt: expect.any(String),
+    });
     for (const rs of ex.rulesets) {
-      expect(rs).toMatchObject({ id: expect.any(String), name: expect.any(String), version: expect.any(Number), score: expect.any(Number) });
-      for (const rule of [...rs.rulesMatched, ...rs.rulesNotMatched]) expect(rule).toEqual({ id: expect.any(String), name: expect.any(String), version: expect.any(Number), score: expect.any(Number) });
+      expect(rs).toMatchObject({
+        id: expect.any(String),
+        name: expect.any(String),
+        version: expect.any(Number),
+        score: expect.any(Number),
+      });
+      for (const rule of [...rs.rulesMatched, ...rs.rulesNotMatched])
+        expect(rule).toEqual({
+          id: expect.any(String),
+          name: expect.any(String),
+          version: expect.any(Number),
+          score: expect.any(Number),
+        });
     }
   });
 
@@ -227,7 +282,12 @@ describe('R9, R10: account-level operations', () => {
   });
 
   it('R10 on a generated account: its executions are wiped (overlay) and its parts are gone', async () => {
-    const e = seeded.filter((x) => x.workflow.status === 'PROCESSED' && !x.wipedOutAt && x.credentials.some((c: Json) => c.category === 'ID' && c.parts.length))[3];
+    const e = seeded.filter(
+      (x) =>
+        x.workflow.status === 'PROCESSED' &&
+        !x.wipedOutAt &&
+        x.credentials.some((c: Json) => c.category === 'ID' && c.parts.length),
+    )[3];
     const id = e.credentials.find((c: Json) => c.category === 'ID');
     expect((await call(sim, 'DELETE', `/api/v1/accounts/${e.account.id}`, { token: access })).status).toBe(200);
     expectProblem(await get(`/api/v1/accounts/${e.account.id}`), 404);
@@ -240,22 +300,35 @@ describe('R9, R10: account-level operations', () => {
 
 describe('R3: delete one execution', () => {
   it('Endpoints R3: DELETE /accounts/{a}/workflow-executions/{w} returns 200; parts and details 404; record remains with wipedOutAt', async () => {
-    const e = seeded.filter((x) => x.workflow.status === 'PROCESSED' && !x.wipedOutAt && x.credentials.some((c: Json) => c.category === 'ID' && c.parts.length))[5];
+    const e = seeded.filter(
+      (x) =>
+        x.workflow.status === 'PROCESSED' &&
+        !x.wipedOutAt &&
+        x.credentials.some((c: Json) => c.category === 'ID' && c.parts.length),
+    )[5];
     const r = await call(sim, 'DELETE', execPath(e), { token: access });
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ account: { id: e.account.id }, workflowExecution: { id: e.workflow.id, wipedOutAt: expect.any(String) } });
+    expect(r.json).toMatchObject({
+      account: { id: e.account.id },
+      workflowExecution: { id: e.workflow.id, wipedOutAt: expect.any(String) },
+    });
     for (const s of ['/steps', '/rules', '/generate']) expectProblem(await get(execPath(e) + s), 404);
     const id = e.credentials.find((c: Json) => c.category === 'ID');
     expectProblem(await get(`/api/v1/accounts/${e.account.id}/credentials/${id.id}/parts/FRONT`), 404);
     const rec = await get(execPath(e));
     expect(rec.json.wipedOutAt).toEqual(expect.any(String));
     expect(rec.json.capabilities.extraction?.[0]?.data).toBeUndefined();
-    const listed = (await get('/api/v1/workflow-executions?size=100')).json.workflowExecutions.find((x: Json) => x.workflow.id === e.workflow.id);
+    const listed = (await get('/api/v1/workflow-executions?size=100')).json.workflowExecutions.find(
+      (x: Json) => x.workflow.id === e.workflow.id,
+    );
     expect(listed.wipedOutAt).toEqual(expect.any(String));
   });
 
   it('R3: deleting an unknown execution gets 404', async () => {
-    expectProblem(await call(sim, 'DELETE', `/api/v1/accounts/${UNKNOWN}/workflow-executions/${UNKNOWN}`, { token: access }), 404);
+    expectProblem(
+      await call(sim, 'DELETE', `/api/v1/accounts/${UNKNOWN}/workflow-executions/${UNKNOWN}`, { token: access }),
+      404,
+    );
   });
 });
 
@@ -267,48 +340,115 @@ describe('R11: feedback', () => {
     const e = target();
     const r = await call(sim, 'PUT', fbPath(e), { token: access, body: { status: 'NOT_FRAUD', reason: 'NA' } });
     expect(r.status).toBe(200);
-    expect((await get(execPath(e))).json.feedback).toEqual({ status: 'NOT_FRAUD', reason: 'NA', providedAt: expect.any(String) });
+    expect((await get(execPath(e))).json.feedback).toEqual({
+      status: 'NOT_FRAUD',
+      reason: 'NA',
+      providedAt: expect.any(String),
+    });
   });
 
   it('Feedback: status values NA, FRAUD, NOT_FRAUD', async () => {
     const e = target();
-    for (const status of ['NA', 'NOT_FRAUD']) expect((await call(sim, 'PUT', fbPath(e), { token: access, body: { status } })).status).toBe(200);
-    expect((await call(sim, 'PUT', fbPath(e), { token: access, body: { status: 'FRAUD', reason: 'SYNTHETIC_ID_FRAUD' } })).status).toBe(200);
-    expectProblem(await call(sim, 'PUT', fbPath(e), { token: access, body: { status: 'MAYBE' } }), 400, /^status: must be one of NA, FRAUD, NOT_FRAUD/);
+    for (const status of ['NA', 'NOT_FRAUD'])
+      expect((await call(sim, 'PUT', fbPath(e), { token: access, body: { status } })).status).toBe(200);
+    expect(
+      (await call(sim, 'PUT', fbPath(e), { token: access, body: { status: 'FRAUD', reason: 'SYNTHETIC_ID_FRAUD' } }))
+        .status,
+    ).toBe(200);
+    expectProblem(
+      await call(sim, 'PUT', fbPath(e), { token: access, body: { status: 'MAYBE' } }),
+      400,
+      /^status: must be one of NA, FRAUD, NOT_FRAUD/,
+    );
   });
 
   it('Feedback: status is required', async () => {
-    expectProblem(await call(sim, 'PUT', fbPath(target()), { token: access, body: { reason: 'PHISHING' } }), 400, /^status: is required/);
+    expectProblem(
+      await call(sim, 'PUT', fbPath(target()), { token: access, body: { reason: 'PHISHING' } }),
+      400,
+      /^status: is required/,
+    );
   });
 
   it('Feedback: reason values are the twelve of the spec; others get 400', async () => {
     const e = target();
-    for (const reason of ['NA', 'ACCOUNT_TAKEOVER', 'COMPANY_POLICY', 'FIRST_PARTY_FRAUD', 'GOVERNMENT_REGULATIONS', 'IDENTITY_FRAUD', 'INSIDER_FRAUD', 'MONEY_LAUNDERING', 'PAYMENT_FRAUD', 'PHISHING', 'SYNTHETIC_ID_FRAUD', 'THIRD_PARTY_FRAUD'])
-      expect((await call(sim, 'PUT', fbPath(e), { token: access, body: { status: 'NOT_FRAUD', reason } })).status, reason).toBe(200);
-    expectProblem(await call(sim, 'PUT', fbPath(e), { token: access, body: { status: 'NOT_FRAUD', reason: 'BORED' } }), 400, /^reason: must be one of/);
+    for (const reason of [
+      'NA',
+      'ACCOUNT_TAKEOVER',
+      'COMPANY_POLICY',
+      'FIRST_PARTY_FRAUD',
+      'GOVERNMENT_REGULATIONS',
+      'IDENTITY_FRAUD',
+      'INSIDER_FRAUD',
+      'MONEY_LAUNDERING',
+      'PAYMENT_FRAUD',
+      'PHISHING',
+      'SYNTHETIC_ID_FRAUD',
+      'THIRD_PARTY_FRAUD',
+    ])
+      expect(
+        (await call(sim, 'PUT', fbPath(e), { token: access, body: { status: 'NOT_FRAUD', reason } })).status,
+        reason,
+      ).toBe(200);
+    expectProblem(
+      await call(sim, 'PUT', fbPath(e), { token: access, body: { status: 'NOT_FRAUD', reason: 'BORED' } }),
+      400,
+      /^reason: must be one of/,
+    );
   });
 
   it('service facts: reason is required when status is FRAUD', async () => {
-    expectProblem(await call(sim, 'PUT', fbPath(target()), { token: access, body: { status: 'FRAUD' } }), 400, /^reason: is required when status is FRAUD/);
+    expectProblem(
+      await call(sim, 'PUT', fbPath(target()), { token: access, body: { status: 'FRAUD' } }),
+      400,
+      /^reason: is required when status is FRAUD/,
+    );
   });
 
   it('R11: malformed JSON and wrong types get 400', async () => {
-    expectProblem(await call(sim, 'PUT', fbPath(target()), { token: access, raw: '{status:', headers: { 'content-type': 'application/json' } }), 400, /Malformed JSON/);
+    expectProblem(
+      await call(sim, 'PUT', fbPath(target()), {
+        token: access,
+        raw: '{status:',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+      /Malformed JSON/,
+    );
     expectProblem(await call(sim, 'PUT', fbPath(target()), { token: access, body: { status: 1 } }), 400, /^status/);
     expectProblem(await call(sim, 'PUT', fbPath(target()), { token: access, body: 'FRAUD' }), 400);
   });
 
   it('R11: feedback on an execution that is not PROCESSED gets 400; on an unknown one 404', async () => {
     const acc = await createAccount(sim, access);
-    expectProblem(await call(sim, 'PUT', `/api/v1/accounts/${acc.accountId}/workflow-executions/${acc.executionId}/feedback`, { token: access, body: { status: 'NA' } }), 400, /PROCESSED/);
-    expectProblem(await call(sim, 'PUT', `/api/v1/accounts/${UNKNOWN}/workflow-executions/${UNKNOWN}/feedback`, { token: access, body: { status: 'NA' } }), 404);
+    expectProblem(
+      await call(sim, 'PUT', `/api/v1/accounts/${acc.accountId}/workflow-executions/${acc.executionId}/feedback`, {
+        token: access,
+        body: { status: 'NA' },
+      }),
+      400,
+      /PROCESSED/,
+    );
+    expectProblem(
+      await call(sim, 'PUT', `/api/v1/accounts/${UNKNOWN}/workflow-executions/${UNKNOWN}/feedback`, {
+        token: access,
+        body: { status: 'NA' },
+      }),
+      404,
+    );
   });
 
   it('Feedback semantics: FRAUD on a document makes later transactions of the same document come back dataChecks REJECTED / CUSTOMER_FEEDBACK', async () => {
     const first = await completeJourney(sim, access);
-    await call(sim, 'PUT', `/api/v1/accounts/${first.accountId}/workflow-executions/${first.executionId}/feedback`, { token: access, body: { status: 'FRAUD', reason: 'IDENTITY_FRAUD' } });
+    await call(sim, 'PUT', `/api/v1/accounts/${first.accountId}/workflow-executions/${first.executionId}/feedback`, {
+      token: access,
+      body: { status: 'FRAUD', reason: 'IDENTITY_FRAUD' },
+    });
     const second = await completeJourney(sim, access);
-    expect(second.result.capabilities.dataChecks[0].decision).toEqual({ type: 'REJECTED', details: { label: 'CUSTOMER_FEEDBACK' } });
+    expect(second.result.capabilities.dataChecks[0].decision).toEqual({
+      type: 'REJECTED',
+      details: { label: 'CUSTOMER_FEEDBACK' },
+    });
     expect(second.result.decision.type).toBe('REJECTED');
   });
 });
@@ -324,8 +464,14 @@ describe('Retention: optional wipe after a configurable period (as the real serv
         return r.json.wipedOutAt ? r.json : undefined;
       }, 3000);
       expect(wiped.capabilities.extraction[0].data).toBeUndefined();
-      expectProblem(await call(s, 'GET', `/api/v1/accounts/${done.accountId}/credentials/${done.creds.ID.id}/parts/FRONT`, { token: t }), 404);
-      const old = (await call(s, 'GET', '/api/v1/workflow-executions?size=5&page=2', { token: t })).json.workflowExecutions;
+      expectProblem(
+        await call(s, 'GET', `/api/v1/accounts/${done.accountId}/credentials/${done.creds.ID.id}/parts/FRONT`, {
+          token: t,
+        }),
+        404,
+      );
+      const old = (await call(s, 'GET', '/api/v1/workflow-executions?size=5&page=2', { token: t })).json
+        .workflowExecutions;
       expect(old.every((x: Json) => x.wipedOutAt || x.workflow.status !== 'PROCESSED')).toBe(true);
     } finally {
       await s.close();
@@ -339,7 +485,8 @@ describe('Rate limits of retrieval (service facts: 15 per second per customer)',
     try {
       const t = await token(s);
       const codes = [];
-      for (let i = 0; i < 7; i++) codes.push((await call(s, 'GET', '/api/v1/workflow-executions?size=1', { token: t })).status);
+      for (let i = 0; i < 7; i++)
+        codes.push((await call(s, 'GET', '/api/v1/workflow-executions?size=1', { token: t })).status);
       expect(codes.slice(0, 5).every((c) => c === 200)).toBe(true);
       expect(codes).toContain(429);
     } finally {

@@ -46,7 +46,13 @@ test.describe('sign-in and roles', () => {
   });
 
   test('a tampered session cookie is treated as signed out, never an error', async ({ page, context, baseURL }) => {
-    await context.addCookies([{ name: 'next-auth.session-token', value: 'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..tampered.tampered.tampered', url: baseURL! }]);
+    await context.addCookies([
+      {
+        name: 'next-auth.session-token',
+        value: 'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..tampered.tampered.tampered',
+        url: baseURL!,
+      },
+    ]);
     const res = await page.goto('/');
     expect(res?.status()).toBeLessThan(500);
     await expect(page).toHaveURL(/\/login/);
@@ -65,7 +71,9 @@ test.describe('sign-in and roles', () => {
     await context.close();
   });
 
-  test('an admin creates a user; deactivating them ends their session and blocks sign-in; failures lock the account', async ({ browser }) => {
+  test('an admin creates a user; deactivating them ends their session and blocks sign-in; failures lock the account', async ({
+    browser,
+  }) => {
     const email = `temp-${Date.now()}@example.test`;
     const adminCtx = await browser.newContext({ storageState: storageState('admin') });
     const admin = await adminCtx.newPage();
@@ -106,7 +114,9 @@ test.describe('sign-in and roles', () => {
     for (let i = 0; i < 5; i++) {
       // Each failure is answered (after its growing delay) before the next attempt.
       await signIn(user, email, `wrong-password-${i}`);
-      await expect(user.getByRole('alert').filter({ hasText: /Wrong e-mail or password|Too many failed sign-ins/ })).toBeVisible({ timeout: 15_000 });
+      await expect(
+        user.getByRole('alert').filter({ hasText: /Wrong e-mail or password|Too many failed sign-ins/ }),
+      ).toBeVisible({ timeout: 15_000 });
     }
     await expect(user.getByRole('alert').filter({ hasText: /Too many failed sign-ins/ })).toBeVisible();
     await signIn(user, email, 'temp-password-123');
@@ -128,4 +138,3 @@ test.describe('sign-in and roles', () => {
     await context.close();
   });
 });
-

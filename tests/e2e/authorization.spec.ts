@@ -20,7 +20,10 @@ function routesOf(file: 'page.tsx' | 'route.ts'): string[] {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
       else if (e.name === file) {
-        const segs = path.relative('app', dir).split(path.sep).filter((s) => s && !(s.startsWith('(') && s.endsWith(')')));
+        const segs = path
+          .relative('app', dir)
+          .split(path.sep)
+          .filter((s) => s && !(s.startsWith('(') && s.endsWith(')')));
         out.push(`/${segs.join('/')}`);
       }
     }
@@ -46,11 +49,21 @@ test.describe('authorization of every route and action', () => {
   const routes = routesOf('route.ts');
 
   test('every page and route is declared in lib/auth/access.ts', () => {
-    expect(pages.filter((p) => !(p in PAGE_ACCESS)), 'pages missing from PAGE_ACCESS').toEqual([]);
-    expect(routes.filter((r) => !(r in ROUTE_ACCESS)), 'routes missing from ROUTE_ACCESS').toEqual([]);
+    expect(
+      pages.filter((p) => !(p in PAGE_ACCESS)),
+      'pages missing from PAGE_ACCESS',
+    ).toEqual([]);
+    expect(
+      routes.filter((r) => !(r in ROUTE_ACCESS)),
+      'routes missing from ROUTE_ACCESS',
+    ).toEqual([]);
   });
 
-  test('pages refuse signed-out visitors, ended sessions and users below their role', async ({ browser, playwright, baseURL }) => {
+  test('pages refuse signed-out visitors, ended sessions and users below their role', async ({
+    browser,
+    playwright,
+    baseURL,
+  }) => {
     const ended = await endedSessionState(browser);
     const anon = await playwright.request.newContext({ baseURL });
     const endedCtx = await playwright.request.newContext({ baseURL, storageState: ended });
@@ -60,12 +73,18 @@ test.describe('authorization of every route and action', () => {
       const access = PAGE_ACCESS[route];
       if (access === 'public') continue;
       const url = concrete(route);
-      for (const [who, ctx] of [['signed out', anon], ['ended session', endedCtx]] as [string, APIRequestContext][]) {
+      for (const [who, ctx] of [
+        ['signed out', anon],
+        ['ended session', endedCtx],
+      ] as [string, APIRequestContext][]) {
         const r = await ctx.get(url, { maxRedirects: 0 });
         expect([303, 307, 308], `${who} GET ${url} must redirect to sign-in, got ${r.status()}`).toContain(r.status());
         expect(r.headers().location, `${who} GET ${url}`).toMatch(/\/login/);
       }
-      for (const [role, ctx] of [['analyst', analyst], ['manager', manager]] as const) {
+      for (const [role, ctx] of [
+        ['analyst', analyst],
+        ['manager', manager],
+      ] as const) {
         if (RANK[role] >= RANK[access]) continue;
         const r = await ctx.get(url, { maxRedirects: 0 });
         expect(r.status(), `${role} GET ${url} (needs ${access})`).toBe(403);
@@ -73,7 +92,11 @@ test.describe('authorization of every route and action', () => {
     }
   });
 
-  test('route handlers refuse signed-out callers, ended sessions and users below their role', async ({ browser, playwright, baseURL }) => {
+  test('route handlers refuse signed-out callers, ended sessions and users below their role', async ({
+    browser,
+    playwright,
+    baseURL,
+  }) => {
     const ended = await endedSessionState(browser);
     const contexts = {
       anon: await playwright.request.newContext({ baseURL }),
@@ -87,20 +110,32 @@ test.describe('authorization of every route and action', () => {
       const url = concrete(route);
       for (const method of ['GET', 'POST'] as const) {
         for (const who of ['anon', 'ended'] as const) {
-          const r = await contexts[who].fetch(url, { method, maxRedirects: 0, data: method === 'POST' ? {} : undefined });
+          const r = await contexts[who].fetch(url, {
+            method,
+            maxRedirects: 0,
+            data: method === 'POST' ? {} : undefined,
+          });
           // 405: the route has no handler for this method, which refuses as well.
           expect([401, 405], `${who} ${method} ${url}`).toContain(r.status());
         }
         for (const role of ['analyst', 'manager'] as const) {
           if (RANK[role] >= RANK[access]) continue;
-          const r = await contexts[role].fetch(url, { method, maxRedirects: 0, data: method === 'POST' ? {} : undefined });
+          const r = await contexts[role].fetch(url, {
+            method,
+            maxRedirects: 0,
+            data: method === 'POST' ? {} : undefined,
+          });
           expect([403, 405], `${role} ${method} ${url} (needs ${access})`).toContain(r.status());
         }
       }
     }
   });
 
-  test('server actions refuse ended sessions and users below their role, whatever the input', async ({ browser, playwright, baseURL }) => {
+  test('server actions refuse ended sessions and users below their role, whatever the input', async ({
+    browser,
+    playwright,
+    baseURL,
+  }) => {
     const manifest = JSON.parse(fs.readFileSync('.next/server/server-reference-manifest.json', 'utf8')) as {
       node: Record<string, { workers: Record<string, unknown>; filename?: string; exportedName?: string }>;
     };
@@ -109,7 +144,10 @@ test.describe('authorization of every route and action', () => {
     // With a turbopack root above the project (a worktree whose node_modules is a symlink), file names carry the folder name.
     const fileOf = (a: { filename?: string }) => a.filename!.replace(/^(?:.*\/)?(?=app\/)/, '');
     const declared = actions.map(([, a]) => `${fileOf(a)}#${a.exportedName}`);
-    expect(declared.filter((k) => !(k in ACTION_ACCESS)), 'actions missing from ACTION_ACCESS').toEqual([]);
+    expect(
+      declared.filter((k) => !(k in ACTION_ACCESS)),
+      'actions missing from ACTION_ACCESS',
+    ).toEqual([]);
 
     const ended = await endedSessionState(browser);
     const contexts = {
@@ -121,10 +159,24 @@ test.describe('authorization of every route and action', () => {
       const key = `${fileOf(a)}#${a.exportedName}`;
       const role = ACTION_ACCESS[key];
       const worker = Object.keys(a.workers)[0];
-      const pageUrl = concrete(`/${worker.replace(/^app\//, '').replace(/\/page$/, '').split('/').filter((s) => !(s.startsWith('(') && s.endsWith(')'))).join('/')}`);
+      const pageUrl = concrete(
+        `/${worker
+          .replace(/^app\//, '')
+          .replace(/\/page$/, '')
+          .split('/')
+          .filter((s) => !(s.startsWith('(') && s.endsWith(')')))
+          .join('/')}`,
+      );
       const call = (ctx: APIRequestContext, args: unknown[]) =>
-        ctx.post(pageUrl, { headers: { 'Next-Action': id, 'Content-Type': 'text/plain;charset=UTF-8', Accept: 'text/x-component' }, data: JSON.stringify(args), maxRedirects: 0 });
-      for (const args of [[], [{ userId: DUMMY_ID, role: 'admin', active: 'false', email: 'x@example.test', name: 'X' }]]) {
+        ctx.post(pageUrl, {
+          headers: { 'Next-Action': id, 'Content-Type': 'text/plain;charset=UTF-8', Accept: 'text/x-component' },
+          data: JSON.stringify(args),
+          maxRedirects: 0,
+        });
+      for (const args of [
+        [],
+        [{ userId: DUMMY_ID, role: 'admin', active: 'false', email: 'x@example.test', name: 'X' }],
+      ]) {
         const r = await call(contexts.ended, args);
         expect(await r.text(), `ended session calling ${key}`).toContain('UNAUTHENTICATED');
         for (const who of ['analyst', 'manager'] as const) {

@@ -23,7 +23,15 @@ async function search(page: Page, text: string) {
 async function noSeriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`)).toEqual([]);
+  expect(
+    serious.map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(' | ')})`,
+    ),
+  ).toEqual([]);
 }
 
 test.describe('executions list', () => {
@@ -73,7 +81,8 @@ test.describe('executions list', () => {
     // Sort by risk, highest first: the scores on the page never go up.
     await page.getByRole('button', { name: /^Sort by Risk score/ }).click();
     await expect(page).toHaveURL(/sort=risk/);
-    const scores = async () => (await page.locator('tbody td:nth-child(4)').allInnerTexts()).map((s) => Number(s.trim().split(/\s/)[0]));
+    const scores = async () =>
+      (await page.locator('tbody td:nth-child(4)').allInnerTexts()).map((s) => Number(s.trim().split(/\s/)[0]));
     await expect.poll(async () => (await scores()).length).toBeGreaterThan(0);
     const first = await scores();
     expect([...first].sort((a, b) => b - a)).toEqual(first);
@@ -83,21 +92,31 @@ test.describe('executions list', () => {
     const page1 = await rowLinks(page).evaluateAll((as) => as.map((a) => a.getAttribute('href')));
     await page.getByRole('button', { name: 'Next page' }).click();
     await expect(page).toHaveURL(/after=/);
-    await expect.poll(async () => (await rowLinks(page).evaluateAll((as) => as.map((a) => a.getAttribute('href'))))[0]).not.toBe(page1[0]);
+    await expect
+      .poll(async () => (await rowLinks(page).evaluateAll((as) => as.map((a) => a.getAttribute('href'))))[0])
+      .not.toBe(page1[0]);
     const page2 = await rowLinks(page).evaluateAll((as) => as.map((a) => a.getAttribute('href')));
     expect(page2.some((h) => page1.includes(h))).toBe(false);
     await page.getByRole('button', { name: 'Previous page' }).click();
     await expect(page).toHaveURL(/before=/);
-    await expect.poll(async () => rowLinks(page).evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(page1);
+    await expect
+      .poll(async () => rowLinks(page).evaluateAll((as) => as.map((a) => a.getAttribute('href'))))
+      .toEqual(page1);
     // The back button returns to page 2; reloading keeps everything.
     await page.goBack();
-    await expect.poll(async () => rowLinks(page).evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(page2);
+    await expect
+      .poll(async () => rowLinks(page).evaluateAll((as) => as.map((a) => a.getAttribute('href'))))
+      .toEqual(page2);
     await page.reload();
-    await expect.poll(async () => rowLinks(page).evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(page2);
+    await expect
+      .poll(async () => rowLinks(page).evaluateAll((as) => as.map((a) => a.getAttribute('href'))))
+      .toEqual(page2);
   });
 
   test('bad parameters fall back to defaults instead of an error', async ({ page }) => {
-    const res = await page.goto('/executions?sort=nope&size=7&riskMin=abc&createdFrom=2026-13-45&after=garbage&decision=%3Cscript%3E&st=!!');
+    const res = await page.goto(
+      '/executions?sort=nope&size=7&riskMin=abc&createdFrom=2026-13-45&after=garbage&decision=%3Cscript%3E&st=!!',
+    );
     expect(res?.status()).toBe(200);
     await expect(page.getByRole('heading', { name: 'Executions', level: 1 })).toBeVisible();
     await expect(rows(page)).toHaveCount(25);
@@ -106,7 +125,9 @@ test.describe('executions list', () => {
   test('j/k move, Enter opens, and next/previous on the detail walk the same list', async ({ page }) => {
     await page.goto(`/executions?criteria=${CRITERIA}`);
     await expect(rows(page)).toHaveCount(7); // every fixture but the minimal one, which has no references
-    const hrefs = await rowLinks(page).evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname));
+    const hrefs = await rowLinks(page).evaluateAll((as) =>
+      as.map((a) => new URL((a as HTMLAnchorElement).href).pathname),
+    );
     // The key handler is there once the page is hydrated: the first "j" is pressed until it works.
     await expect(async () => {
       await page.locator('body').press('j');
@@ -138,8 +159,15 @@ test.describe('executions list', () => {
     const download = page.waitForEvent('download');
     await page.getByRole('link', { name: 'Export CSV' }).click();
     const file = await download;
-    const text = await (await file.createReadStream()).toArray().then((chunks) => Buffer.concat(chunks).toString('utf8'));
-    const lines = text.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const text = await (
+      await file.createReadStream()
+    )
+      .toArray()
+      .then((chunks) => Buffer.concat(chunks).toString('utf8'));
+    const lines = text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toContain('execution_id');
     expect(lines).toHaveLength(8);
     expect(text).not.toContain(PERSON.lastName);
@@ -179,7 +207,10 @@ test.describe('executions list', () => {
     await page.getByRole('checkbox', { name: `Select execution ${FX.every}` }).check();
     await page.getByRole('checkbox', { name: `Select execution ${FX.wiped}` }).check();
     await expect(page.getByText('2 selected')).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Export selected' })).toHaveAttribute('href', new RegExp(`id=${FX.every}`));
+    await expect(page.getByRole('link', { name: 'Export selected' })).toHaveAttribute(
+      'href',
+      new RegExp(`id=${FX.every}`),
+    );
     await page.getByRole('button', { name: 'Clear selection' }).click();
     await expect(page.getByText('2 selected')).toHaveCount(0);
   });
@@ -197,13 +228,17 @@ test.describe('execution detail', () => {
   test('explains the decision, reveals with a reason, shows the audit entry and opens an image', async ({ page }) => {
     await page.goto(`/executions/${FX.every}`);
     const why = page.getByRole('region', { name: 'Why' });
-    await expect(why.getByRole('list', { name: 'Checks in dependency order' }).getByRole('listitem').first()).toContainText('Usability');
+    await expect(
+      why.getByRole('list', { name: 'Checks in dependency order' }).getByRole('listitem').first(),
+    ).toContainText('Usability');
     await expect(why).toContainText('The document was photographed from a screen, not held in hand.');
     await expect(why).toContainText('Digital copy of document');
     // Masked by default, images too.
     await expect(page.getByText(PERSON.lastName)).toHaveCount(0);
     await expect(page.getByText('Reveal personal data to view this image.').first()).toBeVisible();
-    expect((await page.request.get(`/api/executions/${FX.every}/parts/0e2e0000-0000-4000-c000-000000000001/FRONT`)).status()).toBe(403);
+    expect(
+      (await page.request.get(`/api/executions/${FX.every}/parts/0e2e0000-0000-4000-c000-000000000001/FRONT`)).status(),
+    ).toBe(403);
 
     await page.getByRole('button', { name: 'Reveal personal data' }).click();
     const dialog = page.getByRole('dialog', { name: 'Reveal personal data' });
@@ -212,7 +247,9 @@ test.describe('execution detail', () => {
     await dialog.getByLabel('Reason').fill('Checking the selfie against the passport for case E2E-1');
     await dialog.getByRole('button', { name: 'Reveal for 15 minutes' }).click();
     await expect(page.getByText(/Personal data is revealed to you until/)).toBeVisible();
-    await expect(page.getByRole('heading', { level: 1 }).locator('..').getByText(`${PERSON.firstName} ${PERSON.lastName}`)).toBeVisible();
+    await expect(
+      page.getByRole('heading', { level: 1 }).locator('..').getByText(`${PERSON.firstName} ${PERSON.lastName}`),
+    ).toBeVisible();
     const audit = page.getByRole('region', { name: 'Audit trail' });
     await expect(audit).toContainText('revealed personal data');
     await expect(audit).toContainText('Checking the selfie against the passport for case E2E-1');
@@ -234,7 +271,11 @@ test.describe('execution detail', () => {
     await expect(page.getByRole('region', { name: 'Audit trail' })).toContainText('viewed an image');
 
     // Extracted vs supplied data: the differing last name is highlighted.
-    await expect(page.getByRole('region', { name: 'Extracted and supplied data' }).getByRole('row', { name: /Last name.*differs/ })).toBeVisible();
+    await expect(
+      page
+        .getByRole('region', { name: 'Extracted and supplied data' })
+        .getByRole('row', { name: /Last name.*differs/ }),
+    ).toBeVisible();
     await page.getByRole('button', { name: 'Hide personal data' }).click();
     await expect(page.getByText(/Personal data is revealed/)).toHaveCount(0);
     await noSeriousViolations(page);

@@ -12,7 +12,10 @@ import { storageState, type RoleName } from './helpers';
 const dir = process.env.SHOTS_DIR as string;
 
 async function pageAs(browser: Browser, role: RoleName, theme: 'light' | 'dark', baseURL: string) {
-  const context = await browser.newContext({ storageState: storageState(role), viewport: { width: 1400, height: 1000 } });
+  const context = await browser.newContext({
+    storageState: storageState(role),
+    viewport: { width: 1400, height: 1000 },
+  });
   await context.addCookies([{ name: 'theme', value: theme, url: baseURL }]);
   return context.newPage();
 }
@@ -37,13 +40,18 @@ for (const theme of ['light', 'dark'] as const) {
     const analyst = await pageAs(browser, 'analyst', theme, baseURL!);
     await analyst.goto('/executions?sort=risk');
     const links = analyst.getByRole('link', { name: /^\d{1,2} \w{3} \d{4}/ });
-    const hrefs = await links.evaluateAll((as) => as.slice(0, 8).map((a) => (a as HTMLAnchorElement).getAttribute('href')!));
+    const hrefs = await links.evaluateAll((as) =>
+      as.slice(0, 8).map((a) => (a as HTMLAnchorElement).getAttribute('href')!),
+    );
     const row = (i: number) => hrefs[(i + (theme === 'dark' ? 4 : 0)) % hrefs.length];
 
     // The form with a field error.
     await analyst.goto(row(0));
     const panel = analyst.getByTestId('feedback-panel');
-    await panel.locator('label').filter({ hasText: /^Fraud$/ }).click();
+    await panel
+      .locator('label')
+      .filter({ hasText: /^Fraud$/ })
+      .click();
     await panel.getByLabel(/^Internal note/).fill('Selfie looks like a screen photo; same device as two other cases.');
     await panel.getByRole('button', { name: /^Submit / }).click();
     await expect(panel.getByText('A reason is required for Fraud.')).toBeVisible();
@@ -56,10 +64,17 @@ for (const theme of ['light', 'dark'] as const) {
     await analyst.locator('#feedback').screenshot({ path: shot('form-state') });
 
     await analyst.goto('/executions');
-    for (let i = 0; i < 3; i++) await analyst.getByRole('checkbox', { name: /Select execution/ }).nth(i).check();
+    for (let i = 0; i < 3; i++)
+      await analyst
+        .getByRole('checkbox', { name: /Select execution/ })
+        .nth(i)
+        .check();
     await analyst.getByRole('button', { name: 'Label selected…' }).click();
     const dialog = analyst.getByRole('dialog');
-    await dialog.locator('label').filter({ hasText: /^Fraud$/ }).click();
+    await dialog
+      .locator('label')
+      .filter({ hasText: /^Fraud$/ })
+      .click();
     await dialog.getByLabel(/^Reason/).selectOption('SYNTHETIC_ID_FRAUD');
     await expect(dialog.getByRole('region', { name: 'Same identity document' })).toBeVisible();
     await analyst.screenshot({ path: shot('bulk-confirm') });
@@ -67,11 +82,23 @@ for (const theme of ['light', 'dark'] as const) {
 
     // Two labels waiting for a manager.
     await setFourEyes(browser, baseURL!, true);
-    for (const [i, status] of [[1, 'Not fraud'], [2, 'Fraud']] as const) {
+    for (const [i, status] of [
+      [1, 'Not fraud'],
+      [2, 'Fraud'],
+    ] as const) {
       await analyst.goto(row(i));
-      await panel.locator('label').filter({ hasText: new RegExp(`^${status}$`) }).click();
+      await panel
+        .locator('label')
+        .filter({ hasText: new RegExp(`^${status}$`) })
+        .click();
       if (status === 'Fraud') await panel.getByLabel(/^Reason/).selectOption('THIRD_PARTY_FRAUD');
-      await panel.getByLabel(/^Internal note/).fill(status === 'Fraud' ? 'Document reused across three accounts this week.' : 'Customer called; verified by video.');
+      await panel
+        .getByLabel(/^Internal note/)
+        .fill(
+          status === 'Fraud'
+            ? 'Document reused across three accounts this week.'
+            : 'Customer called; verified by video.',
+        );
       await panel.getByRole('button', { name: /^Submit / }).click();
       await expect(panel.getByTestId('feedback-current')).toContainText('Awaiting approval');
     }
@@ -81,7 +108,10 @@ for (const theme of ['light', 'dark'] as const) {
 
     const manager = await pageAs(browser, 'manager', theme, baseURL!);
     await manager.goto('/approvals');
-    await manager.getByRole('button', { name: /^Reject/ }).first().click();
+    await manager
+      .getByRole('button', { name: /^Reject/ })
+      .first()
+      .click();
     await manager.screenshot({ path: shot('approvals'), fullPage: true });
     await manager.context().close();
 

@@ -28,7 +28,11 @@ interface SimExecution {
 async function backfill(api: APIRequestContext, sim: SimAddress): Promise<SimExecution[]> {
   const all: SimExecution[] = [];
   for (let page = 1; page < 20; page++) {
-    const { workflowExecutions } = await simGet<{ workflowExecutions: SimExecution[] }>(api, sim, `/api/v1/workflow-executions?page=${page}&size=100`);
+    const { workflowExecutions } = await simGet<{ workflowExecutions: SimExecution[] }>(
+      api,
+      sim,
+      `/api/v1/workflow-executions?page=${page}&size=100`,
+    );
     if (!workflowExecutions.length) break;
     all.push(...workflowExecutions);
   }
@@ -36,7 +40,11 @@ async function backfill(api: APIRequestContext, sim: SimAddress): Promise<SimExe
   try {
     const db = drizzle(pool, { schema });
     const now = new Date();
-    for (let i = 0; i < all.length; i += 100) await ingestMany(db as never, all.slice(i, i + 100).map((result) => ({ result, fetchedAt: now })));
+    for (let i = 0; i < all.length; i += 100)
+      await ingestMany(
+        db as never,
+        all.slice(i, i + 100).map((result) => ({ result, fetchedAt: now })),
+      );
   } finally {
     await pool.end();
   }
@@ -71,7 +79,10 @@ async function accountWithExecutions(api: APIRequestContext, sim: SimAddress, n:
   }
   const db = new Pool({ connectionString: e2eDatabaseUrl(), max: 1 });
   try {
-    await ingestMany(drizzle(db, { schema }) as never, results.map((result) => ({ result, fetchedAt: new Date() })));
+    await ingestMany(
+      drizzle(db, { schema }) as never,
+      results.map((result) => ({ result, fetchedAt: new Date() })),
+    );
   } finally {
     await db.end();
   }
@@ -93,7 +104,10 @@ function take(): SimExecution {
 
 async function label(page: Page, status: 'Fraud' | 'Not fraud' | 'NA (no label)', reason?: string, note?: string) {
   const panel = page.getByTestId('feedback-panel');
-  await panel.locator('label').filter({ hasText: new RegExp(`^${status.replace(/[()]/g, '\\$&')}$`) }).click();
+  await panel
+    .locator('label')
+    .filter({ hasText: new RegExp(`^${status.replace(/[()]/g, '\\$&')}$`) })
+    .click();
   if (reason) await panel.getByLabel(/^Reason/).selectOption(reason);
   if (note) await panel.getByLabel(/^Internal note/).fill(note);
   await panel.getByRole('button', { name: /^Submit / }).click();
@@ -111,7 +125,10 @@ test.beforeAll(async ({ playwright }) => {
 test.describe('feedback as an analyst', () => {
   test.use({ storageState: storageState('analyst') });
 
-  test('submits FRAUD with a reason, sees pending then delivered, and the simulator holds it', async ({ page, playwright }) => {
+  test('submits FRAUD with a reason, sees pending then delivered, and the simulator holds it', async ({
+    page,
+    playwright,
+  }) => {
     const api = await playwright.request.newContext();
     const target = take();
     // A slower service keeps "pending" on screen long enough to be seen.
@@ -130,7 +147,11 @@ test.describe('feedback as an analyst', () => {
     } finally {
       await simFaults(api, sim, { latencyMs: 0 });
     }
-    const r2 = await simGet<{ feedback?: { status: string; reason?: string; providedAt?: string } }>(api, sim, `/api/v1/accounts/${target.account.id}/workflow-executions/${target.workflow.id}`);
+    const r2 = await simGet<{ feedback?: { status: string; reason?: string; providedAt?: string } }>(
+      api,
+      sim,
+      `/api/v1/accounts/${target.account.id}/workflow-executions/${target.workflow.id}`,
+    );
     expect(r2.feedback).toMatchObject({ status: 'FRAUD', reason: 'IDENTITY_FRAUD', providedAt: expect.any(String) });
     // After delivery the execution is refreshed from the service: the page shows the service's record.
     // The refresh follows the delivery (a few service calls): reload until the page shows it.
@@ -149,15 +170,23 @@ test.describe('feedback as an analyst', () => {
     // The browser's own checks are off (noValidate): the server's zod schema answers.
     await label(page, 'Fraud');
     await expect(panel.getByText('A reason is required for Fraud.')).toBeVisible();
-    await panel.locator('label').filter({ hasText: /^Not fraud$/ }).click();
+    await panel
+      .locator('label')
+      .filter({ hasText: /^Not fraud$/ })
+      .click();
     await panel.getByLabel(/^Internal note/).fill('x'.repeat(2001));
     await expect(panel.getByRole('button', { name: /^Submit / })).toBeDisabled();
     await expect(panel.getByText('2,001 / 2,000')).toBeVisible();
-    const rows = await query<{ n: number }>(sql`select count(*)::int as n from feedback_submissions where execution_id = ${target.workflow.id}`);
+    const rows = await query<{ n: number }>(
+      sql`select count(*)::int as n from feedback_submissions where execution_id = ${target.workflow.id}`,
+    );
     expect(rows[0].n).toBe(0);
   });
 
-  test('bulk: labels the selected executions, shows the combined blast radius and the progress of each delivery', async ({ page, playwright }) => {
+  test('bulk: labels the selected executions, shows the combined blast radius and the progress of each delivery', async ({
+    page,
+    playwright,
+  }) => {
     // Its own data: one new account at the simulator with three finished executions (A1, then A2
     // twice), ingested into the cache, so the list filtered to the account shows exactly them.
     const api = await playwright.request.newContext();
@@ -171,14 +200,21 @@ test.describe('feedback as an analyst', () => {
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText(`${ids.length} executions selected`);
     await expect(dialog.getByRole('region', { name: 'Same identity document' })).toBeVisible();
-    await dialog.locator('label').filter({ hasText: /^Not fraud$/ }).click();
+    await dialog
+      .locator('label')
+      .filter({ hasText: /^Not fraud$/ })
+      .click();
     await dialog.getByLabel(/^Reason/).selectOption('COMPANY_POLICY');
     await dialog.getByRole('button', { name: `Label ${ids.length} as Not fraud` }).click();
     await expect(dialog.getByRole('progressbar')).toBeVisible();
     await expect(dialog).toContainText(`All ${ids.length} delivered.`, { timeout: 30_000 });
     await dialog.getByRole('button', { name: 'Done' }).click();
     for (const id of ids) {
-      const r2 = await simGet<{ feedback?: { status: string; reason?: string } }>(api, sim, `/api/v1/accounts/${accountId}/workflow-executions/${id}`);
+      const r2 = await simGet<{ feedback?: { status: string; reason?: string } }>(
+        api,
+        sim,
+        `/api/v1/accounts/${accountId}/workflow-executions/${id}`,
+      );
       expect(r2.feedback).toMatchObject({ status: 'NOT_FRAUD', reason: 'COMPANY_POLICY' });
     }
     await api.dispose();
@@ -201,9 +237,18 @@ test.describe('four-eyes', () => {
     const analyst = await browser.newPage({ storageState: storageState('analyst') });
     try {
       await analyst.goto(`/executions/${target.workflow.id}`);
-      await analyst.getByTestId('feedback-panel').locator('label').filter({ hasText: /^Not fraud$/ }).click();
-      await expect(analyst.getByText('Four-eyes is on: a manager approves this label before it is sent.')).toBeVisible();
-      await analyst.getByTestId('feedback-panel').getByRole('button', { name: /^Submit / }).click();
+      await analyst
+        .getByTestId('feedback-panel')
+        .locator('label')
+        .filter({ hasText: /^Not fraud$/ })
+        .click();
+      await expect(
+        analyst.getByText('Four-eyes is on: a manager approves this label before it is sent.'),
+      ).toBeVisible();
+      await analyst
+        .getByTestId('feedback-panel')
+        .getByRole('button', { name: /^Submit / })
+        .click();
       await expect(analyst.getByTestId('feedback-current')).toContainText('Awaiting approval');
 
       // The analyst has no approval queue.
@@ -212,7 +257,9 @@ test.describe('four-eyes', () => {
 
       const manager = await browser.newPage({ storageState: storageState('manager') });
       await manager.goto('/approvals');
-      const row = manager.getByRole('row').filter({ has: manager.locator(`a[href="/executions/${target.workflow.id}"]`) });
+      const row = manager
+        .getByRole('row')
+        .filter({ has: manager.locator(`a[href="/executions/${target.workflow.id}"]`) });
       await expect(row).toContainText('analyst@verdict.local');
       await row.getByRole('button', { name: /^Approve/ }).click();
       await expect(row.getByRole('status')).toContainText('Approved');
@@ -221,7 +268,11 @@ test.describe('four-eyes', () => {
       await expect(analyst.getByTestId('feedback-current')).toContainText('Delivered', { timeout: 30_000 });
       await expect(analyst.getByTestId('feedback-current')).toContainText('approved by manager@verdict.local');
       const api = await playwright.request.newContext();
-      const r2 = await simGet<{ feedback?: { status: string } }>(api, sim, `/api/v1/accounts/${target.account.id}/workflow-executions/${target.workflow.id}`);
+      const r2 = await simGet<{ feedback?: { status: string } }>(
+        api,
+        sim,
+        `/api/v1/accounts/${target.account.id}/workflow-executions/${target.workflow.id}`,
+      );
       expect(r2.feedback?.status).toBe('NOT_FRAUD');
       await api.dispose();
       await manager.close();
@@ -238,8 +289,14 @@ test.describe('four-eyes', () => {
 });
 
 test.describe('who may submit', () => {
-  test('a signed-out session cannot submit by calling the action directly; an analyst cannot approve', async ({ browser, playwright, baseURL }) => {
-    const manifest = JSON.parse(fs.readFileSync('.next/server/server-reference-manifest.json', 'utf8')) as { node: Record<string, { filename?: string; exportedName?: string }> };
+  test('a signed-out session cannot submit by calling the action directly; an analyst cannot approve', async ({
+    browser,
+    playwright,
+    baseURL,
+  }) => {
+    const manifest = JSON.parse(fs.readFileSync('.next/server/server-reference-manifest.json', 'utf8')) as {
+      node: Record<string, { filename?: string; exportedName?: string }>;
+    };
     const idOf = (name: string) => Object.entries(manifest.node).find(([, a]) => a.exportedName === name)?.[0];
     const submitId = idOf('submitFeedbackAction');
     const approveId = idOf('approveFeedbackAction');
@@ -257,13 +314,31 @@ test.describe('who may submit', () => {
 
     const target = take();
     const call = async (ctx: APIRequestContext, id: string, args: unknown[]) =>
-      (await ctx.post('/executions', { headers: { 'Next-Action': id, 'Content-Type': 'text/plain;charset=UTF-8', Accept: 'text/x-component' }, data: JSON.stringify(args), maxRedirects: 0 })).text();
+      (
+        await ctx.post('/executions', {
+          headers: { 'Next-Action': id, 'Content-Type': 'text/plain;charset=UTF-8', Accept: 'text/x-component' },
+          data: JSON.stringify(args),
+          maxRedirects: 0,
+        })
+      ).text();
     const endedCtx = await playwright.request.newContext({ baseURL, storageState: ended });
-    const body = [{ executionId: target.workflow.id, status: 'FRAUD', reason: 'IDENTITY_FRAUD', version: 'none', idempotencyKey: 'e2e-direct-call-0001' }];
+    const body = [
+      {
+        executionId: target.workflow.id,
+        status: 'FRAUD',
+        reason: 'IDENTITY_FRAUD',
+        version: 'none',
+        idempotencyKey: 'e2e-direct-call-0001',
+      },
+    ];
     expect(await call(endedCtx, submitId!, body)).toContain('UNAUTHENTICATED');
     const analyst = await playwright.request.newContext({ baseURL, storageState: storageState('analyst') });
-    expect(await call(analyst, approveId!, [{ submissionId: '00000000-0000-4000-8000-000000000000' }])).toContain('FORBIDDEN');
-    const rows = await query<{ n: number }>(sql`select count(*)::int as n from feedback_submissions where execution_id = ${target.workflow.id}`);
+    expect(await call(analyst, approveId!, [{ submissionId: '00000000-0000-4000-8000-000000000000' }])).toContain(
+      'FORBIDDEN',
+    );
+    const rows = await query<{ n: number }>(
+      sql`select count(*)::int as n from feedback_submissions where execution_id = ${target.workflow.id}`,
+    );
     expect(rows[0].n).toBe(0);
   });
 });

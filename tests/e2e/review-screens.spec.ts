@@ -25,12 +25,25 @@ for (const theme of ['light', 'dark'] as const) {
     await page.goto(`/executions/${FX.every}`);
     await expect(page.getByRole('region', { name: 'Why' })).toBeVisible();
     await page.screenshot({ path: `test-results/review-screens/detail-${theme}.png` });
-    for (const region of ['Why', 'Credentials and images', 'Extracted and supplied data', 'Capabilities', 'Steps', 'Rule executions', 'Linked records', 'Audit trail']) {
-      await page.getByRole('region', { name: region }).screenshot({ path: `test-results/review-screens/detail-${theme}-${region.split(' ')[0].toLowerCase()}.png` });
+    for (const region of [
+      'Why',
+      'Credentials and images',
+      'Extracted and supplied data',
+      'Capabilities',
+      'Steps',
+      'Rule executions',
+      'Linked records',
+      'Audit trail',
+    ]) {
+      await page
+        .getByRole('region', { name: region })
+        .screenshot({ path: `test-results/review-screens/detail-${theme}-${region.split(' ')[0].toLowerCase()}.png` });
     }
     await page.goto(`/executions/${FX.unknown}`);
     await page.screenshot({ path: `test-results/review-screens/detail-unknown-${theme}.png` });
-    await page.getByRole('region', { name: 'Capabilities' }).screenshot({ path: `test-results/review-screens/detail-unknown-${theme}-capabilities.png` });
+    await page
+      .getByRole('region', { name: 'Capabilities' })
+      .screenshot({ path: `test-results/review-screens/detail-unknown-${theme}-capabilities.png` });
     await page.goto(`/executions/${FX.minimal}`);
     await page.screenshot({ path: `test-results/review-screens/detail-minimal-${theme}.png` });
     expect(errors).toEqual([]);

@@ -47,11 +47,23 @@ export async function seedReviewData(url = e2eDatabaseUrl(), generated = 120) {
     await waitForStartupBackfill(pool);
     const db = drizzle(pool, { schema });
     const now = new Date();
-    const inputs = [...unusualExecutions(now), ...generatedExecutions(generated, now)].map((x) => ({ ...x, fetchedAt: now }));
+    const inputs = [...unusualExecutions(now), ...generatedExecutions(generated, now)].map((x) => ({
+      ...x,
+      fetchedAt: now,
+    }));
     await ingestMany(db as never, inputs);
     for (const img of FIXTURE_IMAGES) {
       const { bytes, contentType } = imageFor(img.kind, img.variant);
-      await db.insert(schema.partImages).values({ executionId: img.executionId, credentialId: img.credentialId, classifier: img.classifier, contentType, bytes }).onConflictDoNothing();
+      await db
+        .insert(schema.partImages)
+        .values({
+          executionId: img.executionId,
+          credentialId: img.credentialId,
+          classifier: img.classifier,
+          contentType,
+          bytes,
+        })
+        .onConflictDoNothing();
     }
   } finally {
     await pool.end();

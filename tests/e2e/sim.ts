@@ -14,13 +14,18 @@ export interface SimAddress {
 }
 
 export const e2eDataDir = () => process.env.E2E_DATA_DIR || '.data/e2e';
-export const simAddress = (): SimAddress => JSON.parse(fs.readFileSync(path.join(e2eDataDir(), 'simulator.json'), 'utf8'));
+export const simAddress = (): SimAddress =>
+  JSON.parse(fs.readFileSync(path.join(e2eDataDir(), 'simulator.json'), 'utf8'));
 const basic = (sim: SimAddress) => `Basic ${Buffer.from(`${sim.clientId}:${sim.clientSecret}`).toString('base64')}`;
 
 /** T: an access token for the client credentials. */
 export async function simToken(api: APIRequestContext, sim: SimAddress = simAddress()): Promise<string> {
   const r = await api.post(`${sim.url}/oauth2/token`, {
-    headers: { authorization: basic(sim), accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      authorization: basic(sim),
+      accept: 'application/json',
+      'content-type': 'application/x-www-form-urlencoded',
+    },
     data: 'grant_type=client_credentials',
   });
   expect(r.status()).toBe(200);
@@ -29,7 +34,11 @@ export async function simToken(api: APIRequestContext, sim: SimAddress = simAddr
 
 /** Headers of an API call with a fresh access token. */
 export async function simHeaders(api: APIRequestContext, sim: SimAddress = simAddress()) {
-  return { authorization: `Bearer ${await simToken(api, sim)}`, accept: 'application/json', 'user-agent': 'Verdict e2e/1.0' };
+  return {
+    authorization: `Bearer ${await simToken(api, sim)}`,
+    accept: 'application/json',
+    'user-agent': 'Verdict e2e/1.0',
+  };
 }
 
 export async function simGet<T>(api: APIRequestContext, sim: SimAddress, p: string): Promise<T> {
@@ -39,13 +48,19 @@ export async function simGet<T>(api: APIRequestContext, sim: SimAddress, p: stri
 }
 
 export async function simFaults(api: APIRequestContext, sim: SimAddress, faults: Record<string, unknown>) {
-  const r = await api.put(`${sim.url}/__sim/faults`, { headers: { authorization: basic(sim), 'content-type': 'application/json' }, data: faults });
+  const r = await api.put(`${sim.url}/__sim/faults`, {
+    headers: { authorization: basic(sim), 'content-type': 'application/json' },
+    data: faults,
+  });
   expect(r.status()).toBe(200);
 }
 
 interface Created {
   account: { id: string };
-  workflowExecution: { id: string; credentials: Array<{ api: { token: string; parts: Record<string, string>; workflowExecution: string } }> };
+  workflowExecution: {
+    id: string;
+    credentials: Array<{ api: { token: string; parts: Record<string, string>; workflowExecution: string } }>;
+  };
 }
 
 /**
@@ -53,15 +68,31 @@ interface Created {
  * execution of `accountId`), C-operations send the customer's data and start it. Returns the
  * account and execution ids; the service processes it on its own and calls back.
  */
-export async function dataJourney(api: APIRequestContext, sim: SimAddress, accountId?: string): Promise<{ accountId: string; executionId: string }> {
+export async function dataJourney(
+  api: APIRequestContext,
+  sim: SimAddress,
+  accountId?: string,
+): Promise<{ accountId: string; executionId: string }> {
   const headers = await simHeaders(api, sim);
-  const body = { customerInternalReference: `e2e-${Date.now()}`, workflowDefinition: { key: '10031', credentials: [{ category: 'DATA' }] } };
-  const r = accountId ? await api.put(`${sim.url}/api/v1/accounts/${accountId}`, { headers, data: body }) : await api.post(`${sim.url}/api/v1/accounts`, { headers, data: body });
+  const body = {
+    customerInternalReference: `e2e-${Date.now()}`,
+    workflowDefinition: { key: '10031', credentials: [{ category: 'DATA' }] },
+  };
+  const r = accountId
+    ? await api.put(`${sim.url}/api/v1/accounts/${accountId}`, { headers, data: body })
+    : await api.post(`${sim.url}/api/v1/accounts`, { headers, data: body });
   expect(r.status(), 'account creation').toBe(200);
   const c = (await r.json()) as Created;
   const a = c.workflowExecution.credentials[0].api;
   const tx = { authorization: `Bearer ${a.token}`, accept: 'application/json' };
-  expect((await api.post(a.parts.prepared_data, { headers: tx, data: { firstName: 'Erika', lastName: 'Mustermann', dateOfBirth: '1984-08-12' } })).status()).toBe(200);
+  expect(
+    (
+      await api.post(a.parts.prepared_data, {
+        headers: tx,
+        data: { firstName: 'Erika', lastName: 'Mustermann', dateOfBirth: '1984-08-12' },
+      })
+    ).status(),
+  ).toBe(200);
   expect((await api.put(a.workflowExecution, { headers: tx })).status()).toBe(200);
   return { accountId: c.account.id, executionId: c.workflowExecution.id };
 }

@@ -13,23 +13,47 @@ const callbackSecret = () => fs.readFileSync(path.join(e2eDataDir(), 'callback-s
 test.describe('callback route', () => {
   test('refuses bad callbacks with a 4xx and accepts a good one', async ({ request }) => {
     const sim = simAddress();
-    const list = await request.get(`${sim.url}/api/v1/workflow-executions?page=1&size=1`, { headers: await simHeaders(request, sim) });
-    const [known] = ((await list.json()) as { workflowExecutions: Array<{ workflow: { id: string }; account: { id: string } }> }).workflowExecutions;
+    const list = await request.get(`${sim.url}/api/v1/workflow-executions?page=1&size=1`, {
+      headers: await simHeaders(request, sim),
+    });
+    const [known] = (
+      (await list.json()) as { workflowExecutions: Array<{ workflow: { id: string }; account: { id: string } }> }
+    ).workflowExecutions;
     const body = (id = known.workflow.id) => ({
-      workflowExecution: { id, href: `${sim.url}/api/v1/workflow-executions/${id}`, definitionKey: '10013', status: 'PROCESSED' },
+      workflowExecution: {
+        id,
+        href: `${sim.url}/api/v1/workflow-executions/${id}`,
+        definitionKey: '10013',
+        status: 'PROCESSED',
+      },
       account: { id: known.account.id },
     });
-    const url = (secret?: string) => `/api/idv/callback${secret === undefined ? '' : `?token=${encodeURIComponent(secret)}`}`;
+    const url = (secret?: string) =>
+      `/api/idv/callback${secret === undefined ? '' : `?token=${encodeURIComponent(secret)}`}`;
 
     expect((await request.post(url(), { data: body() })).status()).toBe(401);
     expect((await request.post(url('wrong-secret-wrong-secret'), { data: body() })).status()).toBe(401);
-    expect((await request.post(url(callbackSecret()), { data: Buffer.from('{"workflowExecution":'), headers: { 'content-type': 'application/json' } })).status()).toBe(400);
-    expect((await request.post(url(callbackSecret()), { data: body('6f1c2b1e-0000-4000-8000-000000000001') })).status()).toBe(422);
-    expect((await request.post(url(callbackSecret()), { data: { ...body(), padding: 'x'.repeat(100 * 1024) } })).status()).toBe(413);
+    expect(
+      (
+        await request.post(url(callbackSecret()), {
+          data: Buffer.from('{"workflowExecution":'),
+          headers: { 'content-type': 'application/json' },
+        })
+      ).status(),
+    ).toBe(400);
+    expect(
+      (await request.post(url(callbackSecret()), { data: body('6f1c2b1e-0000-4000-8000-000000000001') })).status(),
+    ).toBe(422);
+    expect(
+      (await request.post(url(callbackSecret()), { data: { ...body(), padding: 'x'.repeat(100 * 1024) } })).status(),
+    ).toBe(413);
     const ok = await request.post(url(callbackSecret()), { data: body() });
     expect(ok.status()).toBe(200);
     expect(await ok.json()).toMatchObject({ received: true });
-    const bearer = await request.post(url(), { data: body(), headers: { authorization: `Bearer ${callbackSecret()}` } });
+    const bearer = await request.post(url(), {
+      data: body(),
+      headers: { authorization: `Bearer ${callbackSecret()}` },
+    });
     expect(bearer.status()).toBe(200);
   });
 });
@@ -52,11 +76,17 @@ test.describe('sync page', () => {
     await expect(page.getByText(/The backfill is queued|A backfill was already open/)).toBeVisible();
     // A new run: its progress bar while it runs, then its row; either way it is there.
     const runs = page.getByRole('table', { name: /Backfills, reconciliations and polls/ });
-    await expect(runs.getByRole('row', { name: /Backfill #\d+ · admin@verdict\.local/ }).first()).toBeVisible({ timeout: 30_000 });
-    await expect(runs.getByRole('row', { name: /Backfill #\d+ · admin@verdict\.local.*completed/ }).first()).toBeVisible({ timeout: 60_000 });
+    await expect(runs.getByRole('row', { name: /Backfill #\d+ · admin@verdict\.local/ }).first()).toBeVisible({
+      timeout: 30_000,
+    });
+    await expect(
+      runs.getByRole('row', { name: /Backfill #\d+ · admin@verdict\.local.*completed/ }).first(),
+    ).toBeVisible({ timeout: 60_000 });
     // Other browser tests add fixture executions that the service never had, so the cache may
     // hold more than the service; it is never behind it after a completed backfill.
-    await expect(health.getByText(/in step with the service|more than the service counted/)).toBeVisible({ timeout: 30_000 });
+    await expect(health.getByText(/in step with the service|more than the service counted/)).toBeVisible({
+      timeout: 30_000,
+    });
   });
 
   test('a journey through the simulator arrives through its callback', async ({ page, request }) => {

@@ -12,12 +12,15 @@ const utcDay = (offset: number) => {
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + offset)).toISOString().slice(0, 10);
 };
 // The executions list is built in parallel; once it is merged, the click must land on exactly the counted executions.
-const LIST_PAGE = fs.existsSync('app/(console)/executions/(list)/page.tsx') || fs.existsSync('app/(console)/executions/page.tsx');
+const LIST_PAGE =
+  fs.existsSync('app/(console)/executions/(list)/page.tsx') || fs.existsSync('app/(console)/executions/page.tsx');
 
 test.describe('trends (manager)', () => {
   test.use({ storageState: storageState('manager') });
 
-  test('changes range and granularity in the URL, and a bar opens the list filtered to exactly its executions', async ({ page }) => {
+  test('changes range and granularity in the URL, and a bar opens the list filtered to exactly its executions', async ({
+    page,
+  }) => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`/trends?definitionKey=${E2E_TRENDS_WORKFLOW}`);
@@ -35,7 +38,9 @@ test.describe('trends (manager)', () => {
     await page.getByRole('group', { name: 'Granularity' }).getByRole('button', { name: 'Week' }).click();
     await expect(page).toHaveURL(/granularity=week/);
     await expect(page).toHaveURL(new RegExp(`definitionKey=${E2E_TRENDS_WORKFLOW}`));
-    await expect(page.getByRole('group', { name: 'Granularity' }).getByRole('button', { name: 'Week' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(
+      page.getByRole('group', { name: 'Granularity' }).getByRole('button', { name: 'Week' }),
+    ).toHaveAttribute('aria-pressed', 'true');
 
     // The REJECTED bar of the last (current) week: its label carries its count.
     const bars = page.locator('[data-chart="decisions"] a[aria-label^="REJECTED,"]');
@@ -59,7 +64,10 @@ test.describe('trends (manager)', () => {
       await expect(page.getByTestId('list-total')).toBeVisible();
       expect((await page.getByTestId('list-total').innerText()).replace(/\D/g, '')).toBe(String(count));
     } else {
-      test.info().annotations.push({ type: 'pending', description: 'the executions list is not on this branch yet: list-total count not checked' });
+      test.info().annotations.push({
+        type: 'pending',
+        description: 'the executions list is not on this branch yet: list-total count not checked',
+      });
     }
   });
 
@@ -82,7 +90,10 @@ test.describe('trends (manager)', () => {
     // The matrix: missed fraud and false rejects, each a link to its executions.
     const matrix = page.locator('[data-chart="decision-feedback"]');
     await expect(matrix.getByText('Missed fraud:')).toBeVisible();
-    await expect(matrix.getByRole('link', { name: /REJECTED with FRAUD/ })).toHaveAttribute('href', /decision=REJECTED&.*feedback=FRAUD|feedback=FRAUD.*decision=REJECTED/);
+    await expect(matrix.getByRole('link', { name: /REJECTED with FRAUD/ })).toHaveAttribute(
+      'href',
+      /decision=REJECTED&.*feedback=FRAUD|feedback=FRAUD.*decision=REJECTED/,
+    );
   });
 });
 
@@ -96,8 +107,14 @@ test.describe('trends spike alerts', () => {
     await expect(alerts).toContainText('60.0% (15 of 25)');
     const link = alerts.getByRole('link', { name: /View 15 executions for Reject rate/ });
     const day = utcDay(-3);
-    await expect(link).toHaveAttribute('href', `/executions?decision=REJECTED&createdFrom=${day}&createdTo=${day}&definition=${E2E_TRENDS_WAVE_WORKFLOW}`);
-    await expect(alerts.getByRole('link', { name: /usability · BLURRED/ })).toHaveAttribute('href', new RegExp(`cap=usability%3Alabel%3ABLURRED`));
+    await expect(link).toHaveAttribute(
+      'href',
+      `/executions?decision=REJECTED&createdFrom=${day}&createdTo=${day}&definition=${E2E_TRENDS_WAVE_WORKFLOW}`,
+    );
+    await expect(alerts.getByRole('link', { name: /usability · BLURRED/ })).toHaveAttribute(
+      'href',
+      new RegExp(`cap=usability%3Alabel%3ABLURRED`),
+    );
   });
 });
 

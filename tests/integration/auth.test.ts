@@ -11,10 +11,17 @@ import { auditLog, userSessions, users } from '@/lib/db/schema';
 describe('users and sessions (real database)', () => {
   it('creates the three demo users once, with the demo password, and keeps existing roles', async () => {
     const first = await ensureUsers(db(), { demoPassword: 'first-password' });
-    expect(first.map((u) => u.email)).toEqual(['analyst@verdict.local', 'manager@verdict.local', 'admin@verdict.local']);
+    expect(first.map((u) => u.email)).toEqual([
+      'analyst@verdict.local',
+      'manager@verdict.local',
+      'admin@verdict.local',
+    ]);
     await db().update(users).set({ role: 'manager' }).where(eq(users.email, 'analyst@verdict.local'));
     await ensureUsers(db(), { demoPassword: 'second-password' });
-    const rows = await db().select().from(users).where(sql`${users.email} like '%@verdict.local'`);
+    const rows = await db()
+      .select()
+      .from(users)
+      .where(sql`${users.email} like '%@verdict.local'`);
     expect(rows).toHaveLength(3);
     const analyst = rows.find((r) => r.email === 'analyst@verdict.local')!;
     expect(analyst.role).toBe('manager');
@@ -24,7 +31,10 @@ describe('users and sessions (real database)', () => {
   });
 
   it('a session is valid until revoked, idle too long, past its absolute life, or its user is deactivated', async () => {
-    const [u] = await db().insert(users).values({ email: `s-${Date.now()}@example.test`, name: 'S', role: 'analyst' }).returning();
+    const [u] = await db()
+      .insert(users)
+      .values({ email: `s-${Date.now()}@example.test`, name: 'S', role: 'analyst' })
+      .returning();
     const sid = await createSession(u.id, { ip: '127.0.0.1', userAgent: 'test' });
     const ok = await checkSession(sid);
     expect(ok.ok && ok.user.email).toBe(u.email);
@@ -33,11 +43,17 @@ describe('users and sessions (real database)', () => {
     expect(await checkSession(sid)).toEqual({ ok: false, reason: 'revoked' });
 
     const idle = await createSession(u.id, { ip: null, userAgent: null });
-    await db().update(userSessions).set({ lastSeenAt: new Date(Date.now() - 31 * 60_000) }).where(eq(userSessions.id, idle));
+    await db()
+      .update(userSessions)
+      .set({ lastSeenAt: new Date(Date.now() - 31 * 60_000) })
+      .where(eq(userSessions.id, idle));
     expect(await checkSession(idle)).toEqual({ ok: false, reason: 'idle' });
 
     const old = await createSession(u.id, { ip: null, userAgent: null });
-    await db().update(userSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(userSessions.id, old));
+    await db()
+      .update(userSessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(userSessions.id, old));
     expect(await checkSession(old)).toEqual({ ok: false, reason: 'expired' });
 
     const live = await createSession(u.id, { ip: null, userAgent: null });
@@ -81,8 +97,11 @@ describe('users and sessions (real database)', () => {
 
   it('the audit log is append-only: rows cannot be changed or deleted', async () => {
     await audit({ action: 'test.append_only', actorEmail: 'x@example.test', ip: null });
-    const refused = (e: unknown) => /append-only/.test(String((e as { cause?: Error }).cause?.message ?? (e as Error).message));
-    await expect(db().execute(sql`update audit_log set action = 'x' where action = 'test.append_only'`)).rejects.toSatisfy(refused);
+    const refused = (e: unknown) =>
+      /append-only/.test(String((e as { cause?: Error }).cause?.message ?? (e as Error).message));
+    await expect(
+      db().execute(sql`update audit_log set action = 'x' where action = 'test.append_only'`),
+    ).rejects.toSatisfy(refused);
     await expect(db().execute(sql`delete from audit_log where action = 'test.append_only'`)).rejects.toSatisfy(refused);
     const rows = await db().select().from(auditLog).where(eq(auditLog.action, 'test.append_only'));
     expect(rows).toHaveLength(1);

@@ -36,7 +36,10 @@ describe(`parallel page queries on the ${inject('databaseKind')} database`, () =
         docType: 'PASSPORT',
       }),
     );
-    await ingestMany(db(), xs.map((x) => ({ ...x, fetchedAt: new Date() })));
+    await ingestMany(
+      db(),
+      xs.map((x) => ({ ...x, fetchedAt: new Date() })),
+    );
     held = await Promise.all(Array.from({ length: OTHER_CONNECTIONS }, () => others.connect()));
     // Each held connection answers, so the server really has them all open.
     await Promise.all(held.map((c) => c.query('select 1')));
@@ -47,7 +50,10 @@ describe(`parallel page queries on the ${inject('databaseKind')} database`, () =
   });
 
   it('several trends pages at once all answer, with the same numbers', async () => {
-    const f = resolveTrendsFilters({ range: 'custom', from: '2032-01-01', to: '2032-01-31', definitionKey: K }, '2032-02-01');
+    const f = resolveTrendsFilters(
+      { range: 'custom', from: '2032-01-01', to: '2032-01-31', definitionKey: K },
+      '2032-02-01',
+    );
     const pages = await Promise.all(Array.from({ length: 4 }, () => getTrendsData(f)));
     for (const p of pages) {
       expect(p.kpis.current).toMatchObject({ executions: 12, passed: 8, rejected: 4 });

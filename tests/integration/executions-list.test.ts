@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { db } from '@/lib/db/client';
-import { countList, listWhere, readListPage, readListWithTotal, readNeighbours, searchWords, type ListRowRaw } from '@/lib/data/executions/list';
+import {
+  countList,
+  listWhere,
+  readListPage,
+  readListWithTotal,
+  readNeighbours,
+  searchWords,
+  type ListRowRaw,
+} from '@/lib/data/executions/list';
 import { parseListParams } from '@/lib/data/executions/params';
 import { DEFAULT_LIST_PARAMS, type ListParams, type SortKey } from '@/lib/executions/list-params';
 import { ingestMany } from '@/lib/sync/ingest';
@@ -14,7 +22,14 @@ import { buildExecution } from '../fixtures/execution';
  */
 const TAG = `list-test-${randomUUID().slice(0, 8)}`;
 const N = 23;
-type Made = { id: string; createdAt: Date; completedAt: Date | null; riskScore: number | null; decision: string | null; livenessRejected: boolean };
+type Made = {
+  id: string;
+  createdAt: Date;
+  completedAt: Date | null;
+  riskScore: number | null;
+  decision: string | null;
+  livenessRejected: boolean;
+};
 const made: Made[] = [];
 
 beforeAll(async () => {
@@ -22,7 +37,13 @@ beforeAll(async () => {
   for (let i = 0; i < N; i++) {
     // Some share a created time and a score, so ties are broken by id.
     const createdAt = new Date(Date.UTC(2026, 10, 1, 10, Math.floor(i / 2)));
-    const x = buildExecution({ createdAt: createdAt.toISOString(), score: i % 5 === 0 ? 40 : i * 4, decision: i % 3 === 0 ? 'REJECTED' : 'PASSED', firstName: i === 7 ? 'Zebulon' : 'Anna', lastName: `Tester${i}` });
+    const x = buildExecution({
+      createdAt: createdAt.toISOString(),
+      score: i % 5 === 0 ? 40 : i * 4,
+      decision: i % 3 === 0 ? 'REJECTED' : 'PASSED',
+      firstName: i === 7 ? 'Zebulon' : 'Anna',
+      lastName: `Tester${i}`,
+    });
     const r = x.result as Record<string, any>;
     r.workflow.reportingCriteria = TAG;
     let completedAt: Date | null = new Date(createdAt.getTime() + (i % 4) * 60_000);
@@ -36,7 +57,14 @@ beforeAll(async () => {
       riskScore = null;
     } else r.completedAt = completedAt.toISOString();
     if (i === 5) r.decision.risk.score = riskScore = -1;
-    made.push({ id: x.id, createdAt, completedAt, riskScore, decision: r.decision?.type ?? null, livenessRejected: i % 3 === 0 });
+    made.push({
+      id: x.id,
+      createdAt,
+      completedAt,
+      riskScore,
+      decision: r.decision?.type ?? null,
+      livenessRejected: i % 3 === 0,
+    });
     inputs.push({ result: r, steps: x.steps, rules: x.rules, fetchedAt: new Date() });
   }
   await ingestMany(db(), inputs);
@@ -45,11 +73,16 @@ beforeAll(async () => {
 const params = (over: Partial<ListParams>): ListParams => ({ ...DEFAULT_LIST_PARAMS, criteria: TAG, ...over });
 
 function expectedOrder(sort: SortKey, dir: 'asc' | 'desc', rows = made): string[] {
-  const val = (m: Made) => (sort === 'created' ? m.createdAt.getTime() : sort === 'completed' ? (m.completedAt?.getTime() ?? null) : m.riskScore);
+  const val = (m: Made) =>
+    sort === 'created'
+      ? m.createdAt.getTime()
+      : sort === 'completed'
+        ? (m.completedAt?.getTime() ?? null)
+        : m.riskScore;
   const withV = rows.filter((m) => val(m) !== null);
   const empty = rows.filter((m) => val(m) === null);
   const s = dir === 'desc' ? -1 : 1;
-  withV.sort((a, b) => s * ((val(a)! - val(b)!) || a.id.localeCompare(b.id)));
+  withV.sort((a, b) => s * (val(a)! - val(b)! || a.id.localeCompare(b.id)));
   empty.sort((a, b) => s * a.id.localeCompare(b.id));
   return [...withV, ...empty].map((m) => m.id);
 }
@@ -113,10 +146,16 @@ describe('executions list: keyset pages (real database)', () => {
 
     const cap = params({ cap: ['liveness:label:DIGITAL_COPY'] });
     // Capability tags stay even when the top-level decision is missing (a running execution).
-    expect(await countList(listWhere(cap))).toEqual({ exact: true, count: made.filter((m) => m.livenessRejected).length });
+    expect(await countList(listWhere(cap))).toEqual({
+      exact: true,
+      count: made.filter((m) => m.livenessRejected).length,
+    });
 
     const s = params({});
-    expect(await countList(listWhere(s, { words: searchWords('zebulon tester7')! }))).toEqual({ exact: true, count: 1 });
+    expect(await countList(listWhere(s, { words: searchWords('zebulon tester7')! }))).toEqual({
+      exact: true,
+      count: 1,
+    });
     expect(await countList(listWhere(s, { words: searchWords('ZEBU')! }))).toEqual({ exact: true, count: 1 });
     // LIKE wildcards typed by a user are literal characters, not patterns.
     expect(await countList(listWhere(s, { words: searchWords('%%%')! }))).toEqual({ exact: true, count: 0 });
@@ -133,7 +172,10 @@ describe('executions list: keyset pages (real database)', () => {
     expect(firstOfMany.page.rows).toHaveLength(2);
     expect(firstOfMany.total).toEqual({ exact: true, count: made.filter((m) => m.decision === 'REJECTED').length });
     // A later page (a cursor) always counts.
-    const second = await readListWithTotal({ ...rejected, size: 2 as ListParams['size'], after: firstOfMany.page.next! }, listWhere(rejected));
+    const second = await readListWithTotal(
+      { ...rejected, size: 2 as ListParams['size'], after: firstOfMany.page.next! },
+      listWhere(rejected),
+    );
     expect(second.total).toEqual(firstOfMany.total);
   });
 
@@ -141,7 +183,10 @@ describe('executions list: keyset pages (real database)', () => {
     const fraud = buildExecution({ feedback: { status: 'FRAUD', reason: 'IDENTITY_FRAUD' } });
     const none = buildExecution({});
     for (const x of [fraud, none]) (x.result as Record<string, any>).workflow.reportingCriteria = `${TAG}-fb`;
-    await ingestMany(db(), [fraud, none].map((x) => ({ result: x.result, steps: x.steps, rules: x.rules, fetchedAt: new Date() })));
+    await ingestMany(
+      db(),
+      [fraud, none].map((x) => ({ result: x.result, steps: x.steps, rules: x.rules, fetchedAt: new Date() })),
+    );
     const ids = async (feedback: ListParams['feedback']) => {
       const p = params({ criteria: `${TAG}-fb`, feedback });
       return (await readListPage(p, listWhere(p), 10)).rows.map((r) => r.id);

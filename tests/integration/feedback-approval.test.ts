@@ -8,7 +8,14 @@ import { db } from '@/lib/db/client';
 import { auditLog, executions, users } from '@/lib/db/schema';
 import { deliverFeedback } from '@/lib/feedback/deliver';
 import { IdvHttpError } from '@/lib/idv';
-import { getBatchProgress, getBlastRadius, getBulkFeedbackPreview, getFeedbackDeliveryStats, getFeedbackPanel, listAwaitingApproval } from '@/lib/data/feedback';
+import {
+  getBatchProgress,
+  getBlastRadius,
+  getBulkFeedbackPreview,
+  getFeedbackDeliveryStats,
+  getFeedbackPanel,
+  listAwaitingApproval,
+} from '@/lib/data/feedback';
 import { bulkFeedbackSchema, rejectSchema } from '@/lib/feedback/schema';
 import { getFourEyes, setFourEyes } from '@/lib/feedback/settings';
 import { decideFeedback, submitBulkFeedback, submitFeedback } from '@/lib/feedback/submit';
@@ -16,7 +23,19 @@ import { registerFeedbackWorkers } from '@/lib/feedback/worker';
 import { getBoss, stopBoss } from '@/lib/jobs/boss';
 import { ingestExecution } from '@/lib/sync/ingest';
 import { buildExecution } from '../fixtures/execution';
-import { createUser, footprint, ingestFromSim, newKey, processedWithoutFeedback, serviceFeedback, startSim, stateOf, until, type CachedExecution, type Sim } from './feedback-helpers';
+import {
+  createUser,
+  footprint,
+  ingestFromSim,
+  newKey,
+  processedWithoutFeedback,
+  serviceFeedback,
+  startSim,
+  stateOf,
+  until,
+  type CachedExecution,
+  type Sim,
+} from './feedback-helpers';
 
 let s: Sim;
 let ex: CachedExecution[];
@@ -25,7 +44,8 @@ let analyst2: Awaited<ReturnType<typeof createUser>>;
 let manager: Awaited<ReturnType<typeof createUser>>;
 let admin: Awaited<ReturnType<typeof createUser>>;
 
-const delivery = async (id: string) => (await db().select({ d: executions.feedbackDelivery }).from(executions).where(eq(executions.id, id)))[0].d;
+const delivery = async (id: string) =>
+  (await db().select({ d: executions.feedbackDelivery }).from(executions).where(eq(executions.id, id)))[0].d;
 
 async function withWorkers<T>(fn: () => Promise<T>): Promise<T> {
   const boss = await getBoss();
@@ -41,7 +61,12 @@ beforeAll(async () => {
   s = await startSim({ seed: 'feedback-approval' });
   await getBoss();
   ex = await ingestFromSim(s, processedWithoutFeedback, 16);
-  [analyst, analyst2, manager, admin] = [await createUser('analyst'), await createUser('analyst', 'analyst2'), await createUser('manager'), await createUser('admin')];
+  [analyst, analyst2, manager, admin] = [
+    await createUser('analyst'),
+    await createUser('analyst', 'analyst2'),
+    await createUser('manager'),
+    await createUser('admin'),
+  ];
 });
 afterAll(async () => {
   await setFourEyes(admin, false);
@@ -54,19 +79,34 @@ describe('four-eyes', () => {
     expect((await getFourEyes()).enabled).toBe(false);
     await setFourEyes(admin, true);
     expect((await getFourEyes()).enabled).toBe(true);
-    const [a] = await db().select().from(auditLog).where(sql`${auditLog.action} = 'settings.change' and ${auditLog.actorId} = ${admin.id}`);
+    const [a] = await db()
+      .select()
+      .from(auditLog)
+      .where(sql`${auditLog.action} = 'settings.change' and ${auditLog.actorId} = ${admin.id}`);
     expect(a.details).toEqual({ before: false, after: true });
   });
 
   it('holds an analyst’s FRAUD until a manager approves it, then delivers it', async () => {
     const e = ex[0];
-    const r = await submitFeedback(analyst, { executionId: e.id, status: 'FRAUD', reason: 'THIRD_PARTY_FRAUD', note: 'Same device as a known ring', version: 'none', idempotencyKey: newKey() });
+    const r = await submitFeedback(analyst, {
+      executionId: e.id,
+      status: 'FRAUD',
+      reason: 'THIRD_PARTY_FRAUD',
+      note: 'Same device as a known ring',
+      version: 'none',
+      idempotencyKey: newKey(),
+    });
     expect(r.ok && r.data.state).toBe('awaiting_approval');
     const id = r.ok ? r.data.submissionId : '';
     expect(await footprint([e.id])).toMatchObject({ submissions: 1, jobs: 0 });
     expect(await delivery(e.id)).toBe('awaiting_approval');
     const queue = await listAwaitingApproval();
-    expect(queue.items.find((i) => i.id === id)).toMatchObject({ status: 'FRAUD', reason: 'THIRD_PARTY_FRAUD', note: 'Same device as a known ring', submittedByEmail: analyst.email });
+    expect(queue.items.find((i) => i.id === id)).toMatchObject({
+      status: 'FRAUD',
+      reason: 'THIRD_PARTY_FRAUD',
+      note: 'Same device as a known ring',
+      submittedByEmail: analyst.email,
+    });
 
     // Nothing reaches the service while it waits, even with workers running.
     await withWorkers(async () => {
@@ -74,11 +114,20 @@ describe('four-eyes', () => {
       expect(s.writes.get(e.id)).toBeUndefined();
       const ok = await decideFeedback(manager, id, 'approve', 'Checked the device graph');
       expect(ok.ok && ok.data.state).toBe('pending');
-      await until(() => stateOf(id), (x) => x.state === 'delivered', 20_000, 'delivery after approval');
+      await until(
+        () => stateOf(id),
+        (x) => x.state === 'delivered',
+        20_000,
+        'delivery after approval',
+      );
     });
     expect(await serviceFeedback(e)).toMatchObject({ status: 'FRAUD', reason: 'THIRD_PARTY_FRAUD' });
     expect(s.writes.get(e.id)).toBe(1);
-    expect(await stateOf(id)).toMatchObject({ decidedBy: manager.id, decidedByEmail: manager.email, approvalComment: 'Checked the device graph' });
+    expect(await stateOf(id)).toMatchObject({
+      decidedBy: manager.id,
+      decidedByEmail: manager.email,
+      approvalComment: 'Checked the device graph',
+    });
     expect((await listAwaitingApproval()).items.find((i) => i.id === id)).toBeUndefined();
     // A decision is final: approving or rejecting again is refused.
     expect(await decideFeedback(manager, id, 'reject', 'late')).toMatchObject({ ok: false, code: 'CONFLICT' });
@@ -86,41 +135,88 @@ describe('four-eyes', () => {
 
   it('a rejection needs a comment, is kept in history, and sends nothing', async () => {
     const e = ex[1];
-    expect(rejectSchema.safeParse({ submissionId: '7d1e7a52-3f7c-4b55-9f3e-000000000000', comment: '   ' }).success).toBe(false);
-    const r = await submitFeedback(analyst, { executionId: e.id, status: 'NOT_FRAUD', version: 'none', idempotencyKey: newKey() });
+    expect(
+      rejectSchema.safeParse({ submissionId: '7d1e7a52-3f7c-4b55-9f3e-000000000000', comment: '   ' }).success,
+    ).toBe(false);
+    const r = await submitFeedback(analyst, {
+      executionId: e.id,
+      status: 'NOT_FRAUD',
+      version: 'none',
+      idempotencyKey: newKey(),
+    });
     const id = r.ok ? r.data.submissionId : '';
     expect(await delivery(e.id)).toBe('awaiting_approval');
-    const rej = await decideFeedback(manager, id, 'reject', 'The selfie is a printed photo: this is not a genuine customer');
+    const rej = await decideFeedback(
+      manager,
+      id,
+      'reject',
+      'The selfie is a printed photo: this is not a genuine customer',
+    );
     expect(rej.ok && rej.data.state).toBe('rejected');
     expect(await delivery(e.id)).toBeNull();
     const panel = await getFeedbackPanel(e.id);
-    expect(panel?.latest).toMatchObject({ state: 'rejected', approvalComment: 'The selfie is a printed photo: this is not a genuine customer', decidedByEmail: manager.email });
+    expect(panel?.latest).toMatchObject({
+      state: 'rejected',
+      approvalComment: 'The selfie is a printed photo: this is not a genuine customer',
+      decidedByEmail: manager.email,
+    });
     expect(panel?.latest?.events.map((x) => x.kind)).toEqual(['submitted', 'rejected']);
     expect(await footprint([e.id])).toMatchObject({ jobs: 0 });
     expect(await decideFeedback(manager, id, 'approve')).toMatchObject({ ok: false, code: 'CONFLICT' });
   });
 
   it('NA from an analyst, and any label from a manager, go straight out', async () => {
-    const na = await submitFeedback(analyst, { executionId: ex[2].id, status: 'NA', version: 'none', idempotencyKey: newKey() });
+    const na = await submitFeedback(analyst, {
+      executionId: ex[2].id,
+      status: 'NA',
+      version: 'none',
+      idempotencyKey: newKey(),
+    });
     expect(na.ok && na.data.state).toBe('pending');
-    const m = await submitFeedback(manager, { executionId: ex[3].id, status: 'FRAUD', reason: 'MONEY_LAUNDERING', version: 'none', idempotencyKey: newKey() });
+    const m = await submitFeedback(manager, {
+      executionId: ex[3].id,
+      status: 'FRAUD',
+      reason: 'MONEY_LAUNDERING',
+      version: 'none',
+      idempotencyKey: newKey(),
+    });
     expect(m.ok && m.data.state).toBe('pending');
   });
 
   it('nobody decides on their own label', async () => {
-    const r = await submitFeedback(analyst2, { executionId: ex[4].id, status: 'FRAUD', reason: 'PHISHING', version: 'none', idempotencyKey: newKey() });
+    const r = await submitFeedback(analyst2, {
+      executionId: ex[4].id,
+      status: 'FRAUD',
+      reason: 'PHISHING',
+      version: 'none',
+      idempotencyKey: newKey(),
+    });
     const id = r.ok ? r.data.submissionId : '';
     await db().update(users).set({ role: 'manager' }).where(eq(users.id, analyst2.id));
-    expect(await decideFeedback({ ...analyst2, role: 'manager' }, id, 'approve')).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+    expect(await decideFeedback({ ...analyst2, role: 'manager' }, id, 'approve')).toMatchObject({
+      ok: false,
+      code: 'FORBIDDEN',
+    });
     await db().update(users).set({ role: 'analyst' }).where(eq(users.id, analyst2.id));
     expect((await stateOf(id)).state).toBe('awaiting_approval');
   });
 
   it('a newer label waiting for approval replaces the older waiting one; an approved label replaces what was not sent yet', async () => {
     const e = ex[5];
-    const a = await submitFeedback(analyst, { executionId: e.id, status: 'FRAUD', reason: 'IDENTITY_FRAUD', version: 'none', idempotencyKey: newKey() });
+    const a = await submitFeedback(analyst, {
+      executionId: e.id,
+      status: 'FRAUD',
+      reason: 'IDENTITY_FRAUD',
+      version: 'none',
+      idempotencyKey: newKey(),
+    });
     const aId = a.ok ? a.data.submissionId : '';
-    const b = await submitFeedback(analyst2, { executionId: e.id, status: 'NOT_FRAUD', version: aId, idempotencyKey: newKey() });
+    const b = await submitFeedback(analyst2, {
+      executionId: e.id,
+      status: 'NOT_FRAUD',
+      version: aId,
+      idempotencyKey: newKey(),
+    });
     const bId = b.ok ? b.data.submissionId : '';
     expect((await stateOf(aId)).state).toBe('superseded');
     expect((await listAwaitingApproval()).items.filter((i) => i.executionId === e.id).map((i) => i.id)).toEqual([bId]);
@@ -129,7 +225,13 @@ describe('four-eyes', () => {
 
   it('turned off, analyst labels go out at once; labels already waiting stay in the queue', async () => {
     await setFourEyes(admin, false);
-    const r = await submitFeedback(analyst, { executionId: ex[6].id, status: 'FRAUD', reason: 'INSIDER_FRAUD', version: 'none', idempotencyKey: newKey() });
+    const r = await submitFeedback(analyst, {
+      executionId: ex[6].id,
+      status: 'FRAUD',
+      reason: 'INSIDER_FRAUD',
+      version: 'none',
+      idempotencyKey: newKey(),
+    });
     expect(r.ok && r.data.state).toBe('pending');
     expect((await listAwaitingApproval()).total).toBeGreaterThanOrEqual(2);
   });
@@ -144,10 +246,22 @@ describe('bulk', () => {
     expect(Object.values(preview.versions)).toEqual(['none', 'none', 'none', 'none']);
 
     // Another analyst labels one of them while the confirmation is open.
-    const other = await submitFeedback(analyst2, { executionId: sel[2].id, status: 'NOT_FRAUD', version: 'none', idempotencyKey: newKey() });
+    const other = await submitFeedback(analyst2, {
+      executionId: sel[2].id,
+      status: 'NOT_FRAUD',
+      version: 'none',
+      idempotencyKey: newKey(),
+    });
     expect(other.ok).toBe(true);
 
-    const input = bulkFeedbackSchema.parse({ executionIds: ids, status: 'FRAUD', reason: 'SYNTHETIC_ID_FRAUD', note: 'Ring of synthetic IDs', versions: preview.versions, idempotencyKey: newKey() });
+    const input = bulkFeedbackSchema.parse({
+      executionIds: ids,
+      status: 'FRAUD',
+      reason: 'SYNTHETIC_ID_FRAUD',
+      note: 'Ring of synthetic IDs',
+      versions: preview.versions,
+      idempotencyKey: newKey(),
+    });
     const r = await submitBulkFeedback(analyst, input);
     expect(r.ok, JSON.stringify(r)).toBe(true);
     if (!r.ok) return;
@@ -161,22 +275,44 @@ describe('bulk', () => {
 
     const before = await getBatchProgress(r.data.batchId);
     expect(before).toMatchObject({ total: 3, byState: { pending: 3 }, settled: 0 });
-    await withWorkers(() => until(() => getBatchProgress(r.data.batchId), (p) => p.byState.delivered === 3, 30_000, 'batch delivery'));
+    await withWorkers(() =>
+      until(
+        () => getBatchProgress(r.data.batchId),
+        (p) => p.byState.delivered === 3,
+        30_000,
+        'batch delivery',
+      ),
+    );
     for (const e of [sel[0], sel[1], sel[3]]) {
       expect(s.writes.get(e.id)).toBe(1);
       expect(await serviceFeedback(e)).toMatchObject({ status: 'FRAUD', reason: 'SYNTHETIC_ID_FRAUD' });
     }
-    const [a] = await db().select().from(auditLog).where(sql`${auditLog.action} = 'feedback.submit_bulk' and ${auditLog.targetId} = ${r.data.batchId}`);
+    const [a] = await db()
+      .select()
+      .from(auditLog)
+      .where(sql`${auditLog.action} = 'feedback.submit_bulk' and ${auditLog.targetId} = ${r.data.batchId}`);
     expect(a.details).toMatchObject({ created: 3, skippedChanged: 1 });
   });
 
   it('replaces labels of the selection that were not sent yet, each by its own new submission', async () => {
     const [a, b] = [ex[12], ex[13]];
-    const old = await Promise.all([a, b].map((e) => submitFeedback(analyst2, { executionId: e.id, status: 'NA', version: 'none', idempotencyKey: newKey() })));
+    const old = await Promise.all(
+      [a, b].map((e) =>
+        submitFeedback(analyst2, { executionId: e.id, status: 'NA', version: 'none', idempotencyKey: newKey() }),
+      ),
+    );
     const oldIds = old.map((o) => (o.ok ? o.data.submissionId : ''));
     const preview = await getBulkFeedbackPreview([a.id, b.id]);
     expect(preview.versions).toEqual({ [a.id]: oldIds[0], [b.id]: oldIds[1] });
-    const r = await submitBulkFeedback(manager, bulkFeedbackSchema.parse({ executionIds: [a.id, b.id], status: 'NOT_FRAUD', versions: preview.versions, idempotencyKey: newKey() }));
+    const r = await submitBulkFeedback(
+      manager,
+      bulkFeedbackSchema.parse({
+        executionIds: [a.id, b.id],
+        status: 'NOT_FRAUD',
+        versions: preview.versions,
+        idempotencyKey: newKey(),
+      }),
+    );
     expect(r.ok && r.data.created).toBe(2);
     for (const [i, e] of [a, b].entries()) {
       const replaced = await stateOf(oldIds[i]);
@@ -189,7 +325,15 @@ describe('bulk', () => {
   it('refuses a selection with an execution that is not in the cache, writing nothing', async () => {
     const ids = [ex[11].id, '7d1e7a52-3f7c-4b55-9f3e-000000000000'];
     expect(await footprint([ex[11].id])).toEqual({ submissions: 0, events: 0, audits: 0, jobs: 0 });
-    const r = await submitBulkFeedback(analyst, bulkFeedbackSchema.parse({ executionIds: ids, status: 'NOT_FRAUD', versions: { [ids[0]]: 'none', [ids[1]]: 'none' }, idempotencyKey: newKey() }));
+    const r = await submitBulkFeedback(
+      analyst,
+      bulkFeedbackSchema.parse({
+        executionIds: ids,
+        status: 'NOT_FRAUD',
+        versions: { [ids[0]]: 'none', [ids[1]]: 'none' },
+        idempotencyKey: newKey(),
+      }),
+    );
     expect(r).toMatchObject({ ok: false, code: 'INVALID' });
     expect(await footprint([ex[11].id])).toEqual({ submissions: 0, events: 0, audits: 0, jobs: 0 });
   });
@@ -215,7 +359,8 @@ describe('blast radius', () => {
     const a3 = mk('2026-09-05T10:00:00.000Z', doc);
     const b1 = mk('2026-09-02T10:00:00.000Z', other);
     const b2 = mk('2026-09-03T10:00:00.000Z', other);
-    for (const x of [a1, a2, a3, b1, b2]) await ingestExecution(db(), { result: x.result, steps: x.steps, rules: x.rules, fetchedAt: new Date() });
+    for (const x of [a1, a2, a3, b1, b2])
+      await ingestExecution(db(), { result: x.result, steps: x.steps, rules: x.rules, fetchedAt: new Date() });
 
     const one = await getBlastRadius([a1.id]);
     expect(one).toMatchObject({ documentKnown: true, total: 2, later: 1 });
@@ -235,12 +380,29 @@ describe('blast radius', () => {
 
 describe('sync page figures', () => {
   it('counts what is pending, failed and waiting, and names the latest failures with the service’s detail', async () => {
-    const pending = await submitFeedback(analyst, { executionId: ex[14].id, status: 'NA', version: 'none', idempotencyKey: newKey() });
-    const failing = await submitFeedback(analyst, { executionId: ex[15].id, status: 'NOT_FRAUD', version: 'none', idempotencyKey: newKey() });
+    const pending = await submitFeedback(analyst, {
+      executionId: ex[14].id,
+      status: 'NA',
+      version: 'none',
+      idempotencyKey: newKey(),
+    });
+    const failing = await submitFeedback(analyst, {
+      executionId: ex[15].id,
+      status: 'NOT_FRAUD',
+      version: 'none',
+      idempotencyKey: newKey(),
+    });
     const failingId = failing.ok ? failing.data.submissionId : '';
     const refuse = () => ({
       setFeedback: async () => {
-        throw new IdvHttpError({ operation: 'R11 setFeedback', method: 'PUT', url: 'x', status: 404, body: { title: 'Not Found', status: 404, detail: 'The execution data was deleted; feedback cannot be set' }, attempts: 1 });
+        throw new IdvHttpError({
+          operation: 'R11 setFeedback',
+          method: 'PUT',
+          url: 'x',
+          status: 404,
+          body: { title: 'Not Found', status: 404, detail: 'The execution data was deleted; feedback cannot be set' },
+          attempts: 1,
+        });
       },
     });
     expect(await deliverFeedback(failingId, { idv: refuse as never, log: () => undefined })).toBe('failed');

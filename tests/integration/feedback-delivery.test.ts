@@ -13,12 +13,28 @@ import { submitFeedback, retryFeedback } from '@/lib/feedback/submit';
 import { registerFeedbackWorkers, type FeedbackWorkerOptions } from '@/lib/feedback/worker';
 import { getIdvClient, IdvHttpError } from '@/lib/idv';
 import { getBoss, QUEUES, stopBoss } from '@/lib/jobs/boss';
-import { createUser, ingestFromSim, newKey, processedWithoutFeedback, serviceFeedback, startSim, stateOf, until, type CachedExecution, type Sim } from './feedback-helpers';
+import {
+  createUser,
+  ingestFromSim,
+  newKey,
+  processedWithoutFeedback,
+  serviceFeedback,
+  startSim,
+  stateOf,
+  until,
+  type CachedExecution,
+  type Sim,
+} from './feedback-helpers';
 
 let s: Sim;
 let ex: CachedExecution[];
 let analyst: Awaited<ReturnType<typeof createUser>>;
-const quiet: FeedbackWorkerOptions = { pollingIntervalSeconds: 0.5, retryBaseMs: 300, retryMaxMs: 1_000, log: () => undefined };
+const quiet: FeedbackWorkerOptions = {
+  pollingIntervalSeconds: 0.5,
+  retryBaseMs: 300,
+  retryMaxMs: 1_000,
+  log: () => undefined,
+};
 
 async function startWorkers(opts: FeedbackWorkerOptions = {}) {
   const boss = await getBoss();
@@ -28,14 +44,30 @@ async function startWorkers(opts: FeedbackWorkerOptions = {}) {
   };
 }
 
-async function submit(e: CachedExecution, status: 'FRAUD' | 'NOT_FRAUD' | 'NA' = 'FRAUD', reason: 'IDENTITY_FRAUD' | undefined = 'IDENTITY_FRAUD') {
-  const r = await submitFeedback(analyst, { executionId: e.id, status, reason: status === 'FRAUD' ? reason : undefined, version: 'none', idempotencyKey: newKey() });
+async function submit(
+  e: CachedExecution,
+  status: 'FRAUD' | 'NOT_FRAUD' | 'NA' = 'FRAUD',
+  reason: 'IDENTITY_FRAUD' | undefined = 'IDENTITY_FRAUD',
+) {
+  const r = await submitFeedback(analyst, {
+    executionId: e.id,
+    status,
+    reason: status === 'FRAUD' ? reason : undefined,
+    version: 'none',
+    idempotencyKey: newKey(),
+  });
   expect(r.ok, JSON.stringify(r)).toBe(true);
   return r.ok ? r.data.submissionId : '';
 }
 
 const eventKinds = async (submissionId: string) =>
-  (await db().select({ kind: feedbackEvents.kind }).from(feedbackEvents).where(eq(feedbackEvents.submissionId, submissionId)).orderBy(feedbackEvents.id)).map((e) => e.kind);
+  (
+    await db()
+      .select({ kind: feedbackEvents.kind })
+      .from(feedbackEvents)
+      .where(eq(feedbackEvents.submissionId, submissionId))
+      .orderBy(feedbackEvents.id)
+  ).map((e) => e.kind);
 
 beforeAll(async () => {
   s = await startSim({ seed: 'feedback-delivery' });
@@ -61,7 +93,12 @@ describe('retries', () => {
     s.sim.faults.errorRate = 1;
     const id = await submit(e);
     const stop = await startWorkers();
-    const waiting = await until(() => stateOf(id), (x) => x.attempts >= 2 && x.state === 'pending', 20_000, 'two failed attempts');
+    const waiting = await until(
+      () => stateOf(id),
+      (x) => x.attempts >= 2 && x.state === 'pending',
+      20_000,
+      'two failed attempts',
+    );
     expect(waiting.lastError).toMatchObject({ status: 503, permanent: false });
     expect(waiting.nextAttemptAt).toBeTruthy();
     const [row] = await db().select({ d: executions.feedbackDelivery }).from(executions).where(eq(executions.id, e.id));
@@ -76,7 +113,12 @@ describe('retries', () => {
 
     const stop2 = await startWorkers();
     try {
-      const done = await until(() => stateOf(id), (x) => x.state === 'delivered', 20_000, 'delivery after recovery');
+      const done = await until(
+        () => stateOf(id),
+        (x) => x.state === 'delivered',
+        20_000,
+        'delivery after recovery',
+      );
       expect(done.lastError).toBeNull();
       expect(await serviceFeedback(e)).toMatchObject({ status: 'FRAUD', reason: 'IDENTITY_FRAUD' });
       // Let any stray job run out before counting.
@@ -97,10 +139,20 @@ describe('retries', () => {
     const id = await submit(e, 'NOT_FRAUD');
     const stop = await startWorkers();
     try {
-      const waiting = await until(() => stateOf(id), (x) => x.attempts >= 2 && x.state === 'pending', 20_000, 'failed attempts while down');
+      const waiting = await until(
+        () => stateOf(id),
+        (x) => x.attempts >= 2 && x.state === 'pending',
+        20_000,
+        'failed attempts while down',
+      );
       expect(waiting.lastError?.title).toBe('Service unreachable');
       await startSim({ port }, s);
-      const done = await until(() => stateOf(id), (x) => x.state === 'delivered', 20_000, 'delivery after restart');
+      const done = await until(
+        () => stateOf(id),
+        (x) => x.state === 'delivered',
+        20_000,
+        'delivery after restart',
+      );
       expect(done.attempts).toBeGreaterThanOrEqual(3);
       expect(await serviceFeedback(e)).toMatchObject({ status: 'NOT_FRAUD' });
       await new Promise((r) => setTimeout(r, 1000));
@@ -123,7 +175,18 @@ describe('permanent refusals', () => {
           if (prop === 'setFeedback' && refuse) {
             return async () => {
               refuse = false;
-              throw new IdvHttpError({ operation: 'R11 setFeedback', method: 'PUT', url: 'x', status: 400, body: { title: 'Bad Request', status: 400, detail: 'Feedback can be set only on a PROCESSED workflow execution; it is ACQUIRED' }, attempts: 1 });
+              throw new IdvHttpError({
+                operation: 'R11 setFeedback',
+                method: 'PUT',
+                url: 'x',
+                status: 400,
+                body: {
+                  title: 'Bad Request',
+                  status: 400,
+                  detail: 'Feedback can be set only on a PROCESSED workflow execution; it is ACQUIRED',
+                },
+                attempts: 1,
+              });
             };
           }
           return Reflect.get(target, prop, receiver);
@@ -134,10 +197,18 @@ describe('permanent refusals', () => {
     expect(await deliverFeedback(id, { idv, log: () => undefined })).toBe('failed');
     const failed = await stateOf(id);
     expect(failed).toMatchObject({ state: 'failed', attempts: 1 });
-    expect(failed.lastError).toMatchObject({ status: 400, title: 'Bad Request', detail: 'Feedback can be set only on a PROCESSED workflow execution; it is ACQUIRED', permanent: true });
+    expect(failed.lastError).toMatchObject({
+      status: 400,
+      title: 'Bad Request',
+      detail: 'Feedback can be set only on a PROCESSED workflow execution; it is ACQUIRED',
+      permanent: true,
+    });
     const [row] = await db().select({ d: executions.feedbackDelivery }).from(executions).where(eq(executions.id, e.id));
     expect(row.d).toBe('failed');
-    const [denied] = await db().select().from(auditLog).where(sql`${auditLog.action} = 'feedback.delivery_failed' and ${auditLog.details}->>'submissionId' = ${id}`);
+    const [denied] = await db()
+      .select()
+      .from(auditLog)
+      .where(sql`${auditLog.action} = 'feedback.delivery_failed' and ${auditLog.details}->>'submissionId' = ${id}`);
     expect(denied.outcome).toBe('failure');
     // A job for a failed submission sends nothing.
     expect(await deliverFeedback(id, { log: () => undefined })).toBe('nothing_to_do');
@@ -148,10 +219,25 @@ describe('permanent refusals', () => {
     expect((await retryFeedback(analyst, id)).ok).toBe(false);
     const stop = await startWorkers();
     try {
-      await until(() => stateOf(id), (x) => x.state === 'delivered', 20_000, 'delivery after retry');
+      await until(
+        () => stateOf(id),
+        (x) => x.state === 'delivered',
+        20_000,
+        'delivery after retry',
+      );
       expect(s.writes.get(e.id)).toBe(1);
-      expect(await until(() => eventKinds(id), (k) => k.includes('refreshed'), 10_000, 'refresh')).toEqual(['submitted', 'failed', 'retried', 'delivered', 'refreshed']);
-      const [retryAudit] = await db().select().from(auditLog).where(sql`${auditLog.action} = 'feedback.retry' and ${auditLog.details}->>'submissionId' = ${id}`);
+      expect(
+        await until(
+          () => eventKinds(id),
+          (k) => k.includes('refreshed'),
+          10_000,
+          'refresh',
+        ),
+      ).toEqual(['submitted', 'failed', 'retried', 'delivered', 'refreshed']);
+      const [retryAudit] = await db()
+        .select()
+        .from(auditLog)
+        .where(sql`${auditLog.action} = 'feedback.retry' and ${auditLog.details}->>'submissionId' = ${id}`);
       expect(retryAudit.actorId).toBe(analyst.id);
     } finally {
       await stop();
@@ -176,7 +262,12 @@ describe('never two deliveries of one submission', () => {
     for (let i = 0; i < 4; i++) await boss.send(QUEUES.deliverFeedback, { feedbackId: id });
     const stop = await startWorkers({ concurrency: 4 });
     try {
-      await until(() => stateOf(id), (x) => x.state === 'delivered', 20_000, 'delivery');
+      await until(
+        () => stateOf(id),
+        (x) => x.state === 'delivered',
+        20_000,
+        'delivery',
+      );
       await new Promise((r) => setTimeout(r, 2000));
       expect(s.writes.get(e.id)).toBe(1);
       expect((await stateOf(id)).attempts).toBe(1);
@@ -188,7 +279,9 @@ describe('never two deliveries of one submission', () => {
   it('direct concurrent calls claim once', async () => {
     const e = ex[4];
     const id = await submit(e);
-    const outcomes = await Promise.all(Array.from({ length: 5 }, () => deliverFeedback(id, { log: () => undefined, refresh: false })));
+    const outcomes = await Promise.all(
+      Array.from({ length: 5 }, () => deliverFeedback(id, { log: () => undefined, refresh: false })),
+    );
     expect(outcomes.filter((o) => o === 'delivered')).toHaveLength(1);
     expect(s.writes.get(e.id)).toBe(1);
   });
@@ -197,15 +290,28 @@ describe('never two deliveries of one submission', () => {
     const e = ex[5];
     const id = await submit(e);
     // Simulate a worker that claimed the submission and died before recording anything.
-    await db().update(feedbackSubmissions).set({ state: 'delivering', attempts: 1, lastAttemptAt: new Date() }).where(eq(feedbackSubmissions.id, id));
+    await db()
+      .update(feedbackSubmissions)
+      .set({ state: 'delivering', attempts: 1, lastAttemptAt: new Date() })
+      .where(eq(feedbackSubmissions.id, id));
     expect(await deliverFeedback(id, { log: () => undefined, refresh: false })).toBe('nothing_to_do');
     expect(await rescueStuckFeedback({ log: () => undefined })).toBe(0);
-    await db().update(feedbackSubmissions).set({ lastAttemptAt: new Date(Date.now() - 10 * 60_000) }).where(eq(feedbackSubmissions.id, id));
-    await db().execute(sql`delete from pgboss.job where name = ${QUEUES.deliverFeedback} and data->>'feedbackId' = ${id}`);
+    await db()
+      .update(feedbackSubmissions)
+      .set({ lastAttemptAt: new Date(Date.now() - 10 * 60_000) })
+      .where(eq(feedbackSubmissions.id, id));
+    await db().execute(
+      sql`delete from pgboss.job where name = ${QUEUES.deliverFeedback} and data->>'feedbackId' = ${id}`,
+    );
     expect(await rescueStuckFeedback({ log: () => undefined })).toBe(1);
     const stop = await startWorkers();
     try {
-      await until(() => stateOf(id), (x) => x.state === 'delivered', 20_000, 'delivery after rescue');
+      await until(
+        () => stateOf(id),
+        (x) => x.state === 'delivered',
+        20_000,
+        'delivery after rescue',
+      );
       expect(s.writes.get(e.id)).toBe(1);
       expect(await eventKinds(id)).toContain('rescued');
     } finally {
@@ -217,8 +323,16 @@ describe('never two deliveries of one submission', () => {
     const e = ex[6];
     const first = await submit(e, 'FRAUD');
     // The first is being sent when the second arrives: it cannot be superseded, so the second waits for it.
-    await db().update(feedbackSubmissions).set({ state: 'delivering', lastAttemptAt: new Date() }).where(eq(feedbackSubmissions.id, first));
-    const second = await submitFeedback(analyst, { executionId: e.id, status: 'NOT_FRAUD', version: first, idempotencyKey: newKey() });
+    await db()
+      .update(feedbackSubmissions)
+      .set({ state: 'delivering', lastAttemptAt: new Date() })
+      .where(eq(feedbackSubmissions.id, first));
+    const second = await submitFeedback(analyst, {
+      executionId: e.id,
+      status: 'NOT_FRAUD',
+      version: first,
+      idempotencyKey: newKey(),
+    });
     expect(second.ok).toBe(true);
     const secondId = second.ok ? second.data.submissionId : '';
     expect(await deliverFeedback(secondId, { log: () => undefined, refresh: false })).toBe('busy');

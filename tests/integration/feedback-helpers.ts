@@ -31,7 +31,12 @@ const FEEDBACK_LINE = /^PUT \/api\/v1\/accounts\/[^/]+\/workflow-executions\/([^
 
 /** A simulator whose log counts every feedback write; restartable on the same port with the same data. */
 export async function startSim(over: SimulatorOptions = {}, into?: Sim): Promise<Sim> {
-  const target: Sim = into ?? { sim: undefined as unknown as RunningSimulator, writes: new Map(), puts: [], options: {} };
+  const target: Sim = into ?? {
+    sim: undefined as unknown as RunningSimulator,
+    writes: new Map(),
+    puts: [],
+    options: {},
+  };
   const options: SimulatorOptions = {
     port: 0,
     seed: 'feedback-tests',
@@ -52,14 +57,27 @@ export async function startSim(over: SimulatorOptions = {}, into?: Sim): Promise
   target.sim = await startSimulator(options);
   target.options = { ...options, port: Number(new URL(target.sim.url).port) };
   setIdvClient(
-    new IdvClient(
-      { ...IDV_CONFIG_DEFAULTS, authUrl: target.sim.url, accountUrl: target.sim.url, apiUrl: target.sim.url, retrievalUrl: target.sim.url, clientId: target.sim.clientId, clientSecret: target.sim.clientSecret, maxRetries: 0, timeoutMs: 3000, retrievalRatePerSec: 1000, retrievalBurst: 1000 },
-    ),
+    new IdvClient({
+      ...IDV_CONFIG_DEFAULTS,
+      authUrl: target.sim.url,
+      accountUrl: target.sim.url,
+      apiUrl: target.sim.url,
+      retrievalUrl: target.sim.url,
+      clientId: target.sim.clientId,
+      clientSecret: target.sim.clientSecret,
+      maxRetries: 0,
+      timeoutMs: 3000,
+      retrievalRatePerSec: 1000,
+      retrievalBurst: 1000,
+    }),
   );
   return target;
 }
 
-export async function createUser(role: Role, label: string = role): Promise<{ id: string; email: string; name: string; role: Role }> {
+export async function createUser(
+  role: Role,
+  label: string = role,
+): Promise<{ id: string; email: string; name: string; role: Role }> {
   const [u] = await db()
     .insert(users)
     .values({ email: `${label}-${randomUUID().slice(0, 8)}@feedback.test`, name: `${label} tester`, role })
@@ -74,18 +92,38 @@ export interface CachedExecution {
 }
 
 /** Ingests simulator executions (R2 over HTTP) into the cache; `pick` chooses which. */
-export async function ingestFromSim(s: Sim, pick: (r: { status: string; wiped: boolean; feedback: boolean }) => boolean, n: number, skip = 0): Promise<CachedExecution[]> {
-  const client = new IdvClient({ ...IDV_CONFIG_DEFAULTS, authUrl: s.sim.url, accountUrl: s.sim.url, apiUrl: s.sim.url, retrievalUrl: s.sim.url, clientId: s.sim.clientId, clientSecret: s.sim.clientSecret, retrievalRatePerSec: 1000, retrievalBurst: 1000 });
+export async function ingestFromSim(
+  s: Sim,
+  pick: (r: { status: string; wiped: boolean; feedback: boolean }) => boolean,
+  n: number,
+  skip = 0,
+): Promise<CachedExecution[]> {
+  const client = new IdvClient({
+    ...IDV_CONFIG_DEFAULTS,
+    authUrl: s.sim.url,
+    accountUrl: s.sim.url,
+    apiUrl: s.sim.url,
+    retrievalUrl: s.sim.url,
+    clientId: s.sim.clientId,
+    clientSecret: s.sim.clientSecret,
+    retrievalRatePerSec: 1000,
+    retrievalBurst: 1000,
+  });
   const out: CachedExecution[] = [];
   let seen = 0;
   for (let page = 1; out.length < n && page <= 10; page++) {
     const list = await client.listExecutions({ page, size: 100 });
     if (!list.workflowExecutions.length) break;
     for (const r of list.workflowExecutions) {
-      if (!pick({ status: String(r.workflow.status), wiped: Boolean(r.wipedOutAt), feedback: Boolean(r.feedback) })) continue;
+      if (!pick({ status: String(r.workflow.status), wiped: Boolean(r.wipedOutAt), feedback: Boolean(r.feedback) }))
+        continue;
       if (seen++ < skip) continue;
       await ingestExecution(db(), { result: r, fetchedAt: new Date() });
-      out.push({ id: r.workflow.id.toLowerCase(), accountId: r.account.id.toLowerCase(), status: String(r.workflow.status) });
+      out.push({
+        id: r.workflow.id.toLowerCase(),
+        accountId: r.account.id.toLowerCase(),
+        status: String(r.workflow.status),
+      });
       if (out.length >= n) break;
     }
   }
@@ -93,28 +131,40 @@ export async function ingestFromSim(s: Sim, pick: (r: { status: string; wiped: b
   return out;
 }
 
-export const processedWithoutFeedback = (r: { status: string; wiped: boolean; feedback: boolean }) => r.status === 'PROCESSED' && !r.wiped && !r.feedback;
+export const processedWithoutFeedback = (r: { status: string; wiped: boolean; feedback: boolean }) =>
+  r.status === 'PROCESSED' && !r.wiped && !r.feedback;
 
 /** The feedback R2 shows at the simulator. */
 export async function serviceFeedback(e: CachedExecution): Promise<{ status: string; reason?: string } | undefined> {
   const { getIdvClient } = await import('@/lib/idv');
-  return (await getIdvClient().getExecution(e.accountId, e.id)).feedback as { status: string; reason?: string } | undefined;
+  return (await getIdvClient().getExecution(e.accountId, e.id)).feedback as
+    { status: string; reason?: string } | undefined;
 }
 
 export const newKey = () => randomUUID().replace(/-/g, '');
 
-export async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+export async function until<T>(
+  fn: () => Promise<T>,
+  ok: (v: T) => boolean,
+  timeoutMs = 20_000,
+  what = 'condition',
+): Promise<T> {
   const started = Date.now();
   for (;;) {
     const v = await fn();
     if (ok(v)) return v;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(v)}`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(v)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
 export async function submissionsOf(executionId: string) {
-  return db().select().from(feedbackSubmissions).where(eq(feedbackSubmissions.executionId, executionId)).orderBy(feedbackSubmissions.submittedAt);
+  return db()
+    .select()
+    .from(feedbackSubmissions)
+    .where(eq(feedbackSubmissions.executionId, executionId))
+    .orderBy(feedbackSubmissions.submittedAt);
 }
 
 export async function stateOf(submissionId: string) {
@@ -124,10 +174,21 @@ export async function stateOf(submissionId: string) {
 
 /** Rows that a feedback write touches, for "nothing was written" checks. */
 export async function footprint(executionIds: string[]) {
-  const [subs] = await db().select({ n: count() }).from(feedbackSubmissions).where(inArray(feedbackSubmissions.executionId, executionIds));
-  const [events] = await db().select({ n: count() }).from(feedbackEvents).where(inArray(feedbackEvents.executionId, executionIds));
-  const [audits] = await db().select({ n: count() }).from(auditLog).where(and(sql`${auditLog.action} like 'feedback.%'`, inArray(auditLog.targetId, executionIds)));
-  const jobs = await db().execute<{ n: number }>(sql`select count(*)::int as n from pgboss.job j join feedback_submissions s on j.data->>'feedbackId' = s.id::text where j.name = ${QUEUES.deliverFeedback} and s.execution_id in ${executionIds}`);
+  const [subs] = await db()
+    .select({ n: count() })
+    .from(feedbackSubmissions)
+    .where(inArray(feedbackSubmissions.executionId, executionIds));
+  const [events] = await db()
+    .select({ n: count() })
+    .from(feedbackEvents)
+    .where(inArray(feedbackEvents.executionId, executionIds));
+  const [audits] = await db()
+    .select({ n: count() })
+    .from(auditLog)
+    .where(and(sql`${auditLog.action} like 'feedback.%'`, inArray(auditLog.targetId, executionIds)));
+  const jobs = await db().execute<{ n: number }>(
+    sql`select count(*)::int as n from pgboss.job j join feedback_submissions s on j.data->>'feedbackId' = s.id::text where j.name = ${QUEUES.deliverFeedback} and s.execution_id in ${executionIds}`,
+  );
   return { submissions: subs.n, events: events.n, audits: audits.n, jobs: jobs.rows[0]?.n ?? 0 };
 }
 

@@ -25,7 +25,10 @@ import {
 
 // The actions read the session cookie through next/headers; here it comes from `cookie.value`,
 // or, for calls made at the same instant as different users, from the async context of `asUser`.
-const cookie = vi.hoisted(() => ({ value: '' as string, als: null as null | { getStore(): string | undefined; run<T>(v: string, fn: () => T): T } }));
+const cookie = vi.hoisted(() => ({
+  value: '' as string,
+  als: null as null | { getStore(): string | undefined; run<T>(v: string, fn: () => T): T },
+}));
 vi.mock('next/headers', async () => {
   const { AsyncLocalStorage } = await import('node:async_hooks');
   cookie.als = new AsyncLocalStorage<string>();
@@ -42,7 +45,8 @@ vi.mock('next/headers', async () => {
 const asUser = <T>(value: string, fn: () => Promise<T>) => cookie.als!.run(value, fn);
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
-const { submitFeedbackAction, retryFeedbackAction, getFeedbackPanelAction } = await import('@/app/(console)/executions/feedback-actions');
+const { submitFeedbackAction, retryFeedbackAction, getFeedbackPanelAction } =
+  await import('@/app/(console)/executions/feedback-actions');
 const { approveFeedbackAction } = await import('@/app/(console)/approvals/actions');
 const { setFourEyesAction } = await import('@/app/(console)/admin/settings/actions');
 
@@ -75,21 +79,45 @@ describe('submitting feedback', () => {
   it('stores FRAUD with its job, event and audit entry in one go, then the worker delivers it and the cache is refreshed', async () => {
     const e = ex[0];
     await as(analyst);
-    const r = await submitFeedbackAction(form({ executionId: e.id, status: 'FRAUD', reason: 'IDENTITY_FRAUD', note: 'Selfie is a screen photo', version: 'none', idempotencyKey: newKey() }));
+    const r = await submitFeedbackAction(
+      form({
+        executionId: e.id,
+        status: 'FRAUD',
+        reason: 'IDENTITY_FRAUD',
+        note: 'Selfie is a screen photo',
+        version: 'none',
+        idempotencyKey: newKey(),
+      }),
+    );
     expect(r.ok, JSON.stringify(r)).toBe(true);
     if (!r.ok) return;
     expect(r.data.state).toBe('pending');
     const sub = await stateOf(r.data.submissionId);
-    expect(sub).toMatchObject({ status: 'FRAUD', reason: 'IDENTITY_FRAUD', note: 'Selfie is a screen photo', state: 'pending', submittedBy: analyst.id, baseSubmissionId: null });
+    expect(sub).toMatchObject({
+      status: 'FRAUD',
+      reason: 'IDENTITY_FRAUD',
+      note: 'Selfie is a screen photo',
+      state: 'pending',
+      submittedBy: analyst.id,
+      baseSubmissionId: null,
+    });
     expect(await footprint([e.id])).toEqual({ submissions: 1, events: 1, audits: 1, jobs: 1 });
-    const [row] = await db().select({ delivery: executions.feedbackDelivery }).from(executions).where(eq(executions.id, e.id));
+    const [row] = await db()
+      .select({ delivery: executions.feedbackDelivery })
+      .from(executions)
+      .where(eq(executions.id, e.id));
     expect(row.delivery).toBe('pending');
     expect(s.writes.get(e.id)).toBeUndefined();
 
     const boss = await getBoss();
     const workers = await registerFeedbackWorkers(boss, { pollingIntervalSeconds: 0.5, log: () => undefined });
     try {
-      const done = await until(() => stateOf(r.data.submissionId), (x) => x.state === 'delivered', 20_000, 'delivery');
+      const done = await until(
+        () => stateOf(r.data.submissionId),
+        (x) => x.state === 'delivered',
+        20_000,
+        'delivery',
+      );
       expect(done.deliveredAt).toBeTruthy();
       expect(done.attempts).toBe(1);
       expect(await serviceFeedback(e)).toMatchObject({ status: 'FRAUD', reason: 'IDENTITY_FRAUD' });
@@ -101,10 +129,21 @@ describe('submitting feedback', () => {
         10_000,
         'refresh',
       );
-      expect(refreshed).toMatchObject({ feedbackStatus: 'FRAUD', feedbackReason: 'IDENTITY_FRAUD', feedbackDelivery: 'delivered' });
+      expect(refreshed).toMatchObject({
+        feedbackStatus: 'FRAUD',
+        feedbackReason: 'IDENTITY_FRAUD',
+        feedbackDelivery: 'delivered',
+      });
       expect(refreshed.feedbackProvidedAt).toBeTruthy();
       const kinds = await until(
-        async () => (await db().select({ kind: feedbackEvents.kind }).from(feedbackEvents).where(eq(feedbackEvents.submissionId, r.data.submissionId)).orderBy(feedbackEvents.id)).map((k) => k.kind),
+        async () =>
+          (
+            await db()
+              .select({ kind: feedbackEvents.kind })
+              .from(feedbackEvents)
+              .where(eq(feedbackEvents.submissionId, r.data.submissionId))
+              .orderBy(feedbackEvents.id)
+          ).map((k) => k.kind),
         (k) => k.includes('refreshed'),
         10_000,
         'refresh event',
@@ -121,7 +160,9 @@ describe('submitting feedback', () => {
   it('the first submission of a process starts the job queue before its transaction (the embedded database would wait for ever)', async () => {
     await stopBoss();
     await as(analyst);
-    const r = await submitFeedbackAction(form({ executionId: ex[6].id, status: 'NOT_FRAUD', reason: '', version: 'none', idempotencyKey: newKey() }));
+    const r = await submitFeedbackAction(
+      form({ executionId: ex[6].id, status: 'NOT_FRAUD', reason: '', version: 'none', idempotencyKey: newKey() }),
+    );
     expect(r.ok, JSON.stringify(r)).toBe(true);
     expect(await footprint([ex[6].id])).toMatchObject({ submissions: 1, jobs: 1 });
   }, 15_000);
@@ -133,14 +174,20 @@ describe('submitting feedback', () => {
     ['FRAUD with reason NA', { status: 'FRAUD', reason: 'NA' }, 'reason'],
     ['a note of 100 kB', { status: 'NOT_FRAUD', reason: '', note: 'x'.repeat(100_000) }, 'note'],
     ['an execution id that is not a UUID', { status: 'NOT_FRAUD', executionId: "1' or '1'='1" }, 'executionId'],
-    ['an execution id that is not in the cache', { status: 'NOT_FRAUD', executionId: '7d1e7a52-3f7c-4b55-9f3e-000000000000' }, 'executionId'],
+    [
+      'an execution id that is not in the cache',
+      { status: 'NOT_FRAUD', executionId: '7d1e7a52-3f7c-4b55-9f3e-000000000000' },
+      'executionId',
+    ],
     ['a made-up version', { status: 'NOT_FRAUD', version: 'latest' }, 'version'],
   ])('refuses %s with a form error and writes nothing', async (_what, fields, field) => {
     const e = ex[1];
     await as(analyst);
     const target = (fields as { executionId?: string }).executionId ?? e.id;
     const before = await footprint([e.id, ...(/^[0-9a-f-]{36}$/.test(target) ? [target] : [])]);
-    const r = await submitFeedbackAction(form({ executionId: e.id, version: 'none', idempotencyKey: newKey(), ...fields }));
+    const r = await submitFeedbackAction(
+      form({ executionId: e.id, version: 'none', idempotencyKey: newKey(), ...fields }),
+    );
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.code).toBe('INVALID');
@@ -164,8 +211,22 @@ describe('submitting feedback', () => {
   it('two analysts labelling the same execution at once: one wins, the other is told it changed (nothing half-written)', async () => {
     const e = ex[3];
     const [ca, cb] = [await sessionCookieFor(analyst), await sessionCookieFor(analyst2)];
-    const first = asUser(ca.value, () => submitFeedbackAction(form({ executionId: e.id, status: 'FRAUD', reason: 'SYNTHETIC_ID_FRAUD', version: 'none', idempotencyKey: newKey() })));
-    const second = asUser(cb.value, () => submitFeedbackAction(form({ executionId: e.id, status: 'NOT_FRAUD', reason: '', version: 'none', idempotencyKey: newKey() })));
+    const first = asUser(ca.value, () =>
+      submitFeedbackAction(
+        form({
+          executionId: e.id,
+          status: 'FRAUD',
+          reason: 'SYNTHETIC_ID_FRAUD',
+          version: 'none',
+          idempotencyKey: newKey(),
+        }),
+      ),
+    );
+    const second = asUser(cb.value, () =>
+      submitFeedbackAction(
+        form({ executionId: e.id, status: 'NOT_FRAUD', reason: '', version: 'none', idempotencyKey: newKey() }),
+      ),
+    );
     const results = await Promise.all([first, second]);
     const won = results.filter((r) => r.ok);
     const lost = results.filter((r) => !r.ok);
@@ -178,10 +239,18 @@ describe('submitting feedback', () => {
     // With the version it now shows, the other analyst's change goes through and both stay in history.
     const winnerId = won[0].ok ? won[0].data.submissionId : '';
     const loserIsB = !results[1].ok;
-    const loserLabel = loserIsB ? { status: 'NOT_FRAUD', reason: '' } : { status: 'FRAUD', reason: 'SYNTHETIC_ID_FRAUD' };
-    const again = await asUser(loserIsB ? cb.value : ca.value, () => submitFeedbackAction(form({ executionId: e.id, ...loserLabel, version: winnerId, idempotencyKey: newKey() })));
+    const loserLabel = loserIsB
+      ? { status: 'NOT_FRAUD', reason: '' }
+      : { status: 'FRAUD', reason: 'SYNTHETIC_ID_FRAUD' };
+    const again = await asUser(loserIsB ? cb.value : ca.value, () =>
+      submitFeedbackAction(form({ executionId: e.id, ...loserLabel, version: winnerId, idempotencyKey: newKey() })),
+    );
     expect(again.ok, JSON.stringify(again)).toBe(true);
-    const rows = await db().select().from(feedbackSubmissions).where(eq(feedbackSubmissions.executionId, e.id)).orderBy(feedbackSubmissions.submittedAt);
+    const rows = await db()
+      .select()
+      .from(feedbackSubmissions)
+      .where(eq(feedbackSubmissions.executionId, e.id))
+      .orderBy(feedbackSubmissions.submittedAt);
     expect(rows.map((r) => r.status)).toEqual(loserIsB ? ['FRAUD', 'NOT_FRAUD'] : ['NOT_FRAUD', 'FRAUD']);
     expect(rows.map((r) => r.submittedBy)).toEqual(loserIsB ? [analyst.id, analyst2.id] : [analyst2.id, analyst.id]);
     // The first was not delivered yet, so it is replaced instead of being sent after the second.
@@ -193,9 +262,13 @@ describe('submitting feedback', () => {
   it('the same label again from a second analyst is not stored twice', async () => {
     const e = ex[4];
     await as(analyst);
-    const a = await submitFeedbackAction(form({ executionId: e.id, status: 'FRAUD', reason: 'PHISHING', version: 'none', idempotencyKey: newKey() }));
+    const a = await submitFeedbackAction(
+      form({ executionId: e.id, status: 'FRAUD', reason: 'PHISHING', version: 'none', idempotencyKey: newKey() }),
+    );
     await as(analyst2);
-    const b = await submitFeedbackAction(form({ executionId: e.id, status: 'FRAUD', reason: 'PHISHING', version: 'none', idempotencyKey: newKey() }));
+    const b = await submitFeedbackAction(
+      form({ executionId: e.id, status: 'FRAUD', reason: 'PHISHING', version: 'none', idempotencyKey: newKey() }),
+    );
     expect(a.ok && b.ok).toBe(true);
     expect(b.ok && b.data.duplicate).toBe(true);
     expect(b.ok && b.message).toMatch(/already labelled it Fraud · Phishing/);
@@ -205,11 +278,17 @@ describe('submitting feedback', () => {
   it('history is never overwritten: events are append-only, a submission keeps its label and cannot be deleted', async () => {
     const e = ex[4];
     const [sub] = await db().select().from(feedbackSubmissions).where(eq(feedbackSubmissions.executionId, e.id));
-    await expect(db().update(feedbackEvents).set({ kind: 'x' }).where(eq(feedbackEvents.submissionId, sub.id))).rejects.toThrow();
+    await expect(
+      db().update(feedbackEvents).set({ kind: 'x' }).where(eq(feedbackEvents.submissionId, sub.id)),
+    ).rejects.toThrow();
     await expect(db().delete(feedbackEvents).where(eq(feedbackEvents.submissionId, sub.id))).rejects.toThrow();
-    await expect(db().update(feedbackSubmissions).set({ status: 'NOT_FRAUD' }).where(eq(feedbackSubmissions.id, sub.id))).rejects.toThrow();
+    await expect(
+      db().update(feedbackSubmissions).set({ status: 'NOT_FRAUD' }).where(eq(feedbackSubmissions.id, sub.id)),
+    ).rejects.toThrow();
     await expect(db().delete(feedbackSubmissions).where(eq(feedbackSubmissions.id, sub.id))).rejects.toThrow();
-    await expect(db().execute(sql`update feedback_submissions set note = 'rewritten' where id = ${sub.id}`)).rejects.toThrow();
+    await expect(
+      db().execute(sql`update feedback_submissions set note = 'rewritten' where id = ${sub.id}`),
+    ).rejects.toThrow();
     expect((await stateOf(sub.id)).status).toBe('FRAUD');
   });
 });
@@ -221,21 +300,47 @@ describe('who may submit', () => {
     await c.end();
     cookie.value = c.value;
     const before = await footprint([e.id]);
-    const r = await submitFeedbackAction({ executionId: e.id, status: 'FRAUD', reason: 'IDENTITY_FRAUD', version: 'none', idempotencyKey: newKey() });
+    const r = await submitFeedbackAction({
+      executionId: e.id,
+      status: 'FRAUD',
+      reason: 'IDENTITY_FRAUD',
+      version: 'none',
+      idempotencyKey: newKey(),
+    });
     expect(r).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
-    expect(await retryFeedbackAction({ submissionId: '7d1e7a52-3f7c-4b55-9f3e-000000000000' })).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
+    expect(await retryFeedbackAction({ submissionId: '7d1e7a52-3f7c-4b55-9f3e-000000000000' })).toMatchObject({
+      ok: false,
+      code: 'UNAUTHENTICATED',
+    });
     expect(await getFeedbackPanelAction({ executionId: e.id })).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
     cookie.value = '';
-    expect(await submitFeedbackAction({ executionId: e.id, status: 'FRAUD', reason: 'IDENTITY_FRAUD', version: 'none', idempotencyKey: newKey() })).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
+    expect(
+      await submitFeedbackAction({
+        executionId: e.id,
+        status: 'FRAUD',
+        reason: 'IDENTITY_FRAUD',
+        version: 'none',
+        idempotencyKey: newKey(),
+      }),
+    ).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
     expect(await footprint([e.id])).toEqual(before);
   });
 
   it('an analyst cannot approve feedback or switch four-eyes, and the refusal is audited', async () => {
     await as(analyst);
-    const before = await db().select({ n: sql<number>`count(*)::int` }).from(auditLog).where(eq(auditLog.action, 'access.denied'));
-    expect(await approveFeedbackAction({ submissionId: '7d1e7a52-3f7c-4b55-9f3e-000000000000' })).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+    const before = await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(auditLog)
+      .where(eq(auditLog.action, 'access.denied'));
+    expect(await approveFeedbackAction({ submissionId: '7d1e7a52-3f7c-4b55-9f3e-000000000000' })).toMatchObject({
+      ok: false,
+      code: 'FORBIDDEN',
+    });
     expect(await setFourEyesAction({ enabled: 'true' })).toMatchObject({ ok: false, code: 'FORBIDDEN' });
-    const after = await db().select({ n: sql<number>`count(*)::int` }).from(auditLog).where(eq(auditLog.action, 'access.denied'));
+    const after = await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(auditLog)
+      .where(eq(auditLog.action, 'access.denied'));
     expect(after[0].n - before[0].n).toBe(2);
   });
 });

@@ -14,12 +14,17 @@ const user = { id: randomUUID(), email: `reviewer-${Date.now()}@example.test` };
 const other = { id: randomUUID(), email: `other-${Date.now()}@example.test` };
 
 beforeAll(async () => {
-  await db().insert(users).values([
-    { id: user.id, email: user.email, name: 'Reviewer', role: 'analyst' },
-    { id: other.id, email: other.email, name: 'Other', role: 'analyst' },
-  ]);
+  await db()
+    .insert(users)
+    .values([
+      { id: user.id, email: user.email, name: 'Reviewer', role: 'analyst' },
+      { id: other.id, email: other.email, name: 'Other', role: 'analyst' },
+    ]);
   // Fixed fixture ids: another test file may have written them already (ingest is idempotent).
-  await ingestMany(db(), unusualExecutions().map((x) => ({ ...x, fetchedAt: new Date() })));
+  await ingestMany(
+    db(),
+    unusualExecutions().map((x) => ({ ...x, fetchedAt: new Date() })),
+  );
 });
 
 describe('execution detail data', () => {
@@ -44,8 +49,13 @@ describe('execution detail data', () => {
     expect([...(await revealedIds(user.id, [FX.every, FX.wiped]))]).toEqual([FX.every]);
 
     const trail = await db().select().from(auditLog).where(eq(auditLog.targetId, FX.every));
-    expect(trail.find((a) => a.action === 'pii.reveal' && a.actorId === user.id)?.details).toMatchObject({ reason: 'Comparing the selfie for case 17', minutes: 15 });
-    expect(trail.filter((a) => a.action === 'execution.view' && a.actorId === user.id).length).toBeGreaterThanOrEqual(2);
+    expect(trail.find((a) => a.action === 'pii.reveal' && a.actorId === user.id)?.details).toMatchObject({
+      reason: 'Comparing the selfie for case 17',
+      minutes: 15,
+    });
+    expect(trail.filter((a) => a.action === 'execution.view' && a.actorId === user.id).length).toBeGreaterThanOrEqual(
+      2,
+    );
     // The audit records which record was read, never what it says.
     expect(JSON.stringify(trail)).not.toContain(PERSON.lastName);
 
@@ -60,7 +70,11 @@ describe('execution detail data', () => {
     expect(last.mismatch).toBe(true);
     expect(String(last.extracted)).toMatch(/^Q•+$/);
     expect(d.comparison.find((c) => c.field === 'firstName')!.mismatch).toBe(false);
-    expect(d.comparison.find((c) => c.field === 'address.country')).toMatchObject({ extracted: 'GBR', supplied: 'GBR', mismatch: false });
+    expect(d.comparison.find((c) => c.field === 'address.country')).toMatchObject({
+      extracted: 'GBR',
+      supplied: 'GBR',
+      mismatch: false,
+    });
     expect(d.links.document.map((l) => l.id)).toEqual([FX.sameDoc]);
     expect(d.links.account.map((l) => l.id)).toEqual([FX.sameDoc]);
     expect(d.links.face.map((l) => l.id)).toEqual([FX.face]);
@@ -76,7 +90,13 @@ describe('execution detail data', () => {
     expect(wiped.hasPersonalData).toBe(false);
     expect(wiped.images).toEqual([]);
     const minimal = (await getExecutionDetail(FX.minimal, user))!;
-    expect(minimal).toMatchObject({ decisionType: null, riskScore: null, steps: [], ruleExecutions: [], comparison: [] });
+    expect(minimal).toMatchObject({
+      decisionType: null,
+      riskScore: null,
+      steps: [],
+      ruleExecutions: [],
+      comparison: [],
+    });
     const hostile = (await getExecutionDetail(FX.xss, user))!;
     expect(hostile.name).toMatch(/^<•+/);
     await createReveal(user, FX.xss, 'Checking hostile text rendering');
@@ -95,7 +115,10 @@ describe('search tokens', () => {
     expect(await resolveSearchTerm(a)).toBe('Philippa Quartermaine');
     const b = await saveSearchTerm(other.id, 'Philippa Quartermaine');
     expect(b).not.toBe(a);
-    await db().update(searchTerms).set({ expiresAt: sql`now() - interval '1 minute'` }).where(eq(searchTerms.token, b));
+    await db()
+      .update(searchTerms)
+      .set({ expiresAt: sql`now() - interval '1 minute'` })
+      .where(eq(searchTerms.token, b));
     expect(await resolveSearchTerm(b)).toBeNull();
     expect(await resolveSearchTerm('nonexistenttoken')).toBeNull();
   });

@@ -36,7 +36,12 @@ function allowlist(value: string) {
 function body(ids = known, over: Record<string, unknown> = {}) {
   return {
     callbackSentAt: new Date().toISOString(),
-    workflowExecution: { id: ids.executionId, href: `${sim.url}/api/v1/workflow-executions/${ids.executionId}`, definitionKey: '10013', status: 'PROCESSED' },
+    workflowExecution: {
+      id: ids.executionId,
+      href: `${sim.url}/api/v1/workflow-executions/${ids.executionId}`,
+      definitionKey: '10013',
+      status: 'PROCESSED',
+    },
     account: { id: ids.accountId, href: `${sim.url}/api/v1/accounts/${ids.accountId}` },
     ...over,
   };
@@ -54,7 +59,9 @@ function post(payload: unknown, opts: { query?: string; headers?: Record<string,
 
 async function counts() {
   const [c] = await db().select({ n: count() }).from(callbacks);
-  const jobs = await db().execute<{ n: number }>(sql.raw(`select count(*)::int as n from "${schema}".job where name = '${QUEUES.fetchExecution}'`));
+  const jobs = await db().execute<{ n: number }>(
+    sql.raw(`select count(*)::int as n from "${schema}".job where name = '${QUEUES.fetchExecution}'`),
+  );
   return { callbacks: c.n, jobs: jobs.rows[0].n };
 }
 
@@ -83,9 +90,19 @@ describe('callback receiver', () => {
     expect(await res.json()).toMatchObject({ received: true });
     expect(Date.now() - started).toBeLessThan(1000);
     const [row] = await db().select().from(callbacks);
-    expect(row).toMatchObject({ executionId: known.executionId, accountId: known.accountId, status: 'PROCESSED', sourceIp: '203.0.113.9', processedAt: null });
-    const jobs = await db().execute<{ data: Record<string, unknown> }>(sql.raw(`select data from "${schema}".job where name = '${QUEUES.fetchExecution}'`));
-    expect(jobs.rows.map((j) => j.data)).toEqual([{ executionId: known.executionId, accountId: known.accountId, reason: 'callback', attempt: 0, hint: 'PROCESSED' }]);
+    expect(row).toMatchObject({
+      executionId: known.executionId,
+      accountId: known.accountId,
+      status: 'PROCESSED',
+      sourceIp: '203.0.113.9',
+      processedAt: null,
+    });
+    const jobs = await db().execute<{ data: Record<string, unknown> }>(
+      sql.raw(`select data from "${schema}".job where name = '${QUEUES.fetchExecution}'`),
+    );
+    expect(jobs.rows.map((j) => j.data)).toEqual([
+      { executionId: known.executionId, accountId: known.accountId, reason: 'callback', attempt: 0, hint: 'PROCESSED' },
+    ]);
 
     expect((await handleCallback(post(body()), deps())).status).toBe(200);
     expect(await counts()).toEqual({ callbacks: 2, jobs: 1 });
@@ -93,10 +110,18 @@ describe('callback receiver', () => {
 
   it('accepts both link forms, a bearer secret, and a numeric definitionKey', async () => {
     const docsForm = body(known, {
-      workflowExecution: { id: known.executionId, href: `${sim.url}/api/v1/accounts/${known.accountId}/workflow-executions/${known.executionId}`, definitionKey: 10013, status: 'PROCESSED' },
+      workflowExecution: {
+        id: known.executionId,
+        href: `${sim.url}/api/v1/accounts/${known.accountId}/workflow-executions/${known.executionId}`,
+        definitionKey: 10013,
+        status: 'PROCESSED',
+      },
     });
     expect((await handleCallback(post(docsForm), deps())).status).toBe(200);
-    expect((await handleCallback(post(body(), { query: '', headers: { authorization: `Bearer ${SECRET}` } }), deps())).status).toBe(200);
+    expect(
+      (await handleCallback(post(body(), { query: '', headers: { authorization: `Bearer ${SECRET}` } }), deps()))
+        .status,
+    ).toBe(200);
     expect((await counts()).callbacks).toBe(2);
   });
 
@@ -105,7 +130,10 @@ describe('callback receiver', () => {
     await ingestExecution(db(), { result: cached.result, fetchedAt: new Date() });
     const res = await handleCallback(post(body({ executionId: cached.id, accountId: cached.accountId })), deps());
     expect(res.status).toBe(200);
-    const [row] = await db().select({ staleSince: executions.staleSince }).from(executions).where(eq(executions.id, cached.id));
+    const [row] = await db()
+      .select({ staleSince: executions.staleSince })
+      .from(executions)
+      .where(eq(executions.id, cached.id));
     expect(row.staleSince).toBeTruthy();
   });
 
@@ -116,7 +144,20 @@ describe('callback receiver', () => {
     ['malformed JSON', () => post(undefined, { raw: '{"workflowExecution": {"id": ' }), 400],
     ['JSON that is not a callback', () => post({ hello: 'world' }), 422],
     ['ids that are not UUIDs', () => post(body({ executionId: 'not-a-uuid', accountId: known.accountId })), 422],
-    ['an href naming another execution', () => post(body(known, { workflowExecution: { id: known.executionId, href: `${sim.url}/api/v1/workflow-executions/${randomUUID()}`, status: 'PROCESSED' } })), 422],
+    [
+      'an href naming another execution',
+      () =>
+        post(
+          body(known, {
+            workflowExecution: {
+              id: known.executionId,
+              href: `${sim.url}/api/v1/workflow-executions/${randomUUID()}`,
+              status: 'PROCESSED',
+            },
+          }),
+        ),
+      422,
+    ],
     ['an unknown execution', () => post(body({ executionId: randomUUID(), accountId: known.accountId })), 422],
     ['a huge body (declared)', () => post(body(known, { padding: 'x'.repeat(70 * 1024) })), 413],
     [
@@ -134,7 +175,12 @@ describe('callback receiver', () => {
       },
       413,
     ],
-    ['a source address outside the allowlist', () => post(body()), 403, { allowlist: allowlist('198.51.100.0/24, 2001:db8::/32') }],
+    [
+      'a source address outside the allowlist',
+      () => post(body()),
+      403,
+      { allowlist: allowlist('198.51.100.0/24, 2001:db8::/32') },
+    ],
     ['no secret configured at all', () => post(body()), 503, { secret: undefined }],
   ];
   for (const [what, request, status, settings] of bad) {
@@ -155,7 +201,10 @@ describe('callback receiver', () => {
     sim.faults.errorRate = 1;
     try {
       const started = Date.now();
-      const res = await handleCallback(post(body({ executionId: randomUUID(), accountId: known.accountId })), deps({ verifyTimeoutMs: 300 }));
+      const res = await handleCallback(
+        post(body({ executionId: randomUUID(), accountId: known.accountId })),
+        deps({ verifyTimeoutMs: 300 }),
+      );
       expect(res.status).toBe(200);
       expect(Date.now() - started).toBeLessThan(1000);
     } finally {

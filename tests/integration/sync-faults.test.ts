@@ -14,7 +14,18 @@ import { DEFAULT_FAULTS, type RunningSimulator } from '@/lib/simulator';
 import { enqueueRun } from '@/lib/sync/jobs';
 import { openRun, type SyncRun } from '@/lib/sync/runs';
 import { startWorker, type SyncWorker } from '@/lib/sync/worker';
-import { callbackServer, clientFor, dropQueueSchema, expectCacheMatchesService, journey, queueSchema, resetCache, startSim, TEST_OPTIONS, waitUntil } from './sync-helpers';
+import {
+  callbackServer,
+  clientFor,
+  dropQueueSchema,
+  expectCacheMatchesService,
+  journey,
+  queueSchema,
+  resetCache,
+  startSim,
+  TEST_OPTIONS,
+  waitUntil,
+} from './sync-helpers';
 
 const SECRET = 'faults-callback-secret-0042';
 const settings = { secret: SECRET, allowlist: null, maxBytes: 64 * 1024, verifyTimeoutMs: 1000 };
@@ -26,10 +37,18 @@ async function cleanUp() {
 afterAll(cleanUp);
 
 async function queueIdle(database: Db, schema: string) {
-  await waitUntil(async () => {
-    const r = await database.execute<{ n: number }>(sql.raw(`select count(*)::int as n from "${schema}".job where name = '${QUEUES.fetchExecution}' and state < 'completed' and start_after < now() + interval '2 seconds'`));
-    return r.rows[0].n === 0;
-  }, 30_000, 200);
+  await waitUntil(
+    async () => {
+      const r = await database.execute<{ n: number }>(
+        sql.raw(
+          `select count(*)::int as n from "${schema}".job where name = '${QUEUES.fetchExecution}' and state < 'completed' and start_after < now() + interval '2 seconds'`,
+        ),
+      );
+      return r.rows[0].n === 0;
+    },
+    30_000,
+    200,
+  );
 }
 
 async function runOf(database: Db, id: number): Promise<SyncRun> {
@@ -48,9 +67,23 @@ describe('faults injected through the simulator', () => {
     await resetCache(db());
     sim = await startSim({ executions: 20 });
     idv = clientFor(sim);
-    worker = await startWorker({ db: db(), idv, options: TEST_OPTIONS, queueSchema: schema, schedules: false, initialSync: false, registerProcessBoss: false, log: () => undefined });
+    worker = await startWorker({
+      db: db(),
+      idv,
+      options: TEST_OPTIONS,
+      queueSchema: schema,
+      schedules: false,
+      initialSync: false,
+      registerProcessBoss: false,
+      log: () => undefined,
+    });
     const server = await callbackServer({ db: db(), idv: () => idv, jobs: async () => worker.boss, settings });
-    cleanups.push(() => worker.stop(), () => server.close(), () => sim.close(), () => dropQueueSchema(db(), schema));
+    cleanups.push(
+      () => worker.stop(),
+      () => server.close(),
+      () => sim.close(),
+      () => dropQueueSchema(db(), schema),
+    );
     (globalThis as { __cbUrl?: string }).__cbUrl = server.url(SECRET);
   });
 
@@ -75,7 +108,10 @@ describe('faults injected through the simulator', () => {
     expect(sim.stats().byStatus['401'], 'the expired token was refused').toBeGreaterThan(0);
     sim.faults.errorRate = 0.1;
     sim.faults.burst429 = 8;
-    const { run } = await openRun(db(), 'backfill', { overlapMs: TEST_OPTIONS.overlapMs, pageSize: TEST_OPTIONS.pageSize });
+    const { run } = await openRun(db(), 'backfill', {
+      overlapMs: TEST_OPTIONS.overlapMs,
+      pageSize: TEST_OPTIONS.pageSize,
+    });
     await enqueueRun(worker.boss, run.id);
     await waitUntil(async () => (await runOf(db(), run.id)).state === 'completed', 30_000, 200);
 
@@ -92,8 +128,14 @@ describe('faults injected through the simulator', () => {
     expect(stats['401'], 'expired tokens refused').toBeGreaterThan(0);
     expect(idv.tokens.tokenRequests - tokensBefore, 'new tokens fetched after expiry').toBeGreaterThan(1);
     const attempts = sim.callbackAttempts();
-    expect(attempts.some((a) => a.dropped), 'callbacks dropped').toBe(true);
-    expect(attempts.some((a) => a.duplicate), 'callbacks duplicated').toBe(true);
+    expect(
+      attempts.some((a) => a.dropped),
+      'callbacks dropped',
+    ).toBe(true);
+    expect(
+      attempts.some((a) => a.duplicate),
+      'callbacks duplicated',
+    ).toBe(true);
     const [{ n: received }] = await db().select({ n: count() }).from(callbacks);
     expect(received).toBeGreaterThan(0);
 
@@ -108,7 +150,10 @@ describe('a worker killed in the middle of a backfill', () => {
     await resetCache(db());
     const schema = queueSchema();
     const sim = await startSim({ executions: 250, faults: { latencyMs: 10 } });
-    cleanups.push(() => sim.close(), () => dropQueueSchema(db(), schema));
+    cleanups.push(
+      () => sim.close(),
+      () => dropQueueSchema(db(), schema),
+    );
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-worker-'));
     cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
     // `npm run worker` as its own process, killed without warning.
@@ -136,10 +181,14 @@ describe('a worker killed in the middle of a backfill', () => {
       await exited;
     });
 
-    const midway = await waitUntil(async () => {
-      const [r] = await db().select().from(syncRuns).where(eq(syncRuns.kind, 'backfill'));
-      return r && r.nextPage >= 2 && !r.finishedAt ? r : undefined;
-    }, 60_000, 50).catch((err) => {
+    const midway = await waitUntil(
+      async () => {
+        const [r] = await db().select().from(syncRuns).where(eq(syncRuns.kind, 'backfill'));
+        return r && r.nextPage >= 2 && !r.finishedAt ? r : undefined;
+      },
+      60_000,
+      50,
+    ).catch((err) => {
       throw new Error(`${err.message}\n--- worker output ---\n${output}`);
     });
     child.kill('SIGKILL');
@@ -154,12 +203,25 @@ describe('a worker killed in the middle of a backfill', () => {
     // A second worker, started after the lease ran out, resumes the same run at its next page.
     await new Promise((r) => setTimeout(r, TEST_OPTIONS.leaseMs + 200));
     const idv = clientFor(sim);
-    const b = await startWorker({ db: db(), idv, options: TEST_OPTIONS, queueSchema: schema, schedules: false, initialSync: true, registerProcessBoss: false, log: () => undefined });
+    const b = await startWorker({
+      db: db(),
+      idv,
+      options: TEST_OPTIONS,
+      queueSchema: schema,
+      schedules: false,
+      initialSync: true,
+      registerProcessBoss: false,
+      log: () => undefined,
+    });
     cleanups.push(() => b.stop());
-    const done = await waitUntil(async () => {
-      const r = await runOf(db(), midway.id);
-      return r.state === 'completed' ? r : undefined;
-    }, 60_000, 100);
+    const done = await waitUntil(
+      async () => {
+        const r = await runOf(db(), midway.id);
+        return r.state === 'completed' ? r : undefined;
+      },
+      60_000,
+      100,
+    );
     expect(done.owner).toBeNull();
     const counters = done.details?.counters as Record<string, number>;
     // Every execution written exactly once over both workers.
@@ -204,13 +266,25 @@ describe('the database restarted in the middle of a backfill', () => {
       database = db();
       await resetCache(database);
       restart = async () => {
-        await database.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
+        await database.execute(
+          sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+        );
       };
       cleanups.push(() => dropQueueSchema(db(), schema));
     }
     const idv = clientFor(sim);
     const options = { ...TEST_OPTIONS, runRetryDelaysMs: [200, 500, 1000, 2000, 3000, 5000, 8000] };
-    const worker = await startWorker({ db: database, url, idv, options, queueSchema: schema, schedules: false, initialSync: false, registerProcessBoss: false, log: () => undefined });
+    const worker = await startWorker({
+      db: database,
+      url,
+      idv,
+      options,
+      queueSchema: schema,
+      schedules: false,
+      initialSync: false,
+      registerProcessBoss: false,
+      log: () => undefined,
+    });
     cleanups.push(() => worker.stop());
     const server = await callbackServer({ db: database, idv: () => idv, jobs: async () => worker.boss, settings });
     cleanups.push(() => server.close());
@@ -219,15 +293,23 @@ describe('the database restarted in the middle of a backfill', () => {
     await enqueueRun(worker.boss, run.id);
     await waitUntil(async () => (await runOf(database, run.id))?.nextPage >= 2, 30_000, 50);
     await restart();
-    const done = await waitUntil(async () => {
-      const r = await runOf(database, run.id).catch(() => undefined);
-      return r?.state === 'completed' ? r : undefined;
-    }, 45_000, 200);
+    const done = await waitUntil(
+      async () => {
+        const r = await runOf(database, run.id).catch(() => undefined);
+        return r?.state === 'completed' ? r : undefined;
+      },
+      45_000,
+      200,
+    );
     expect(done.serviceTotal).toBe(100);
 
     // The queue works again: a journey's callback is fetched.
     const { executionId } = await journey(idv, { callbackUrl: server.url(SECRET) });
-    await waitUntil(async () => (await database.select().from(executions).where(eq(executions.id, executionId)))[0]?.rawSteps, 20_000, 200);
+    await waitUntil(
+      async () => (await database.select().from(executions).where(eq(executions.id, executionId)))[0]?.rawSteps,
+      20_000,
+      200,
+    );
     expect((await expectCacheMatchesService(database, idv)).service).toBe(101);
   }, 120_000);
 });

@@ -85,7 +85,9 @@ export async function resetCache(db: Db) {
   // test-only reset may bypass triggers for its own transaction (superuser test databases).
   await db.transaction(async (tx) => {
     await tx.execute(sql`set local session_replication_role = replica`);
-    await tx.execute(sql.raw(`truncate executions, callbacks, sync_runs, sync_failures, sync_seen, ${ROLLUP_TABLE_LIST} cascade`));
+    await tx.execute(
+      sql.raw(`truncate executions, callbacks, sync_runs, sync_failures, sync_seen, ${ROLLUP_TABLE_LIST} cascade`),
+    );
   });
   await db.execute(sql`delete from settings where key like 'sync.%'`);
 }
@@ -104,8 +106,15 @@ export async function callbackServer(deps: CallbackDeps) {
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
     // As `next start` does: the socket address is the last X-Forwarded-For entry.
-    headers.set('x-forwarded-for', [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', '));
-    const request = new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+    headers.set(
+      'x-forwarded-for',
+      [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', '),
+    );
+    const request = new Request(`http://127.0.0.1${req.url}`, {
+      method: req.method,
+      headers,
+      body: chunks.length ? Buffer.concat(chunks) : undefined,
+    });
     const response = await handleCallback(request, deps);
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
@@ -134,21 +143,30 @@ async function persist<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /** One journey through the API: account (A1), front, back and selfie (C2), finalize (C5). */
-export async function journey(idv: IdvClient, opts: { callbackUrl?: string; reference?: string; variant?: number } = {}) {
+export async function journey(
+  idv: IdvClient,
+  opts: { callbackUrl?: string; reference?: string; variant?: number } = {},
+) {
   const v = opts.variant ?? Math.floor(Math.random() * 40);
-  const account = await persist(() => idv.createAccount({
-    customerInternalReference: opts.reference ?? `sync-test-${randomBytes(4).toString('hex')}`,
-    userReference: `user-${v}`,
-    callbackUrl: opts.callbackUrl,
-    workflowDefinition: {
-      key: '10013',
-      credentials: [
-        { category: 'ID', country: { predefinedType: 'DEFINED', values: ['DEU'] }, type: { predefinedType: 'DEFINED', values: ['ID_CARD'] } },
-        { category: 'SELFIE' },
-      ],
-    },
-    userConsent: { userIp: '203.0.113.7', consent: { obtained: 'yes', obtainedAt: '2026-06-01T10:00:00Z' } },
-  }));
+  const account = await persist(() =>
+    idv.createAccount({
+      customerInternalReference: opts.reference ?? `sync-test-${randomBytes(4).toString('hex')}`,
+      userReference: `user-${v}`,
+      callbackUrl: opts.callbackUrl,
+      workflowDefinition: {
+        key: '10013',
+        credentials: [
+          {
+            category: 'ID',
+            country: { predefinedType: 'DEFINED', values: ['DEU'] },
+            type: { predefinedType: 'DEFINED', values: ['ID_CARD'] },
+          },
+          { category: 'SELFIE' },
+        ],
+      },
+      userConsent: { userIp: '203.0.113.7', consent: { obtained: 'yes', obtainedAt: '2026-06-01T10:00:00Z' } },
+    }),
+  );
   const creds = account.workflowExecution.credentials;
   const id = creds.find((c) => c.category === 'ID')!;
   const selfie = creds.find((c) => c.category === 'SELFIE')!;
@@ -158,7 +176,12 @@ export async function journey(idv: IdvClient, opts: { callbackUrl?: string; refe
   await persist(() => idv.addPart(id.api!.token!, id.api!.parts!.front!, 'FRONT', front.bytes, front.contentType));
   await persist(() => idv.addPart(id.api!.token!, id.api!.parts!.back!, 'BACK', back.bytes, back.contentType));
   await persist(() => idv.addPart(selfie.api!.token!, selfie.api!.parts!.face!, 'FACE', face.bytes, face.contentType));
-  await persist(() => idv.finalize(id.api!.token!, id.api!.workflowExecution ?? { accountId: account.account.id, workflowExecutionId: account.workflowExecution.id }));
+  await persist(() =>
+    idv.finalize(
+      id.api!.token!,
+      id.api!.workflowExecution ?? { accountId: account.account.id, workflowExecutionId: account.workflowExecution.id },
+    ),
+  );
   return { accountId: account.account.id, executionId: account.workflowExecution.id };
 }
 
@@ -172,7 +195,11 @@ export async function listAll(idv: IdvClient): Promise<WorkflowExecutionResult[]
   }
 }
 
-export async function waitUntil<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, stepMs = 100): Promise<T> {
+export async function waitUntil<T>(
+  fn: () => Promise<T | undefined | null | false>,
+  timeoutMs = 10_000,
+  stepMs = 100,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -191,7 +218,17 @@ export async function expectCacheMatchesService(db: Db, idv: IdvClient) {
   const service = await listAll(idv);
   const ids = service.map((r) => r.workflow.id.toLowerCase());
   expect(new Set(ids).size).toBe(ids.length);
-  const rows = await db.execute<{ id: string; status: string; decision_type: string | null; risk_score: number | null; wiped: boolean; entries: number; steps: number; rules: number; gone: boolean }>(sql`
+  const rows = await db.execute<{
+    id: string;
+    status: string;
+    decision_type: string | null;
+    risk_score: number | null;
+    wiped: boolean;
+    entries: number;
+    steps: number;
+    rules: number;
+    gone: boolean;
+  }>(sql`
     select e.id, e.status, e.decision_type, e.risk_score, e.wiped_out_at is not null as wiped, e.gone_at is not null as gone,
       (select count(*)::int from capability_entries c where c.execution_id = e.id) as entries,
       (select count(*)::int from steps s where s.execution_id = e.id) as steps,
@@ -208,10 +245,24 @@ export async function expectCacheMatchesService(db: Db, idv: IdvClient) {
       continue;
     }
     const entries = listCapabilityEntries(r.capabilities).reduce((n, x) => n + x.entries.length, 0);
-    const want = { status: r.workflow.status, decision: r.decision?.type ?? null, score: r.decision?.risk?.score ?? null, wiped: Boolean(r.wipedOutAt), entries };
-    const got = { status: c.status, decision: c.decision_type, score: c.risk_score, wiped: c.wiped, entries: c.entries };
-    if (JSON.stringify(want) !== JSON.stringify(got)) mismatches.push(`${r.workflow.id}: service ${JSON.stringify(want)} cache ${JSON.stringify(got)}`);
-    if (r.workflow.status === 'PROCESSED' && !r.wipedOutAt && (c.steps === 0 || c.rules === 0)) stepsMissing.push(r.workflow.id);
+    const want = {
+      status: r.workflow.status,
+      decision: r.decision?.type ?? null,
+      score: r.decision?.risk?.score ?? null,
+      wiped: Boolean(r.wipedOutAt),
+      entries,
+    };
+    const got = {
+      status: c.status,
+      decision: c.decision_type,
+      score: c.risk_score,
+      wiped: c.wiped,
+      entries: c.entries,
+    };
+    if (JSON.stringify(want) !== JSON.stringify(got))
+      mismatches.push(`${r.workflow.id}: service ${JSON.stringify(want)} cache ${JSON.stringify(got)}`);
+    if (r.workflow.status === 'PROCESSED' && !r.wipedOutAt && (c.steps === 0 || c.rules === 0))
+      stepsMissing.push(r.workflow.id);
   }
   expect(mismatches).toEqual([]);
   expect(stepsMissing).toEqual([]);
@@ -225,8 +276,17 @@ export async function expectCacheMatchesService(db: Db, idv: IdvClient) {
 
 /** Steps and rule results at the service for one execution, to compare with the cache. */
 export async function serviceDetails(idv: IdvClient, accountId: string, executionId: string) {
-  const [result, steps, rules] = await Promise.all([idv.getExecution(accountId, executionId), idv.getSteps(accountId, executionId), idv.getRules(accountId, executionId)]);
+  const [result, steps, rules] = await Promise.all([
+    idv.getExecution(accountId, executionId),
+    idv.getSteps(accountId, executionId),
+    idv.getRules(accountId, executionId),
+  ]);
   const entries = listCapabilityEntries(result.capabilities).reduce((n, x) => n + x.entries.length, 0);
-  const ruleCount = rules.executions.reduce((n, e) => n + (e.rulesets ?? []).reduce((m, rs) => m + (rs.rulesMatched?.length ?? 0) + (rs.rulesNotMatched?.length ?? 0), 0), 0);
+  const ruleCount = rules.executions.reduce(
+    (n, e) =>
+      n +
+      (e.rulesets ?? []).reduce((m, rs) => m + (rs.rulesMatched?.length ?? 0) + (rs.rulesNotMatched?.length ?? 0), 0),
+    0,
+  );
   return { result, entries, steps: steps.steps.length, rules: ruleCount };
 }

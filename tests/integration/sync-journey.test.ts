@@ -2,13 +2,32 @@ import { randomUUID } from 'node:crypto';
 import { and, count, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
-import { callbacks, capabilityEntries, credentials, executions, ruleResults, steps, syncFailures } from '@/lib/db/schema';
+import {
+  callbacks,
+  capabilityEntries,
+  credentials,
+  executions,
+  ruleResults,
+  steps,
+  syncFailures,
+} from '@/lib/db/schema';
 import type { IdvClient } from '@/lib/idv/client';
 import type { RunningSimulator } from '@/lib/simulator';
 import { enqueueFetch } from '@/lib/sync/jobs';
 import { refreshExecution } from '@/lib/sync/refresh';
 import { startWorker, type SyncWorker } from '@/lib/sync/worker';
-import { callbackServer, clientFor, dropQueueSchema, journey, queueSchema, resetCache, serviceDetails, startSim, TEST_OPTIONS, waitUntil } from './sync-helpers';
+import {
+  callbackServer,
+  clientFor,
+  dropQueueSchema,
+  journey,
+  queueSchema,
+  resetCache,
+  serviceDetails,
+  startSim,
+  TEST_OPTIONS,
+  waitUntil,
+} from './sync-helpers';
 
 const SECRET = 'journey-callback-secret-42';
 const schema = queueSchema();
@@ -22,7 +41,16 @@ beforeAll(async () => {
   await resetCache(db());
   sim = await startSim({ executions: 10 });
   idv = clientFor(sim);
-  worker = await startWorker({ db: db(), idv, options, queueSchema: schema, schedules: false, initialSync: false, registerProcessBoss: false, log: () => undefined });
+  worker = await startWorker({
+    db: db(),
+    idv,
+    options,
+    queueSchema: schema,
+    schedules: false,
+    initialSync: false,
+    registerProcessBoss: false,
+    log: () => undefined,
+  });
   server = await callbackServer({
     db: db(),
     idv: () => idv,
@@ -40,14 +68,22 @@ afterAll(async () => {
 async function cachedCounts(id: string) {
   const n = async (table: typeof capabilityEntries | typeof steps | typeof ruleResults | typeof credentials) =>
     (await db().select({ n: count() }).from(table).where(eq(table.executionId, id)))[0].n;
-  return { entries: await n(capabilityEntries), steps: await n(steps), rules: await n(ruleResults), credentials: await n(credentials) };
+  return {
+    entries: await n(capabilityEntries),
+    steps: await n(steps),
+    rules: await n(ruleResults),
+    credentials: await n(credentials),
+  };
 }
 
 describe('callbacks through the worker', () => {
   it('a journey completed through the API is cached within seconds of its callback, with every capability entry, step and rule', async () => {
     const { accountId, executionId } = await journey(idv, { callbackUrl: server.url(SECRET) });
     const row = await waitUntil(async () => {
-      const [r] = await db().select().from(executions).where(and(eq(executions.id, executionId), eq(executions.status, 'PROCESSED')));
+      const [r] = await db()
+        .select()
+        .from(executions)
+        .where(and(eq(executions.id, executionId), eq(executions.status, 'PROCESSED')));
       return r?.rawSteps && r?.rawRules ? r : undefined;
     }, 10_000);
     const [cb] = await db().select().from(callbacks).where(eq(callbacks.executionId, executionId));
@@ -57,8 +93,18 @@ describe('callbacks through the worker', () => {
 
     const service = await serviceDetails(idv, accountId, executionId);
     expect(service.entries).toBeGreaterThan(5);
-    expect(await cachedCounts(executionId)).toEqual({ entries: service.entries, steps: service.steps, rules: service.rules, credentials: service.result.credentials!.length });
-    expect(row).toMatchObject({ decisionType: service.result.decision?.type, riskScore: service.result.decision?.risk?.score, accountId, staleSince: null });
+    expect(await cachedCounts(executionId)).toEqual({
+      entries: service.entries,
+      steps: service.steps,
+      rules: service.rules,
+      credentials: service.result.credentials!.length,
+    });
+    expect(row).toMatchObject({
+      decisionType: service.result.decision?.type,
+      riskScore: service.result.decision?.risk?.score,
+      accountId,
+      staleSince: null,
+    });
   });
 
   it('a result not ready when its callback comes is fetched again on the schedule until it is', async () => {
@@ -71,10 +117,21 @@ describe('callbacks through the worker', () => {
       body: JSON.stringify({ workflowExecution: { id: executionId, status: 'PROCESSED' }, account: { id: accountId } }),
     });
     expect(res.status).toBe(200);
-    await waitUntil(async () => (await db().select().from(executions).where(and(eq(executions.id, executionId), eq(executions.status, 'ACQUIRED'))))[0]);
+    await waitUntil(
+      async () =>
+        (
+          await db()
+            .select()
+            .from(executions)
+            .where(and(eq(executions.id, executionId), eq(executions.status, 'ACQUIRED')))
+        )[0],
+    );
     sim.faults.stallProcessing = false;
     const row = await waitUntil(async () => {
-      const [r] = await db().select().from(executions).where(and(eq(executions.id, executionId), eq(executions.status, 'PROCESSED')));
+      const [r] = await db()
+        .select()
+        .from(executions)
+        .where(and(eq(executions.id, executionId), eq(executions.status, 'PROCESSED')));
       return r?.rawSteps ? r : undefined;
     }, 10_000);
     expect(row.decisionType).toBeTruthy();
@@ -85,7 +142,16 @@ describe('callbacks through the worker', () => {
     const executionId = randomUUID();
     const before = sim.stats().byStatus['404'] ?? 0;
     await enqueueFetch(worker.boss, { executionId, accountId: randomUUID(), reason: 'callback', attempt: 0 });
-    const failure = await waitUntil(async () => (await db().select().from(syncFailures).where(and(eq(syncFailures.executionId, executionId), isNull(syncFailures.resolvedAt))))[0], 15_000);
+    const failure = await waitUntil(
+      async () =>
+        (
+          await db()
+            .select()
+            .from(syncFailures)
+            .where(and(eq(syncFailures.executionId, executionId), isNull(syncFailures.resolvedAt)))
+        )[0],
+      15_000,
+    );
     expect(failure).toMatchObject({ state: 'failed', error: expect.stringMatching(/does not know/) });
     // The first try and one per step of the schedule.
     expect((sim.stats().byStatus['404'] ?? 0) - before).toBe(options.retryScheduleSec.length + 1);
@@ -95,7 +161,16 @@ describe('callbacks through the worker', () => {
 
   it('refresh now fetches one execution at once; a deletion at the service keeps its decision and drops personal data', async () => {
     const { accountId, executionId } = await journey(idv, { callbackUrl: server.url(SECRET) });
-    await waitUntil(async () => (await db().select().from(executions).where(and(eq(executions.id, executionId), eq(executions.status, 'PROCESSED'))))[0], 10_000);
+    await waitUntil(
+      async () =>
+        (
+          await db()
+            .select()
+            .from(executions)
+            .where(and(eq(executions.id, executionId), eq(executions.status, 'PROCESSED')))
+        )[0],
+      10_000,
+    );
     await idv.setFeedback(accountId, executionId, { status: 'NOT_FRAUD', reason: 'NA' });
     const refreshed = await refreshExecution(worker.deps, executionId);
     expect(refreshed).toMatchObject({ kind: 'refreshed', status: 'PROCESSED', complete: true, changed: true });
@@ -106,7 +181,13 @@ describe('callbacks through the worker', () => {
     await idv.deleteAccount(accountId);
     expect(await refreshExecution(worker.deps, executionId)).toMatchObject({ kind: 'refreshed' });
     const [wiped] = await db().select().from(executions).where(eq(executions.id, executionId));
-    expect(wiped).toMatchObject({ decisionType: row.decisionType, riskScore: row.riskScore, hasPersonalData: false, firstName: null, documentNumber: null });
+    expect(wiped).toMatchObject({
+      decisionType: row.decisionType,
+      riskScore: row.riskScore,
+      hasPersonalData: false,
+      firstName: null,
+      documentNumber: null,
+    });
     expect(wiped.wipedOutAt).toBeTruthy();
     expect(await refreshExecution(worker.deps, randomUUID())).toEqual({ kind: 'not-cached' });
   });

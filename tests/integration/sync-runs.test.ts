@@ -9,7 +9,8 @@ import { buildExecution } from '../fixtures/execution';
 import { clientFor, expectCacheMatchesService, journey, resetCache, startSim, TEST_OPTIONS } from './sync-helpers';
 
 let sim: RunningSimulator;
-const open = (kind: 'backfill' | 'reconcile') => openRun(db(), kind, { overlapMs: TEST_OPTIONS.overlapMs, pageSize: TEST_OPTIONS.pageSize });
+const open = (kind: 'backfill' | 'reconcile') =>
+  openRun(db(), kind, { overlapMs: TEST_OPTIONS.overlapMs, pageSize: TEST_OPTIONS.pageSize });
 
 beforeAll(async () => {
   await resetCache(db());
@@ -55,7 +56,9 @@ describe('backfill and reconciliation through the list (R12)', () => {
     expect(done!.cacheTotal).toBe(120);
     const [count] = await db().select().from(settings).where(eq(settings.key, SERVICE_COUNT_KEY));
     expect(count.value).toMatchObject({ count: 120, source: 'walk' });
-    const dup = await db().execute<{ n: number }>(sql`select count(*)::int as n from (select execution_id from capability_entries group by execution_id, capability, position having count(*) > 1) d`);
+    const dup = await db().execute<{ n: number }>(
+      sql`select count(*)::int as n from (select execution_id from capability_entries group by execution_id, capability, position having count(*) > 1) d`,
+    );
     expect(dup.rows[0].n).toBe(0);
   });
 
@@ -71,7 +74,10 @@ describe('backfill and reconciliation through the list (R12)', () => {
     expect(done.state).toBe('completed');
     expect(done.nextPage).toBe(2); // one page: the newest, then the cache
     expect(done.serviceTotal).toBeNull();
-    const [row] = await db().select({ status: executions.status }).from(executions).where(eq(executions.id, fresh.executionId));
+    const [row] = await db()
+      .select({ status: executions.status })
+      .from(executions)
+      .where(eq(executions.id, fresh.executionId));
     expect(row.status).toBe('PROCESSED');
     await expectCacheMatchesService(db(), idv);
   });
@@ -80,7 +86,12 @@ describe('backfill and reconciliation through the list (R12)', () => {
     const idv = clientFor(sim);
     // Cached, but unknown to this service: deleted there since.
     const orphan = buildExecution();
-    await ingestExecution(db(), { result: orphan.result, steps: orphan.steps, rules: orphan.rules, fetchedAt: new Date('2026-01-01') });
+    await ingestExecution(db(), {
+      result: orphan.result,
+      steps: orphan.steps,
+      rules: orphan.rules,
+      fetchedAt: new Date('2026-01-01'),
+    });
     // Deleted at the service (R3): it stays listed, wiped.
     const listed = await idv.listExecutions({ page: 5, size: 1 });
     const victim = listed.workflowExecutions[0];
@@ -105,7 +116,10 @@ describe('backfill and reconciliation through the list (R12)', () => {
     expect(wiped.decisionType).toBe(victim.decision?.type);
     await db().delete(executions).where(eq(executions.id, orphan.id));
     await expectCacheMatchesService(db(), idv);
-    const runs = await db().select({ id: syncRuns.id }).from(syncRuns).where(sql`${syncRuns.finishedAt} is null`);
+    const runs = await db()
+      .select({ id: syncRuns.id })
+      .from(syncRuns)
+      .where(sql`${syncRuns.finishedAt} is null`);
     expect(runs).toEqual([]);
   });
 });

@@ -26,38 +26,135 @@ const fetchedAt = () => new Date(Date.UTC(2031, 5, 1) + ++fetchSeq * 1000);
 
 // 2031-03-03 is a Monday: the range 03-03..03-16 is exactly two ISO weeks.
 const DATA: Record<string, TrendExecutionSpec> = {
-  x1: { createdAt: D('03-03'), decision: 'PASSED', score: 10, country: 'DEU', docType: 'PASSPORT', definitionKey: K1, rules: [RA] },
-  x2: { createdAt: D('03-03'), decision: 'PASSED', score: 30, country: 'DEU', docType: 'ID_CARD', definitionKey: K1, feedback: { status: 'NOT_FRAUD' } },
+  x1: {
+    createdAt: D('03-03'),
+    decision: 'PASSED',
+    score: 10,
+    country: 'DEU',
+    docType: 'PASSPORT',
+    definitionKey: K1,
+    rules: [RA],
+  },
+  x2: {
+    createdAt: D('03-03'),
+    decision: 'PASSED',
+    score: 30,
+    country: 'DEU',
+    docType: 'ID_CARD',
+    definitionKey: K1,
+    feedback: { status: 'NOT_FRAUD' },
+  },
   x3: {
-    createdAt: D('03-03'), decision: 'REJECTED', score: 90, country: 'FRA', docType: 'PASSPORT', definitionKey: K1,
-    problems: [{ capability: 'usability', type: 'REJECTED', label: 'BLURRED' }], rules: [RA, RB], feedback: { status: 'FRAUD', reason: 'IDENTITY_FRAUD' },
+    createdAt: D('03-03'),
+    decision: 'REJECTED',
+    score: 90,
+    country: 'FRA',
+    docType: 'PASSPORT',
+    definitionKey: K1,
+    problems: [{ capability: 'usability', type: 'REJECTED', label: 'BLURRED' }],
+    rules: [RA, RB],
+    feedback: { status: 'FRAUD', reason: 'IDENTITY_FRAUD' },
   },
   x4: {
-    createdAt: D('03-04'), decision: 'WARNING', score: 50, country: 'FRA', docType: 'ID_CARD', definitionKey: K2,
-    problems: [{ capability: 'similarity', type: 'WARNING', label: 'NOT_POSSIBLE' }], rules: [RB],
+    createdAt: D('03-04'),
+    decision: 'WARNING',
+    score: 50,
+    country: 'FRA',
+    docType: 'ID_CARD',
+    definitionKey: K2,
+    problems: [{ capability: 'similarity', type: 'WARNING', label: 'NOT_POSSIBLE' }],
+    rules: [RB],
   },
-  x5: { createdAt: D('03-04'), decision: 'NOT_EXECUTED', score: -1, country: 'DEU', docType: 'PASSPORT', definitionKey: K1 },
+  x5: {
+    createdAt: D('03-04'),
+    decision: 'NOT_EXECUTED',
+    score: -1,
+    country: 'DEU',
+    docType: 'PASSPORT',
+    definitionKey: K1,
+  },
   x6: {
-    createdAt: D('03-05'), decision: 'REJECTED', score: 80, country: 'DEU', docType: 'PASSPORT', definitionKey: K2,
-    problems: [{ capability: 'liveness', type: 'REJECTED', label: 'DIGITAL_COPY' }, { capability: 'usability', type: 'REJECTED', label: 'BLURRED' }],
-    rules: [RB], feedback: { status: 'NOT_FRAUD' },
+    createdAt: D('03-05'),
+    decision: 'REJECTED',
+    score: 80,
+    country: 'DEU',
+    docType: 'PASSPORT',
+    definitionKey: K2,
+    problems: [
+      { capability: 'liveness', type: 'REJECTED', label: 'DIGITAL_COPY' },
+      { capability: 'usability', type: 'REJECTED', label: 'BLURRED' },
+    ],
+    rules: [RB],
+    feedback: { status: 'NOT_FRAUD' },
   },
-  x7: { createdAt: D('03-05'), decision: 'PASSED', score: 0, country: null, docType: 'PASSPORT', definitionKey: K1, feedback: { status: 'FRAUD', reason: 'SYNTHETIC_ID_FRAUD' } },
-  x8: { createdAt: D('03-10'), decision: 'PASSED', score: 20, country: 'DEU', docType: 'PASSPORT', definitionKey: K1, rules: [RA] },
+  x7: {
+    createdAt: D('03-05'),
+    decision: 'PASSED',
+    score: 0,
+    country: null,
+    docType: 'PASSPORT',
+    definitionKey: K1,
+    feedback: { status: 'FRAUD', reason: 'SYNTHETIC_ID_FRAUD' },
+  },
+  x8: {
+    createdAt: D('03-10'),
+    decision: 'PASSED',
+    score: 20,
+    country: 'DEU',
+    docType: 'PASSPORT',
+    definitionKey: K1,
+    rules: [RA],
+  },
   // A label the documentation does not list: kept, counted as the capability's worst decision.
   x9: {
-    createdAt: D('03-10'), decision: 'REJECTED', score: 100, country: 'DEU', docType: 'PASSPORT', definitionKey: K1,
-    problems: [{ capability: 'imageChecks', type: 'REJECTED', label: 'NEW_UNKNOWN_LABEL' }], rules: [RC], feedback: { status: 'FRAUD', reason: 'IDENTITY_FRAUD' },
+    createdAt: D('03-10'),
+    decision: 'REJECTED',
+    score: 100,
+    country: 'DEU',
+    docType: 'PASSPORT',
+    definitionKey: K1,
+    problems: [{ capability: 'imageChecks', type: 'REJECTED', label: 'NEW_UNKNOWN_LABEL' }],
+    rules: [RC],
+    feedback: { status: 'FRAUD', reason: 'IDENTITY_FRAUD' },
   },
   x10: {
-    createdAt: D('03-16'), decision: 'WARNING', score: 70, country: 'FRA', docType: 'PASSPORT', definitionKey: K2,
+    createdAt: D('03-16'),
+    decision: 'WARNING',
+    score: 70,
+    country: 'FRA',
+    docType: 'PASSPORT',
+    definitionKey: K2,
     problems: [{ capability: 'usability', type: 'WARNING', label: 'UNSUPPORTED_COUNTRY' }],
   },
-  x11: { createdAt: D('03-11'), decision: null, score: null, status: 'INITIATED', country: 'DEU', docType: 'PASSPORT', definitionKey: K1 },
+  x11: {
+    createdAt: D('03-11'),
+    decision: null,
+    score: null,
+    status: 'INITIATED',
+    country: 'DEU',
+    docType: 'PASSPORT',
+    definitionKey: K1,
+  },
   // The previous period (02-17..03-02) and one day after the range.
   p1: { createdAt: D('02-20'), decision: 'PASSED', score: 5, country: 'DEU', docType: 'PASSPORT', definitionKey: K1 },
-  p2: { createdAt: D('03-02'), decision: 'REJECTED', score: 75, country: 'DEU', docType: 'PASSPORT', definitionKey: K1, rules: [RA], feedback: { status: 'FRAUD', reason: 'IDENTITY_FRAUD' } },
-  after: { createdAt: D('03-17'), decision: 'PASSED', score: 10, country: 'DEU', docType: 'PASSPORT', definitionKey: K1 },
+  p2: {
+    createdAt: D('03-02'),
+    decision: 'REJECTED',
+    score: 75,
+    country: 'DEU',
+    docType: 'PASSPORT',
+    definitionKey: K1,
+    rules: [RA],
+    feedback: { status: 'FRAUD', reason: 'IDENTITY_FRAUD' },
+  },
+  after: {
+    createdAt: D('03-17'),
+    decision: 'PASSED',
+    score: 10,
+    country: 'DEU',
+    docType: 'PASSPORT',
+    definitionKey: K1,
+  },
 };
 const built = Object.fromEntries(Object.entries(DATA).map(([k, spec]) => [k, trendExecution(spec)]));
 
@@ -67,7 +164,9 @@ const filters = (over: Record<string, string> = {}): TrendsFilters =>
 async function rollupSnapshot(from: string, to: string) {
   const out: Record<string, unknown[]> = {};
   for (const t of ['trend_decisions', 'trend_risk', 'trend_risk_days', 'trend_labels', 'trend_rules']) {
-    const r = await db().execute(sql`select * from ${sql.identifier(t)} where day between ${from}::date and ${to}::date and n <> 0`);
+    const r = await db().execute(
+      sql`select * from ${sql.identifier(t)} where day between ${from}::date and ${to}::date and n <> 0`,
+    );
     out[t] = r.rows.map((x) => JSON.stringify(x)).sort();
   }
   return out;
@@ -103,18 +202,29 @@ async function expectRollupExact(from: string, to: string, combos: Array<Record<
 }
 
 const COMBOS: Array<Record<string, string>> = [
-  {}, { granularity: 'week' }, { definitionKey: K1 }, { definitionKey: K2, granularity: 'month' }, { country: 'DEU' }, { docType: 'PASSPORT' },
-  { country: 'DEU', docType: 'PASSPORT', definitionKey: K1 }, { country: 'FRA', granularity: 'week' },
+  {},
+  { granularity: 'week' },
+  { definitionKey: K1 },
+  { definitionKey: K2, granularity: 'month' },
+  { country: 'DEU' },
+  { docType: 'PASSPORT' },
+  { country: 'DEU', docType: 'PASSPORT', definitionKey: K1 },
+  { country: 'FRA', granularity: 'week' },
   // Ranges with whole months, read from the month rows (and their previous periods).
-  { from: '2031-02-01', to: '2031-03-31', granularity: 'month' }, { from: '2031-02-15', to: '2031-04-10' },
-  { from: '2031-01-01', to: '2031-12-31', granularity: 'month', country: 'DEU' }, { from: '2031-03-01', to: '2031-03-31', definitionKey: K2, granularity: 'week' },
+  { from: '2031-02-01', to: '2031-03-31', granularity: 'month' },
+  { from: '2031-02-15', to: '2031-04-10' },
+  { from: '2031-01-01', to: '2031-12-31', granularity: 'month', country: 'DEU' },
+  { from: '2031-03-01', to: '2031-03-31', definitionKey: K2, granularity: 'week' },
 ];
 
 describe('trends: known data set, every chart exactly', () => {
   beforeAll(async () => {
     // One at a time, as callbacks would arrive, then the same again as a batch (all unchanged).
     for (const x of Object.values(built)) await ingestExecution(db(), { ...x, fetchedAt: fetchedAt() });
-    const again = await ingestMany(db(), Object.values(built).map((x) => ({ ...x, fetchedAt: fetchedAt() })));
+    const again = await ingestMany(
+      db(),
+      Object.values(built).map((x) => ({ ...x, fetchedAt: fetchedAt() })),
+    );
     expect(again.every((o) => o.outcome === 'unchanged')).toBe(true);
   });
 
@@ -122,23 +232,47 @@ describe('trends: known data set, every chart exactly', () => {
     const d = await getTrendsData(filters());
     expect(d.previous).toEqual({ from: '2031-02-17', to: '2031-03-02' });
     // -1 (not executed) and no score are left out of the average: 450 / 9.
-    expect(d.kpis.current).toEqual({ executions: 11, passed: 4, warning: 2, rejected: 3, riskSum: 450, riskCount: 9, fraud: 3 });
-    expect(d.kpis.previous).toEqual({ executions: 2, passed: 1, warning: 0, rejected: 1, riskSum: 80, riskCount: 2, fraud: 1 });
+    expect(d.kpis.current).toEqual({
+      executions: 11,
+      passed: 4,
+      warning: 2,
+      rejected: 3,
+      riskSum: 450,
+      riskCount: 9,
+      fraud: 3,
+    });
+    expect(d.kpis.previous).toEqual({
+      executions: 2,
+      passed: 1,
+      warning: 0,
+      rejected: 1,
+      riskSum: 80,
+      riskCount: 2,
+      fraud: 1,
+    });
   });
 
   it('decisions per day, with empty days, and per ISO week', async () => {
     const d = await getTrendsData(filters());
-    expect(d.buckets.map((b) => b.key)).toEqual(Array.from({ length: 14 }, (_, i) => `2031-03-${String(3 + i).padStart(2, '0')}`));
+    expect(d.buckets.map((b) => b.key)).toEqual(
+      Array.from({ length: 14 }, (_, i) => `2031-03-${String(3 + i).padStart(2, '0')}`),
+    );
     expect(d.decisionTypes).toEqual(['PASSED', 'WARNING', 'REJECTED', 'NOT_EXECUTED', '']);
     const empty = { total: 0, counts: {} };
     expect(d.decisions).toEqual([
       { total: 3, counts: { PASSED: 2, REJECTED: 1 } },
       { total: 2, counts: { WARNING: 1, NOT_EXECUTED: 1 } },
       { total: 2, counts: { PASSED: 1, REJECTED: 1 } },
-      empty, empty, empty, empty,
+      empty,
+      empty,
+      empty,
+      empty,
       { total: 2, counts: { PASSED: 1, REJECTED: 1 } },
       { total: 1, counts: { '': 1 } },
-      empty, empty, empty, empty,
+      empty,
+      empty,
+      empty,
+      empty,
       { total: 1, counts: { WARNING: 1 } },
     ]);
     const w = await getTrendsData(filters({ granularity: 'week' }));
@@ -164,21 +298,32 @@ describe('trends: known data set, every chart exactly', () => {
   it('risk score distribution (with -1) and average / p90 over time', async () => {
     const d = await getTrendsData(filters());
     expect(d.riskDistribution).toHaveLength(102);
-    expect(d.riskDistribution.filter((b) => b.n > 0)).toEqual([-1, 0, 10, 20, 30, 50, 70, 80, 90, 100].map((score) => ({ score, n: 1 })));
+    expect(d.riskDistribution.filter((b) => b.n > 0)).toEqual(
+      [-1, 0, 10, 20, 30, 50, 70, 80, 90, 100].map((score) => ({ score, n: 1 })),
+    );
     const none = { n: 0, sum: 0, p90: null };
     expect(d.riskOverTime).toEqual([
       { n: 3, sum: 130, p90: 90 },
       { n: 1, sum: 50, p90: 50 }, // the -1 of that day is not a score
       { n: 2, sum: 80, p90: 80 },
-      none, none, none, none,
+      none,
+      none,
+      none,
+      none,
       { n: 2, sum: 120, p90: 100 },
       none, // the only execution that day has no score yet
-      none, none, none, none,
+      none,
+      none,
+      none,
+      none,
       { n: 1, sum: 70, p90: 70 },
     ]);
     const w = await getTrendsData(filters({ granularity: 'week' }));
     // 0,10,30,50,80,90: ceil(0.9 * 6) = 6th value; 20,70,100: ceil(2.7) = 3rd.
-    expect(w.riskOverTime).toEqual([{ n: 6, sum: 260, p90: 90 }, { n: 3, sum: 190, p90: 100 }]);
+    expect(w.riskOverTime).toEqual([
+      { n: 6, sum: 260, p90: 90 },
+      { n: 3, sum: 190, p90: 100 },
+    ]);
     const raw = await db().execute<{ wk: string; p90: number }>(sql`
       select to_char(date_trunc('week', created_at at time zone 'UTC'), 'YYYY-MM-DD') as wk, percentile_disc(0.9) within group (order by risk_score) as p90
       from executions where definition_key in (${K1}, ${K2}) and risk_score >= 0 and created_at >= '2031-03-03' and created_at < '2031-03-17' group by 1 order by 1`);
@@ -213,12 +358,17 @@ describe('trends: known data set, every chart exactly', () => {
       { key: 'ID_CARD', total: 2, counts: { PASSED: 1, WARNING: 1 } },
     ]);
     // A breakdown under a filter of the same dimension shows only that value.
-    expect((await getTrendsData(filters({ country: 'FRA' }))).countries).toEqual([{ key: 'FRA', total: 3, counts: { REJECTED: 1, WARNING: 2 } }]);
+    expect((await getTrendsData(filters({ country: 'FRA' }))).countries).toEqual([
+      { key: 'FRA', total: 3, counts: { REJECTED: 1, WARNING: 2 } },
+    ]);
   });
 
   it('confirmed fraud over time, its reasons, the decision x feedback matrix and rule precision', async () => {
     const w = await getTrendsData(filters({ granularity: 'week' }));
-    expect(w.fraud).toEqual([{ total: 7, fraud: 2, notFraud: 2 }, { total: 4, fraud: 1, notFraud: 0 }]);
+    expect(w.fraud).toEqual([
+      { total: 7, fraud: 2, notFraud: 2 },
+      { total: 4, fraud: 1, notFraud: 0 },
+    ]);
     expect(w.fraudReasons).toEqual([
       { reason: 'IDENTITY_FRAUD', total: 2, series: [1, 1] },
       { reason: 'SYNTHETIC_ID_FRAUD', total: 1, series: [1, 0] },
@@ -244,7 +394,14 @@ describe('trends: known data set, every chart exactly', () => {
   it('filters combine, and offer every value seen', async () => {
     const d = await getTrendsData(filters({ country: 'DEU', docType: 'PASSPORT', definitionKey: K1 }));
     // x1, x5, x8, x9, x11 (x6 is K2).
-    expect(d.kpis.current).toMatchObject({ executions: 5, passed: 2, rejected: 1, fraud: 1, riskSum: 130, riskCount: 3 });
+    expect(d.kpis.current).toMatchObject({
+      executions: 5,
+      passed: 2,
+      rejected: 1,
+      fraud: 1,
+      riskSum: 130,
+      riskCount: 3,
+    });
     expect(d.options.definitionKeys).toEqual(expect.arrayContaining([K1, K2]));
     expect(d.options.countries).toEqual(expect.arrayContaining(['DEU', 'FRA']));
     expect(d.options.countries).not.toContain('');
@@ -267,33 +424,64 @@ describe('trends: known data set, every chart exactly', () => {
     const before = await getTrendsData(filters());
     // x4: WARNING -> REJECTED with a new label, score and feedback.
     const x4 = structuredClone(built.x4);
-    const next4 = trendExecution({ ...DATA.x4, id: x4.id, decision: 'REJECTED', score: 85, problems: [{ capability: 'usability', type: 'REJECTED', label: 'GLARE' }], feedback: { status: 'FRAUD', reason: 'THIRD_PARTY_FRAUD' } });
+    const next4 = trendExecution({
+      ...DATA.x4,
+      id: x4.id,
+      decision: 'REJECTED',
+      score: 85,
+      problems: [{ capability: 'usability', type: 'REJECTED', label: 'GLARE' }],
+      feedback: { status: 'FRAUD', reason: 'THIRD_PARTY_FRAUD' },
+    });
     expect((await ingestExecution(db(), { ...next4, fetchedAt: fetchedAt() })).outcome).toBe('updated');
     // x6: analyst feedback changes from NOT_FRAUD to FRAUD after a refetch.
-    const next6 = trendExecution({ ...DATA.x6, id: built.x6.id, feedback: { status: 'FRAUD', reason: 'ACCOUNT_TAKEOVER' } });
+    const next6 = trendExecution({
+      ...DATA.x6,
+      id: built.x6.id,
+      feedback: { status: 'FRAUD', reason: 'ACCOUNT_TAKEOVER' },
+    });
     await ingestExecution(db(), { ...next6, fetchedAt: fetchedAt() });
     // x10 moves a day earlier and to another country; x8 loses its rule.
-    await ingestExecution(db(), { ...trendExecution({ ...DATA.x10, id: built.x10.id, createdAt: D('03-15'), country: 'ITA' }), fetchedAt: fetchedAt() });
-    await ingestExecution(db(), { ...trendExecution({ ...DATA.x8, id: built.x8.id, rules: [] }), fetchedAt: fetchedAt() });
+    await ingestExecution(db(), {
+      ...trendExecution({ ...DATA.x10, id: built.x10.id, createdAt: D('03-15'), country: 'ITA' }),
+      fetchedAt: fetchedAt(),
+    });
+    await ingestExecution(db(), {
+      ...trendExecution({ ...DATA.x8, id: built.x8.id, rules: [] }),
+      fetchedAt: fetchedAt(),
+    });
     // The INITIATED one completes.
-    await ingestExecution(db(), { ...trendExecution({ ...DATA.x11, id: built.x11.id, status: 'PROCESSED', decision: 'PASSED', score: 15 }), fetchedAt: fetchedAt() });
+    await ingestExecution(db(), {
+      ...trendExecution({ ...DATA.x11, id: built.x11.id, status: 'PROCESSED', decision: 'PASSED', score: 15 }),
+      fetchedAt: fetchedAt(),
+    });
 
     const after = await getTrendsData(filters());
     expect(after.kpis.current).toEqual({
-      executions: 11, passed: 5, warning: 1, rejected: 4,
-      riskSum: before.kpis.current.riskSum + (85 - 50) + 15, riskCount: 10, fraud: 5,
+      executions: 11,
+      passed: 5,
+      warning: 1,
+      rejected: 4,
+      riskSum: before.kpis.current.riskSum + (85 - 50) + 15,
+      riskCount: 10,
+      fraud: 5,
     });
     expect(after.matrix).toEqual(expect.arrayContaining([{ decision: 'REJECTED', feedback: 'FRAUD', n: 4 }]));
     expect(after.matrix.find((m) => m.decision === 'REJECTED' && m.feedback === 'NOT_FRAUD')).toBeUndefined();
     expect(after.countries.map((c) => c.key)).toEqual(['DEU', 'FRA', '', 'ITA']);
     expect(after.labels.find((l) => l.label === 'NOT_POSSIBLE')).toBeUndefined();
     expect(after.labels.find((l) => l.label === 'GLARE')).toMatchObject({ total: 1 });
-    expect(after.rules.find((r) => r.ruleId === RA.id)).toMatchObject({ total: 2, series: [2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] });
+    expect(after.rules.find((r) => r.ruleId === RA.id)).toMatchObject({
+      total: 2,
+      series: [2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    });
     expect(after.decisions[12].counts).toEqual({ WARNING: 1 });
     expect(after.decisions[13].total).toBe(0);
 
     const snapshot = await rollupSnapshot('2031-01-01', '2031-12-31');
-    const again = await ingestMany(db(), [next4, next6].map((x) => ({ ...x, fetchedAt: fetchedAt() })));
+    const again = await ingestMany(
+      db(),
+      [next4, next6].map((x) => ({ ...x, fetchedAt: fetchedAt() })),
+    );
     expect(again.map((o) => o.outcome)).toEqual(['unchanged', 'unchanged']);
     expect(await rollupSnapshot('2031-01-01', '2031-12-31')).toEqual(snapshot);
     await expectRollupExact('2031-01-01', '2031-12-31', COMBOS);
@@ -307,31 +495,54 @@ describe('trends: known data set, every chart exactly', () => {
 describe('trends: a large, varied batch', () => {
   it('is applied in statements under the parameter limit and stays exact', async () => {
     const countries = ['DEU', 'FRA', 'ITA', 'ESP', 'POL', 'NLD', 'BEL', 'AUT', 'PRT', 'GRC', null];
-    const labels = [['usability', 'BLURRED'], ['liveness', 'DIGITAL_COPY'], ['imageChecks', 'FAKE'], ['similarity', 'NO_MATCH'], ['dataChecks', 'MRZ_CHECKSUM']];
+    const labels = [
+      ['usability', 'BLURRED'],
+      ['liveness', 'DIGITAL_COPY'],
+      ['imageChecks', 'FAKE'],
+      ['similarity', 'NO_MATCH'],
+      ['dataChecks', 'MRZ_CHECKSUM'],
+    ];
     const inputs = Array.from({ length: 300 }, (_, i) => {
       const bad = i % 3 === 0;
       const [capability, label] = labels[i % labels.length];
       return {
         ...trendExecution({
           createdAt: new Date(Date.UTC(2033, 0, 1 + (i % 90), i % 24)).toISOString(),
-          definitionKey: `wf-big-${i % 4}-${run}`, country: countries[i % countries.length], docType: ['PASSPORT', 'ID_CARD', 'VISA'][i % 3],
-          decision: bad ? 'REJECTED' : i % 7 === 0 ? 'NOT_EXECUTED' : 'PASSED', score: bad ? 71 + (i % 30) : i % 7 === 0 ? -1 : i % 31,
+          definitionKey: `wf-big-${i % 4}-${run}`,
+          country: countries[i % countries.length],
+          docType: ['PASSPORT', 'ID_CARD', 'VISA'][i % 3],
+          decision: bad ? 'REJECTED' : i % 7 === 0 ? 'NOT_EXECUTED' : 'PASSED',
+          score: bad ? 71 + (i % 30) : i % 7 === 0 ? -1 : i % 31,
           problems: bad ? [{ capability, type: 'REJECTED', label }] : [],
-          rules: [{ id: `big-${i % 9}-${run}`, name: `Rule ${i % 9}` }, { id: `big-x-${i % 5}-${run}`, name: 'Other' }],
-          feedback: i % 11 === 0 ? { status: 'FRAUD', reason: 'IDENTITY_FRAUD' } : i % 13 === 0 ? { status: 'NOT_FRAUD' } : undefined,
+          rules: [
+            { id: `big-${i % 9}-${run}`, name: `Rule ${i % 9}` },
+            { id: `big-x-${i % 5}-${run}`, name: 'Other' },
+          ],
+          feedback:
+            i % 11 === 0
+              ? { status: 'FRAUD', reason: 'IDENTITY_FRAUD' }
+              : i % 13 === 0
+                ? { status: 'NOT_FRAUD' }
+                : undefined,
         }),
         fetchedAt: fetchedAt(),
       };
     });
     await ingestMany(db(), inputs);
     // And the same executions changed as a batch (decisions and feedback), so counts go down too.
-    await ingestMany(db(), inputs.map((x, i) => {
-      const r = structuredClone(x);
-      if (i % 2) (r.result as any).decision = { type: 'WARNING', details: { label: 'WARNING' }, risk: { score: 50 } };
-      if (i % 5 === 0) (r.result as any).feedback = { status: 'NOT_FRAUD', providedAt: '2033-05-01T00:00:00Z' };
-      return { ...r, fetchedAt: fetchedAt() };
-    }));
-    const f = resolveTrendsFilters({ range: 'custom', from: '2033-01-01', to: '2033-03-31', granularity: 'week' }, '2033-06-01');
+    await ingestMany(
+      db(),
+      inputs.map((x, i) => {
+        const r = structuredClone(x);
+        if (i % 2) (r.result as any).decision = { type: 'WARNING', details: { label: 'WARNING' }, risk: { score: 50 } };
+        if (i % 5 === 0) (r.result as any).feedback = { status: 'NOT_FRAUD', providedAt: '2033-05-01T00:00:00Z' };
+        return { ...r, fetchedAt: fetchedAt() };
+      }),
+    );
+    const f = resolveTrendsFilters(
+      { range: 'custom', from: '2033-01-01', to: '2033-03-31', granularity: 'week' },
+      '2033-06-01',
+    );
     expect((await getTrendsData(f)).kpis.current.executions).toBe(300);
     await expectRollupExact('2033-01-01', '2033-12-31', []);
     for (const q of [{}, { country: 'DEU' }, { definitionKey: `wf-big-1-${run}`, docType: 'VISA' }]) {
@@ -356,7 +567,10 @@ describe('trends: spike alerts', () => {
         const bad = i < rejected;
         inputs.push({
           ...trendExecution({
-            createdAt: `${date}T0${i % 10}:00:00.000Z`, definitionKey: KS, decision: bad ? 'REJECTED' : 'PASSED', score: bad ? 90 : 10,
+            createdAt: `${date}T0${i % 10}:00:00.000Z`,
+            definitionKey: KS,
+            decision: bad ? 'REJECTED' : 'PASSED',
+            score: bad ? 90 : 10,
             problems: bad ? [{ capability: 'usability', type: 'REJECTED', label: 'BLURRED' }] : [],
           }),
           fetchedAt: fetchedAt(),
@@ -364,7 +578,10 @@ describe('trends: spike alerts', () => {
       }
     }
     await ingestMany(db(), inputs);
-    const f = resolveTrendsFilters({ range: 'custom', from: '2032-01-20', to: '2032-01-31', definitionKey: KS }, '2032-02-01');
+    const f = resolveTrendsFilters(
+      { range: 'custom', from: '2032-01-20', to: '2032-01-31', definitionKey: KS },
+      '2032-02-01',
+    );
     const d = await getTrendsData(f);
     expect(d.alerts).toHaveLength(2);
     const [a, b] = d.alerts;
@@ -375,7 +592,11 @@ describe('trends: spike alerts', () => {
       expect(x.sd).toBeGreaterThan(0.02);
     }
     expect(d.alerts.map((x) => x.kind).sort()).toEqual(['label', 'reject_rate']);
-    expect(d.alerts.find((x) => x.kind === 'label')).toMatchObject({ capability: 'usability', label: 'BLURRED', decisionType: 'REJECTED' });
+    expect(d.alerts.find((x) => x.kind === 'label')).toMatchObject({
+      capability: 'usability',
+      label: 'BLURRED',
+      decisionType: 'REJECTED',
+    });
     const raw = await getTrendsData(f, { source: 'raw' });
     expect(raw.alerts).toEqual(d.alerts);
   });

@@ -7,11 +7,14 @@ import { runMigrations } from '../../lib/db/migrate';
  * TEST_DATABASE_URL when set (dropped afterwards), otherwise an in-memory embedded PGlite.
  * Refuses anything but a local server, so a test can never touch a real deployment.
  */
-export async function createTestDatabase(label = 'test'): Promise<{ url: string; kind: 'postgres' | 'pglite'; drop(): Promise<void> }> {
+export async function createTestDatabase(
+  label = 'test',
+): Promise<{ url: string; kind: 'postgres' | 'pglite'; drop(): Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (base) {
     const u = new URL(base);
-    if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(u.hostname)) throw new Error(`TEST_DATABASE_URL must point at a local server, not ${u.hostname}`);
+    if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(u.hostname))
+      throw new Error(`TEST_DATABASE_URL must point at a local server, not ${u.hostname}`);
     const name = `verdict_${label}_${process.pid}_${Date.now().toString(36)}`;
     const admin = new Client({ connectionString: base });
     await admin.connect();

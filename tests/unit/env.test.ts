@@ -19,6 +19,9 @@ describe('configuration (lib/env.ts)', () => {
   it('requires service credentials once a service address is set, and OIDC secrets with an issuer', () => {
     expect(() => parseEnv({ IDV_BASE_URL: 'https://retrieval.example.test' })).toThrow(/IDV_CLIENT_ID/);
     expect(() => parseEnv({ OIDC_ISSUER: 'https://sso.example.test' })).toThrow(/OIDC_CLIENT_ID/);
-    expect(parseEnv({ IDV_BASE_URL: 'https://x.example.test', IDV_CLIENT_ID: 'a', IDV_CLIENT_SECRET: 'b', WORKER: 'off' }).WORKER).toBe(false);
+    expect(
+      parseEnv({ IDV_BASE_URL: 'https://x.example.test', IDV_CLIENT_ID: 'a', IDV_CLIENT_SECRET: 'b', WORKER: 'off' })
+        .WORKER,
+    ).toBe(false);
   });
 });

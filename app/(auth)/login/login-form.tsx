@@ -43,19 +43,47 @@ export function LoginForm({ oidcName }: { oidcName: string | null }) {
 
   return (
     <div className="flex flex-col gap-4">
-      <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4 rounded-lg border border-border bg-card p-5 shadow-sm" aria-describedby={error ? 'login-error' : undefined}>
-        {error ? <Alert tone="error" id="login-error">{error}</Alert> : null}
+      <form
+        onSubmit={onSubmit}
+        noValidate
+        className="flex flex-col gap-4 rounded-lg border border-border bg-card p-5 shadow-sm"
+        aria-describedby={error ? 'login-error' : undefined}
+      >
+        {error ? (
+          <Alert tone="error" id="login-error">
+            {error}
+          </Alert>
+        ) : null}
         <div className="flex flex-col gap-1.5">
           <Label htmlFor="email">E-mail</Label>
-          <Input id="email" name="email" type="email" autoComplete="username" autoFocus maxLength={320} aria-invalid={Boolean(fieldErrors.email)} aria-describedby="email-error" />
+          <Input
+            id="email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            autoFocus
+            maxLength={320}
+            aria-invalid={Boolean(fieldErrors.email)}
+            aria-describedby="email-error"
+          />
           <FieldError id="email-error" messages={fieldErrors.email ? [fieldErrors.email] : undefined} />
         </div>
         <div className="flex flex-col gap-1.5">
           <Label htmlFor="password">Password</Label>
-          <Input id="password" name="password" type="password" autoComplete="current-password" maxLength={1000} aria-invalid={Boolean(fieldErrors.password)} aria-describedby="password-error" />
+          <Input
+            id="password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            maxLength={1000}
+            aria-invalid={Boolean(fieldErrors.password)}
+            aria-describedby="password-error"
+          />
           <FieldError id="password-error" messages={fieldErrors.password ? [fieldErrors.password] : undefined} />
         </div>
-        <Button type="submit" disabled={pending}>{pending ? 'Signing in…' : 'Sign in'}</Button>
+        <Button type="submit" disabled={pending}>
+          {pending ? 'Signing in…' : 'Sign in'}
+        </Button>
       </form>
       {oidcName ? (
         <Button variant="secondary" onClick={() => signIn('oidc', { callbackUrl: next })}>

@@ -18,29 +18,50 @@ const REASONS: Record<string, string> = {
   AccessDenied: 'Your company account has no access to Verdict. Ask an administrator to add you.',
 };
 
-export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function LoginPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   if (await getCurrentUser()) redirect('/');
   const sp = await searchParams;
-  const reason = typeof sp.reason === 'string' ? REASONS[sp.reason] : typeof sp.error === 'string' ? REASONS[sp.error] : undefined;
+  const reason =
+    typeof sp.reason === 'string' ? REASONS[sp.reason] : typeof sp.error === 'string' ? REASONS[sp.error] : undefined;
   const demo = process.env.VERDICT_DEMO === '1' || process.env.VERDICT_DEMO === 'true';
   return (
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm">
         <div className="mb-6 flex items-center gap-2">
-          <svg aria-hidden viewBox="0 0 32 32" className="h-8 w-8"><rect width="32" height="32" rx="7" fill="var(--primary)" /><path d="M9 16.5l4.5 4.5L23 11" stroke="#fff" strokeWidth="3.2" fill="none" strokeLinecap="round" strokeLinejoin="round" /></svg>
+          <svg aria-hidden viewBox="0 0 32 32" className="h-8 w-8">
+            <rect width="32" height="32" rx="7" fill="var(--primary)" />
+            <path
+              d="M9 16.5l4.5 4.5L23 11"
+              stroke="#fff"
+              strokeWidth="3.2"
+              fill="none"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
+          </svg>
           <div>
             <h1 className="text-xl font-semibold">Sign in to Verdict</h1>
             <p className="text-xs text-muted-fg">Identity-verification review console</p>
           </div>
         </div>
-        {reason ? <Alert tone="warn" className="mb-4">{reason}</Alert> : null}
+        {reason ? (
+          <Alert tone="warn" className="mb-4">
+            {reason}
+          </Alert>
+        ) : null}
         <Suspense>
           <LoginForm oidcName={OIDC_ENABLED() ? (process.env.OIDC_NAME ?? 'Company SSO') : null} />
         </Suspense>
         {demo ? (
           <p className="mt-6 text-xs text-muted-fg">
-            Demo mode: sign in as <span className="font-mono">analyst@verdict.local</span>, <span className="font-mono">manager@verdict.local</span> or{' '}
-            <span className="font-mono">admin@verdict.local</span> with the password printed by <span className="font-mono">npm start</span>.
+            Demo mode: sign in as <span className="font-mono">analyst@verdict.local</span>,{' '}
+            <span className="font-mono">manager@verdict.local</span> or{' '}
+            <span className="font-mono">admin@verdict.local</span> with the password printed by{' '}
+            <span className="font-mono">npm start</span>.
           </p>
         ) : null}
       </div>

@@ -9,10 +9,12 @@ import { decideFeedback } from '@/lib/feedback/submit';
  * outcome, so rows do not jump while a manager works down the list.
  */
 
-export const approveFeedbackAction = defineAction({ name: 'feedback.approve', role: 'manager', schema: approveSchema }, async (input, user) =>
-  decideFeedback(user, input.submissionId, 'approve', input.comment),
+export const approveFeedbackAction = defineAction(
+  { name: 'feedback.approve', role: 'manager', schema: approveSchema },
+  async (input, user) => decideFeedback(user, input.submissionId, 'approve', input.comment),
 );
 
-export const rejectFeedbackAction = defineAction({ name: 'feedback.reject', role: 'manager', schema: rejectSchema }, async (input, user) =>
-  decideFeedback(user, input.submissionId, 'reject', input.comment),
+export const rejectFeedbackAction = defineAction(
+  { name: 'feedback.reject', role: 'manager', schema: rejectSchema },
+  async (input, user) => decideFeedback(user, input.submissionId, 'reject', input.comment),
 );

@@ -26,7 +26,9 @@ export default async function ApprovalsPage() {
         description={
           <>
             Fraud and Not fraud labels from analysts wait here for a second pair of eyes before they go to the service.{' '}
-            {fourEyes.enabled ? 'Four-eyes is on.' : 'Four-eyes is off: new labels are sent at once; these were submitted while it was on.'}
+            {fourEyes.enabled
+              ? 'Four-eyes is on.'
+              : 'Four-eyes is off: new labels are sent at once; these were submitted while it was on.'}
           </>
         }
       />
@@ -40,30 +42,46 @@ export default async function ApprovalsPage() {
                 <TH>Label</TH>
                 <TH>Submitted</TH>
                 <TH className="text-right">Same document</TH>
-                <TH><span className="sr-only">Decision</span></TH>
+                <TH>
+                  <span className="sr-only">Decision</span>
+                </TH>
               </TR>
             </THead>
             <TBody>
               {items.map((i) => (
                 <TR key={i.id}>
                   <TD>
-                    <Link href={`/executions/${i.executionId}`} className="font-mono text-xs text-primary hover:underline">{shortId(i.executionId)}</Link>
+                    <Link
+                      href={`/executions/${i.executionId}`}
+                      className="font-mono text-xs text-primary hover:underline"
+                    >
+                      {shortId(i.executionId)}
+                    </Link>
                     <div className="mt-1 flex flex-wrap items-center gap-1">
                       <DecisionBadge type={i.execution.decisionType} label={null} />
-                      {i.execution.riskScore != null ? <span className="text-xs text-muted-fg">risk {i.execution.riskScore}</span> : null}
+                      {i.execution.riskScore != null ? (
+                        <span className="text-xs text-muted-fg">risk {i.execution.riskScore}</span>
+                      ) : null}
                     </div>
                   </TD>
                   <TD className="max-w-80">
-                    <Badge tone={i.status === 'FRAUD' ? 'reject' : i.status === 'NOT_FRAUD' ? 'ok' : 'neutral'}>{labelText(i.status, i.reason)}</Badge>
+                    <Badge tone={i.status === 'FRAUD' ? 'reject' : i.status === 'NOT_FRAUD' ? 'ok' : 'neutral'}>
+                      {labelText(i.status, i.reason)}
+                    </Badge>
                     {i.note ? <p className="mt-1 whitespace-pre-wrap break-words text-xs">{i.note}</p> : null}
                   </TD>
                   <TD className="text-xs">
                     <div>{i.submittedByEmail}</div>
-                    <div className="text-muted-fg" title={formatDateTime(i.submittedAt)}>{formatRelative(i.submittedAt)}</div>
+                    <div className="text-muted-fg" title={formatDateTime(i.submittedAt)}>
+                      {formatRelative(i.submittedAt)}
+                    </div>
                   </TD>
                   <TD className="text-right tabular-nums">
                     {i.blastTotal ? (
-                      <span className={i.status === 'FRAUD' ? 'font-semibold text-reject' : undefined} title="Other cached executions with the same identity document">
+                      <span
+                        className={i.status === 'FRAUD' ? 'font-semibold text-reject' : undefined}
+                        title="Other cached executions with the same identity document"
+                      >
                         {formatNumber(i.blastTotal)}
                       </span>
                     ) : (
@@ -71,17 +89,27 @@ export default async function ApprovalsPage() {
                     )}
                   </TD>
                   <TD className="text-right">
-                    <ApprovalActions submissionId={i.id} label={`${labelText(i.status, i.reason)} on ${shortId(i.executionId)}`} mine={i.submittedByEmail === user.email} />
+                    <ApprovalActions
+                      submissionId={i.id}
+                      label={`${labelText(i.status, i.reason)} on ${shortId(i.executionId)}`}
+                      mine={i.submittedByEmail === user.email}
+                    />
                   </TD>
                 </TR>
               ))}
             </TBody>
           </Table>
-          {total > items.length ? <p className="border-t border-border px-3 py-2 text-xs text-muted-fg">Showing the oldest {formatNumber(items.length)} of {formatNumber(total)}.</p> : null}
+          {total > items.length ? (
+            <p className="border-t border-border px-3 py-2 text-xs text-muted-fg">
+              Showing the oldest {formatNumber(items.length)} of {formatNumber(total)}.
+            </p>
+          ) : null}
         </Card>
       ) : (
         <EmptyState title="Nothing waits for approval">
-          {fourEyes.enabled ? 'Analysts’ Fraud and Not fraud labels appear here as they are submitted.' : 'Four-eyes is off, so labels are sent as soon as they are submitted. An admin can turn it on in Settings.'}
+          {fourEyes.enabled
+            ? 'Analysts’ Fraud and Not fraud labels appear here as they are submitted.'
+            : 'Four-eyes is off, so labels are sent as soon as they are submitted. An admin can turn it on in Settings.'}
         </EmptyState>
       )}
     </>

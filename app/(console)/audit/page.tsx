@@ -15,11 +15,21 @@ export const metadata: Metadata = { title: 'Audit log' };
 
 const OUTCOME_TONE = { success: 'ok', failure: 'reject', denied: 'warn' } as const;
 
-export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function AuditPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requireRole('manager');
   const raw = await searchParams;
-  const q = auditQuerySchema.parse(Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v || undefined])));
-  const [{ rows, nextBefore }, actions, actors] = await Promise.all([listAuditEntries(q), listAuditActions(), listAuditActors()]);
+  const q = auditQuerySchema.parse(
+    Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v || undefined])),
+  );
+  const [{ rows, nextBefore }, actions, actors] = await Promise.all([
+    listAuditEntries(q),
+    listAuditActions(),
+    listAuditActors(),
+  ]);
   const qs = (extra: Record<string, string | undefined>) => {
     const p = new URLSearchParams();
     for (const [k, v] of Object.entries({ ...q, ...extra })) if (v) p.set(k, v);
@@ -27,14 +37,24 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   };
   return (
     <>
-      <PageHeader title="Audit log" description="Every sign-in, change and read of personal data, newest first. Entries cannot be edited or removed." />
-      <form method="get" className="mb-4 flex flex-wrap items-end gap-3" role="search" aria-label="Filter the audit log">
+      <PageHeader
+        title="Audit log"
+        description="Every sign-in, change and read of personal data, newest first. Entries cannot be edited or removed."
+      />
+      <form
+        method="get"
+        className="mb-4 flex flex-wrap items-end gap-3"
+        role="search"
+        aria-label="Filter the audit log"
+      >
         <div className="flex flex-col gap-1">
           <Label htmlFor="f-user">User</Label>
           <Select id="f-user" name="user" defaultValue={q.user ?? ''} className="w-60">
             <option value="">Everyone</option>
             {actors.map((a) => (
-              <option key={a} value={a}>{a}</option>
+              <option key={a} value={a}>
+                {a}
+              </option>
             ))}
           </Select>
         </div>
@@ -43,7 +63,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           <Select id="f-action" name="action" defaultValue={q.action ?? ''} className="w-52">
             <option value="">All actions</option>
             {actions.map((a) => (
-              <option key={a} value={a}>{a}</option>
+              <option key={a} value={a}>
+                {a}
+              </option>
             ))}
           </Select>
         </div>
@@ -57,7 +79,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         </div>
         {q.target ? <input type="hidden" name="target" value={q.target} /> : null}
         <Button type="submit">Apply</Button>
-        <Button asChild variant="ghost"><Link href="/audit">Clear</Link></Button>
+        <Button asChild variant="ghost">
+          <Link href="/audit">Clear</Link>
+        </Button>
       </form>
       {rows.length === 0 ? (
         <EmptyState title="No audit entries match these filters">Try a wider date range or another user.</EmptyState>
@@ -83,11 +107,18 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                   <TD className="text-xs">{r.actorEmail ?? <span className="text-muted-fg">system</span>}</TD>
                   <TD className="font-mono text-xs">{r.action}</TD>
                   <TD className="whitespace-nowrap font-mono text-xs" title={r.targetId ?? undefined}>
-                    {r.targetType ? `${r.targetType}:${(r.targetId ?? '').slice(0, 8)}${(r.targetId ?? '').length > 8 ? '…' : ''}` : '—'}
+                    {r.targetType
+                      ? `${r.targetType}:${(r.targetId ?? '').slice(0, 8)}${(r.targetId ?? '').length > 8 ? '…' : ''}`
+                      : '—'}
                   </TD>
-                  <TD><Badge tone={OUTCOME_TONE[r.outcome]}>{r.outcome}</Badge></TD>
+                  <TD>
+                    <Badge tone={OUTCOME_TONE[r.outcome]}>{r.outcome}</Badge>
+                  </TD>
                   <TD className="font-mono text-xs">{r.ip ?? '—'}</TD>
-                  <TD className="max-w-xs truncate font-mono text-xs" title={r.details ? JSON.stringify(r.details) : undefined}>
+                  <TD
+                    className="max-w-xs truncate font-mono text-xs"
+                    title={r.details ? JSON.stringify(r.details) : undefined}
+                  >
                     {r.details ? JSON.stringify(r.details) : ''}
                   </TD>
                 </TR>
@@ -97,8 +128,16 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         </Card>
       )}
       <nav aria-label="Audit pages" className="mt-4 flex justify-end gap-2">
-        {q.before ? <Button asChild variant="secondary" size="sm"><Link href={qs({ before: undefined })}>Newest</Link></Button> : null}
-        {nextBefore ? <Button asChild variant="secondary" size="sm"><Link href={qs({ before: nextBefore })}>Older entries</Link></Button> : null}
+        {q.before ? (
+          <Button asChild variant="secondary" size="sm">
+            <Link href={qs({ before: undefined })}>Newest</Link>
+          </Button>
+        ) : null}
+        {nextBefore ? (
+          <Button asChild variant="secondary" size="sm">
+            <Link href={qs({ before: nextBefore })}>Older entries</Link>
+          </Button>
+        ) : null}
       </nav>
     </>
   );

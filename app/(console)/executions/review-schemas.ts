@@ -7,7 +7,11 @@ export const searchSchema = z.object({ term: z.string().max(500, 'The search is 
 /** Revealing one execution's personal data needs a reason, recorded in the audit log. */
 export const revealSchema = z.object({
   executionId: z.uuid('Unknown execution.'),
-  reason: z.string().trim().min(10, 'Say why you need to see the personal data (at least 10 characters).').max(500, 'Keep the reason under 500 characters.'),
+  reason: z
+    .string()
+    .trim()
+    .min(10, 'Say why you need to see the personal data (at least 10 characters).')
+    .max(500, 'Keep the reason under 500 characters.'),
 });
 
 export const hideSchema = z.object({ executionId: z.uuid('Unknown execution.') });

@@ -15,7 +15,13 @@ import { retryFailedAction, startSyncRunAction } from './actions';
 
 export const metadata: Metadata = { title: 'Sync' };
 
-const STATE_TONE = { completed: 'ok', running: 'info', queued: 'neutral', interrupted: 'warn', failed: 'reject' } as const;
+const STATE_TONE = {
+  completed: 'ok',
+  running: 'info',
+  queued: 'neutral',
+  interrupted: 'warn',
+  failed: 'reject',
+} as const;
 const KIND_LABEL: Record<string, string> = { backfill: 'Backfill', reconcile: 'Reconciliation', poll: 'Poll' };
 
 function Stat({ label, value, children }: { label: string; value: React.ReactNode; children?: React.ReactNode }) {
@@ -58,12 +64,21 @@ function RunProgress({ run }: { run: SyncRun }) {
           aria-valuetext={`${formatNumber(run.seen)} of ${total ? formatNumber(total) : 'an unknown number of'} executions`}
           className="h-2 w-full overflow-hidden rounded-full bg-muted"
         >
-          <div className={pct === null ? 'h-full w-1/4 animate-pulse rounded-full bg-primary' : 'h-full rounded-full bg-primary transition-[width]'} style={pct === null ? undefined : { width: `${pct}%` }} />
+          <div
+            className={
+              pct === null
+                ? 'h-full w-1/4 animate-pulse rounded-full bg-primary'
+                : 'h-full rounded-full bg-primary transition-[width]'
+            }
+            style={pct === null ? undefined : { width: `${pct}%` }}
+          />
         </div>
         <p className="text-sm tabular-nums">
           Page {formatNumber(Math.max(run.nextPage - 1, 0))} · {formatNumber(run.seen)}
           {total ? ` of about ${formatNumber(total)}` : ''} executions listed · {formatNumber(run.written)} written
-          {run.stopBefore ? ` · stops at ${formatDateTime(run.stopBefore)}, where the cache already has everything` : ''}
+          {run.stopBefore
+            ? ` · stops at ${formatDateTime(run.stopBefore)}, where the cache already has everything`
+            : ''}
         </p>
       </CardContent>
     </Card>
@@ -85,7 +100,10 @@ export default async function SyncPage() {
   await requireRole('admin');
   const [o, feedback] = await Promise.all([getSyncOverview(), getFeedbackDeliveryStats()]);
   const diff = o.service && o.cached.exact ? o.service.count - o.cached.count : null;
-  const working = Boolean(o.activeRun) || o.queue.fetchWaiting + o.queue.fetchRunning > 0 || feedback.pending + feedback.delivering > 0;
+  const working =
+    Boolean(o.activeRun) ||
+    o.queue.fetchWaiting + o.queue.fetchRunning > 0 ||
+    feedback.pending + feedback.delivering > 0;
   return (
     <>
       <PageHeader
@@ -96,10 +114,18 @@ export default async function SyncPage() {
       <AutoRefresh active={working} />
       <section aria-label="Sync health" className="mb-6 grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <Stat label="Executions at the service" value={o.service ? formatNumber(o.service.count) : '—'}>
-          {o.service ? `${o.service.source === 'walk' ? 'counted by a full walk' : 'estimated from the list'} ${formatRelative(o.service.at)}` : 'not counted yet: the next poll or backfill counts them'}
+          {o.service
+            ? `${o.service.source === 'walk' ? 'counted by a full walk' : 'estimated from the list'} ${formatRelative(o.service.at)}`
+            : 'not counted yet: the next poll or backfill counts them'}
         </Stat>
         <Stat label="Executions cached" value={`${o.cached.exact ? '' : 'about '}${formatNumber(o.cached.count)}`}>
-          {diff === null ? 'deleted ones not counted' : diff === 0 ? 'in step with the service' : diff > 0 ? `${formatNumber(diff)} behind the service` : `${formatNumber(-diff)} more than the service counted`}
+          {diff === null
+            ? 'deleted ones not counted'
+            : diff === 0
+              ? 'in step with the service'
+              : diff > 0
+                ? `${formatNumber(diff)} behind the service`
+                : `${formatNumber(-diff)} more than the service counted`}
         </Stat>
         <Stat label="Last callback" value={o.lastCallback ? formatRelative(o.lastCallback.receivedAt) : 'none yet'}>
           {o.lastCallback
@@ -107,7 +133,8 @@ export default async function SyncPage() {
             : 'callbacks arrive at /api/idv/callback'}
         </Stat>
         <Stat label="Queue" value={`${formatNumber(o.queue.fetchWaiting)} waiting`}>
-          {formatNumber(o.queue.fetchRunning)} fetching · {formatNumber(o.queue.fetchRetrying)} retrying{o.queue.other ? ` · ${formatNumber(o.queue.other)} other jobs` : ''}
+          {formatNumber(o.queue.fetchRunning)} fetching · {formatNumber(o.queue.fetchRetrying)} retrying
+          {o.queue.other ? ` · ${formatNumber(o.queue.other)} other jobs` : ''}
         </Stat>
       </section>
 
@@ -120,11 +147,19 @@ export default async function SyncPage() {
       <Card className="mb-6">
         <CardHeader className="flex-row items-center justify-between">
           <CardTitle>Failures{o.failures.total ? ` (${formatNumber(o.failures.total)})` : ''}</CardTitle>
-          <RetryFailedButton retry={retryFailedAction} disabled={o.failures.total === 0 && !o.runs.some((r) => !r.finishedAt && (r.state === 'failed' || r.state === 'interrupted'))} />
+          <RetryFailedButton
+            retry={retryFailedAction}
+            disabled={
+              o.failures.total === 0 &&
+              !o.runs.some((r) => !r.finishedAt && (r.state === 'failed' || r.state === 'interrupted'))
+            }
+          />
         </CardHeader>
         {o.failures.rows.length === 0 ? (
           <CardContent>
-            <EmptyState title="No failures">Every execution the sync tried since its last success went through.</EmptyState>
+            <EmptyState title="No failures">
+              Every execution the sync tried since its last success went through.
+            </EmptyState>
           </CardContent>
         ) : (
           <Table>
@@ -141,10 +176,22 @@ export default async function SyncPage() {
             <TBody>
               {o.failures.rows.map((f) => (
                 <TR key={f.id}>
-                  <TD className="font-mono text-xs">{f.executionId ? <Link className="text-primary hover:underline" href={`/executions/${f.executionId}`}>{f.executionId}</Link> : '—'}</TD>
+                  <TD className="font-mono text-xs">
+                    {f.executionId ? (
+                      <Link className="text-primary hover:underline" href={`/executions/${f.executionId}`}>
+                        {f.executionId}
+                      </Link>
+                    ) : (
+                      '—'
+                    )}
+                  </TD>
                   <TD className="max-w-md text-xs break-words">{f.error}</TD>
                   <TD className="text-right tabular-nums">{f.attempts}</TD>
-                  <TD><Badge tone={f.state === 'failed' ? 'reject' : 'warn'}>{f.state === 'failed' ? 'gave up' : 'retrying'}</Badge></TD>
+                  <TD>
+                    <Badge tone={f.state === 'failed' ? 'reject' : 'warn'}>
+                      {f.state === 'failed' ? 'gave up' : 'retrying'}
+                    </Badge>
+                  </TD>
                   <TD className="whitespace-nowrap text-xs">{formatDateTime(f.lastAt)}</TD>
                 </TR>
               ))}
@@ -159,7 +206,9 @@ export default async function SyncPage() {
         </CardHeader>
         {o.runs.length === 0 ? (
           <CardContent>
-            <EmptyState title="No runs yet">The worker starts a backfill when the cache is empty, and polls the service every few minutes.</EmptyState>
+            <EmptyState title="No runs yet">
+              The worker starts a backfill when the cache is empty, and polls the service every few minutes.
+            </EmptyState>
           </CardContent>
         ) : (
           <Table>
@@ -179,9 +228,15 @@ export default async function SyncPage() {
               {o.runs.map((r) => (
                 <TR key={r.id}>
                   <TD className="whitespace-nowrap">
-                    {KIND_LABEL[r.kind] ?? r.kind} <span className="text-xs text-muted-fg">#{r.id}{r.startedBy ? ` · ${r.startedBy}` : ''}</span>
+                    {KIND_LABEL[r.kind] ?? r.kind}{' '}
+                    <span className="text-xs text-muted-fg">
+                      #{r.id}
+                      {r.startedBy ? ` · ${r.startedBy}` : ''}
+                    </span>
                   </TD>
-                  <TD><Badge tone={STATE_TONE[r.state as keyof typeof STATE_TONE] ?? 'neutral'}>{r.state}</Badge></TD>
+                  <TD>
+                    <Badge tone={STATE_TONE[r.state as keyof typeof STATE_TONE] ?? 'neutral'}>{r.state}</Badge>
+                  </TD>
                   <TD className="whitespace-nowrap text-xs">{formatDateTime(r.startedAt)}</TD>
                   <TD className="whitespace-nowrap text-xs">{r.finishedAt ? formatDateTime(r.finishedAt) : '—'}</TD>
                   <TD className="text-right tabular-nums">{formatNumber(r.seen)}</TD>

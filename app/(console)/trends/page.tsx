@@ -1,5 +1,14 @@
 import type { Metadata } from 'next';
-import { BreakdownChart, DecisionsChart, FraudChart, FraudReasonsChart, LabelsChart, RiskDistributionChart, RiskOverTimeChart, RulesChart } from '@/components/charts/trends-charts';
+import {
+  BreakdownChart,
+  DecisionsChart,
+  FraudChart,
+  FraudReasonsChart,
+  LabelsChart,
+  RiskDistributionChart,
+  RiskOverTimeChart,
+  RulesChart,
+} from '@/components/charts/trends-charts';
 import { FeedbackMatrix, RulePrecision, SpikeAlerts } from '@/components/charts/trends-tables';
 import { PageHeader } from '@/components/shell/page-header';
 import { KpiCards } from '@/components/trends/kpi-cards';
@@ -11,7 +20,11 @@ import { formatDate, formatDateTime, formatRelative } from '@/lib/format';
 
 export const metadata: Metadata = { title: 'Trends' };
 
-export default async function TrendsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function TrendsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requireRole('manager');
   const filters = resolveTrendsFilters(await searchParams);
   const data = await getTrendsData(filters);
@@ -23,7 +36,9 @@ export default async function TrendsPage({ searchParams }: { searchParams: Promi
           <>
             {formatDate(filters.from)} – {formatDate(filters.to)} (UTC), by {filters.granularity}.{' '}
             <span data-testid="data-as-of" title={data.asOf ? formatDateTime(data.asOf) : undefined}>
-              {data.asOf ? `Data as of ${formatDateTime(data.asOf)} (${formatRelative(data.asOf)})` : 'No data synced yet'}
+              {data.asOf
+                ? `Data as of ${formatDateTime(data.asOf)} (${formatRelative(data.asOf)})`
+                : 'No data synced yet'}
             </span>
           </>
         }

@@ -19,7 +19,11 @@ export function MaskedImage({ classifier }: { classifier: string }) {
   return (
     <figure className="flex flex-col gap-2">
       <div className="relative flex h-56 items-center justify-center overflow-hidden rounded-md border border-dashed border-border bg-muted/40">
-        <svg aria-hidden viewBox={face ? '0 0 120 160' : '0 0 190 120'} className={cn('text-muted-fg/20', face ? 'h-48' : 'h-40')}>
+        <svg
+          aria-hidden
+          viewBox={face ? '0 0 120 160' : '0 0 190 120'}
+          className={cn('text-muted-fg/20', face ? 'h-48' : 'h-40')}
+        >
           {face ? (
             <g fill="currentColor">
               <circle cx="60" cy="58" r="28" />
@@ -48,9 +52,25 @@ export function MaskedImage({ classifier }: { classifier: string }) {
   );
 }
 
-export function CredentialsSection({ executionId, credentials, images, revealed, wiped }: { executionId: string; credentials: Json[]; images: ImagePart[]; revealed: boolean; wiped: boolean }) {
+export function CredentialsSection({
+  executionId,
+  credentials,
+  images,
+  revealed,
+  wiped,
+}: {
+  executionId: string;
+  credentials: Json[];
+  images: ImagePart[];
+  revealed: boolean;
+  wiped: boolean;
+}) {
   return (
-    <Section id="credentials" title="Credentials and images" description="Images load through Verdict (never cached by your browser); every view is in the audit log.">
+    <Section
+      id="credentials"
+      title="Credentials and images"
+      description="Images load through Verdict (never cached by your browser); every view is in the audit log."
+    >
       <div className="flex flex-col gap-4">
         {images.length ? (
           <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
@@ -67,25 +87,56 @@ export function CredentialsSection({ executionId, credentials, images, revealed,
             )}
           </div>
         ) : (
-          <p className="text-sm text-muted-fg">{wiped ? 'The images were deleted with the personal data of this execution.' : 'No document or selfie images in this execution.'}</p>
+          <p className="text-sm text-muted-fg">
+            {wiped
+              ? 'The images were deleted with the personal data of this execution.'
+              : 'No document or selfie images in this execution.'}
+          </p>
         )}
         <div className="grid gap-3 md:grid-cols-2">
           {credentials.filter(isObject).map((c, i) => {
             const parts = Array.isArray(c.parts) ? c.parts.filter(isObject) : [];
             return (
-              <article key={String(c.id ?? i)} className="rounded-md border border-border p-3" aria-label={`Credential ${String(c.category ?? i + 1)}`}>
+              <article
+                key={String(c.id ?? i)}
+                className="rounded-md border border-border p-3"
+                aria-label={`Credential ${String(c.category ?? i + 1)}`}
+              >
                 <h3 className="mb-2 flex items-center gap-2 text-sm font-medium">
                   {String(c.category ?? 'Credential')}
-                  {c.label && c.label !== c.category ? <span className="text-xs text-muted-fg">{String(c.label)}</span> : null}
+                  {c.label && c.label !== c.category ? (
+                    <span className="text-xs text-muted-fg">{String(c.label)}</span>
+                  ) : null}
                   <span className="ml-auto font-mono text-[10px] text-muted-fg">{String(c.id ?? '')}</span>
                 </h3>
                 <dl className="grid grid-cols-2 gap-2">
-                  <Field label="Client IP"><Scalar value={c.clientIp} /></Field>
-                  <Field label="Parts">
-                    {parts.length ? parts.map((p, k) => <span key={k} className="mr-2 inline-block text-xs"><span className="font-mono">{String(p.classifier ?? '?')}</span>{p.captureType ? <span className="text-muted-fg"> · {String(p.captureType)}</span> : null}</span>) : '—'}
+                  <Field label="Client IP">
+                    <Scalar value={c.clientIp} />
                   </Field>
-                  {isObject(c.reusableIdentity) ? <Field label="Reusable identity"><Scalar value={[c.reusableIdentity.status, c.reusableIdentity.source].filter(Boolean).join(' · ')} /></Field> : null}
-                  {isObject(c.consent) ? <Field label="Consent"><Scalar value={`${c.consent.decisionAccepted === true ? 'accepted' : c.consent.decisionAccepted === false ? 'not accepted' : '—'}${c.consent.collectedBy ? ` · by ${String(c.consent.collectedBy)}` : ''}`} /></Field> : null}
+                  <Field label="Parts">
+                    {parts.length
+                      ? parts.map((p, k) => (
+                          <span key={k} className="mr-2 inline-block text-xs">
+                            <span className="font-mono">{String(p.classifier ?? '?')}</span>
+                            {p.captureType ? <span className="text-muted-fg"> · {String(p.captureType)}</span> : null}
+                          </span>
+                        ))
+                      : '—'}
+                  </Field>
+                  {isObject(c.reusableIdentity) ? (
+                    <Field label="Reusable identity">
+                      <Scalar
+                        value={[c.reusableIdentity.status, c.reusableIdentity.source].filter(Boolean).join(' · ')}
+                      />
+                    </Field>
+                  ) : null}
+                  {isObject(c.consent) ? (
+                    <Field label="Consent">
+                      <Scalar
+                        value={`${c.consent.decisionAccepted === true ? 'accepted' : c.consent.decisionAccepted === false ? 'not accepted' : '—'}${c.consent.collectedBy ? ` · by ${String(c.consent.collectedBy)}` : ''}`}
+                      />
+                    </Field>
+                  ) : null}
                 </dl>
               </article>
             );
@@ -104,7 +155,11 @@ export function ComparisonSection({ rows }: { rows: ComparisonRow[] }) {
     <Section
       id="data"
       title="Extracted and supplied data"
-      description={supplied ? `${mismatches ? `${mismatches} field${mismatches === 1 ? '' : 's'} differ` : 'No differences'} between the document and the prepared data.` : 'The customer supplied no prepared data: extracted data only.'}
+      description={
+        supplied
+          ? `${mismatches ? `${mismatches} field${mismatches === 1 ? '' : 's'} differ` : 'No differences'} between the document and the prepared data.`
+          : 'The customer supplied no prepared data: extracted data only.'
+      }
     >
       {rows.length ? (
         <div tabIndex={0} className="overflow-x-auto">
@@ -112,9 +167,17 @@ export function ComparisonSection({ rows }: { rows: ComparisonRow[] }) {
             <caption className="sr-only">Extracted data{supplied ? ' and supplied data' : ''}</caption>
             <thead className="text-left text-xs uppercase tracking-wide text-muted-fg">
               <tr>
-                <th scope="col" className="py-1 pr-3 font-medium">Field</th>
-                <th scope="col" className="py-1 pr-3 font-medium">From the document</th>
-                {supplied ? <th scope="col" className="py-1 font-medium">Supplied by the customer</th> : null}
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  Field
+                </th>
+                <th scope="col" className="py-1 pr-3 font-medium">
+                  From the document
+                </th>
+                {supplied ? (
+                  <th scope="col" className="py-1 font-medium">
+                    Supplied by the customer
+                  </th>
+                ) : null}
               </tr>
             </thead>
             <tbody>
@@ -122,10 +185,20 @@ export function ComparisonSection({ rows }: { rows: ComparisonRow[] }) {
                 <tr key={r.field} className={cn('border-t border-border align-top', r.mismatch && 'bg-warn/10')}>
                   <th scope="row" className="py-1 pr-3 text-left font-normal text-muted-fg">
                     {r.field.split('.').map(humanizeKey).join(' › ')}
-                    {r.mismatch ? <span className="ml-2 rounded bg-warn/20 px-1 text-[10px] font-semibold uppercase text-warn">differs</span> : null}
+                    {r.mismatch ? (
+                      <span className="ml-2 rounded bg-warn/20 px-1 text-[10px] font-semibold uppercase text-warn">
+                        differs
+                      </span>
+                    ) : null}
                   </th>
-                  <td className="py-1 pr-3"><Scalar value={r.extracted} /></td>
-                  {supplied ? <td className="py-1"><Scalar value={r.supplied} /></td> : null}
+                  <td className="py-1 pr-3">
+                    <Scalar value={r.extracted} />
+                  </td>
+                  {supplied ? (
+                    <td className="py-1">
+                      <Scalar value={r.supplied} />
+                    </td>
+                  ) : null}
                 </tr>
               ))}
             </tbody>

@@ -35,9 +35,33 @@ export function humanizeKey(key: string): string {
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .trim()
     .split(/\s+/);
-  const acronyms = new Set(['ip', 'id', 'mrz', 'nfc', 'dob', 'ssn', 'cpf', 'pep', 'os', 'url', 'bin', 'iban', 'dl', 'rai', 'kyb', 'kyc', 'vpn', 'isp', 'cic', 'rg', 'pan']);
+  const acronyms = new Set([
+    'ip',
+    'id',
+    'mrz',
+    'nfc',
+    'dob',
+    'ssn',
+    'cpf',
+    'pep',
+    'os',
+    'url',
+    'bin',
+    'iban',
+    'dl',
+    'rai',
+    'kyb',
+    'kyc',
+    'vpn',
+    'isp',
+    'cic',
+    'rg',
+    'pan',
+  ]);
   return words
-    .map((w, i) => (acronyms.has(w.toLowerCase()) ? w.toUpperCase() : i === 0 ? w[0].toUpperCase() + w.slice(1) : w.toLowerCase()))
+    .map((w, i) =>
+      acronyms.has(w.toLowerCase()) ? w.toUpperCase() : i === 0 ? w[0].toUpperCase() + w.slice(1) : w.toLowerCase(),
+    )
     .join(' ');
 }
 
@@ -46,7 +70,12 @@ export function Scalar({ value }: { value: unknown }) {
   if (typeof value === 'boolean') return <span>{value ? 'Yes' : 'No'}</span>;
   if (typeof value === 'number') return <span className="tabular-nums">{String(value)}</span>;
   const s = String(value);
-  if (isMasked(s)) return <span className="font-mono text-muted-fg" title="Masked: reveal to see">{s}</span>;
+  if (isMasked(s))
+    return (
+      <span className="font-mono text-muted-fg" title="Masked: reveal to see">
+        {s}
+      </span>
+    );
   if (MATCH_TONE[s]) return <Badge tone={MATCH_TONE[s]}>{s}</Badge>;
   if (DATE_RE.test(s)) return <time dateTime={s}>{formatDate(s)}</time>;
   if (DATETIME_RE.test(s) && !Number.isNaN(Date.parse(s))) return <time dateTime={s}>{formatDateTime(s)}</time>;
@@ -75,13 +104,21 @@ function ArrayValue({ items, depth }: { items: unknown[]; depth: number }) {
       <div tabIndex={0} className="overflow-x-auto rounded border border-border">
         <table className="w-full text-xs">
           <thead className="bg-muted/60 text-left text-muted-fg">
-            <tr>{cols.map((c) => <th key={c} scope="col" className="px-2 py-1 font-medium">{humanizeKey(c)}</th>)}</tr>
+            <tr>
+              {cols.map((c) => (
+                <th key={c} scope="col" className="px-2 py-1 font-medium">
+                  {humanizeKey(c)}
+                </th>
+              ))}
+            </tr>
           </thead>
           <tbody>
             {items.map((x, i) => (
               <tr key={i} className="border-t border-border align-top">
                 {cols.map((c) => (
-                  <td key={c} className="px-2 py-1"><Value value={(x as Record<string, unknown>)[c]} depth={depth + 1} /></td>
+                  <td key={c} className="px-2 py-1">
+                    <Value value={(x as Record<string, unknown>)[c]} depth={depth + 1} />
+                  </td>
                 ))}
               </tr>
             ))}
@@ -92,27 +129,52 @@ function ArrayValue({ items, depth }: { items: unknown[]; depth: number }) {
   }
   return (
     <ol className="list-decimal pl-5">
-      {items.map((x, i) => <li key={i}><Value value={x} depth={depth + 1} /></li>)}
+      {items.map((x, i) => (
+        <li key={i}>
+          <Value value={x} depth={depth + 1} />
+        </li>
+      ))}
     </ol>
   );
 }
 
 function Value({ value, depth }: { value: unknown; depth: number }) {
   if (Array.isArray(value)) return <ArrayValue items={value} depth={depth} />;
-  if (isObject(value)) return depth > 6 ? <code className="text-xs">{JSON.stringify(value)}</code> : <Fields data={value} depth={depth + 1} />;
+  if (isObject(value))
+    return depth > 6 ? (
+      <code className="text-xs">{JSON.stringify(value)}</code>
+    ) : (
+      <Fields data={value} depth={depth + 1} />
+    );
   return <Scalar value={value} />;
 }
 
 /** Labelled fields of an object; nested objects nest, indented. */
-export function Fields({ data, depth = 0, className }: { data: Record<string, unknown>; depth?: number; className?: string }) {
+export function Fields({
+  data,
+  depth = 0,
+  className,
+}: {
+  data: Record<string, unknown>;
+  depth?: number;
+  className?: string;
+}) {
   const entries = Object.entries(data);
   if (!entries.length) return <span className="text-muted-fg">Empty</span>;
   return (
-    <dl className={cn('grid grid-cols-[minmax(8rem,max-content)_1fr] gap-x-4 gap-y-1 text-sm', depth > 0 && 'border-l border-border pl-3', className)}>
+    <dl
+      className={cn(
+        'grid grid-cols-[minmax(8rem,max-content)_1fr] gap-x-4 gap-y-1 text-sm',
+        depth > 0 && 'border-l border-border pl-3',
+        className,
+      )}
+    >
       {entries.map(([k, v]) => (
         <div key={k} className="contents">
           <dt className="text-muted-fg">{humanizeKey(k)}</dt>
-          <dd className="min-w-0"><Value value={v} depth={depth} /></dd>
+          <dd className="min-w-0">
+            <Value value={v} depth={depth} />
+          </dd>
         </div>
       ))}
     </dl>

@@ -16,7 +16,15 @@ function Pending() {
  * and back to that list; j / k / u from the keyboard. The current execution stays on screen
  * until the next one is ready (no skeleton flash while walking a list).
  */
-export function DetailNav({ prevHref, nextHref, listHref }: { prevHref: string | null; nextHref: string | null; listHref: string }) {
+export function DetailNav({
+  prevHref,
+  nextHref,
+  listHref,
+}: {
+  prevHref: string | null;
+  nextHref: string | null;
+  listHref: string;
+}) {
   const router = useRouter();
   const [pending, start] = React.useTransition();
   React.useEffect(() => {
@@ -36,19 +44,43 @@ export function DetailNav({ prevHref, nextHref, listHref }: { prevHref: string |
   return (
     <nav aria-label="Walk the list" className="flex flex-wrap items-center gap-2">
       <Button asChild variant="ghost" size="sm">
-        <Link href={listHref}><List aria-hidden className="h-4 w-4" /> Back to list <kbd className="ml-1 font-mono text-[10px] text-muted-fg">u</kbd><Pending /></Link>
+        <Link href={listHref}>
+          <List aria-hidden className="h-4 w-4" /> Back to list{' '}
+          <kbd className="ml-1 font-mono text-[10px] text-muted-fg">u</kbd>
+          <Pending />
+        </Link>
       </Button>
-      {pending ? <span role="status" className="flex items-center gap-1 text-xs text-muted-fg"><Loader2 aria-hidden className="h-3.5 w-3.5 animate-spin" /> Loading…</span> : null}
+      {pending ? (
+        <span role="status" className="flex items-center gap-1 text-xs text-muted-fg">
+          <Loader2 aria-hidden className="h-3.5 w-3.5 animate-spin" /> Loading…
+        </span>
+      ) : null}
       <span className="ml-auto flex items-center gap-2">
         {prevHref ? (
-          <Button asChild variant="secondary" size="sm"><Link href={prevHref} rel="prev"><ChevronLeft aria-hidden className="h-4 w-4" /> Previous <kbd className="font-mono text-[10px] text-muted-fg">k</kbd><Pending /></Link></Button>
+          <Button asChild variant="secondary" size="sm">
+            <Link href={prevHref} rel="prev">
+              <ChevronLeft aria-hidden className="h-4 w-4" /> Previous{' '}
+              <kbd className="font-mono text-[10px] text-muted-fg">k</kbd>
+              <Pending />
+            </Link>
+          </Button>
         ) : (
-          <Button variant="secondary" size="sm" disabled><ChevronLeft aria-hidden className="h-4 w-4" /> Previous</Button>
+          <Button variant="secondary" size="sm" disabled>
+            <ChevronLeft aria-hidden className="h-4 w-4" /> Previous
+          </Button>
         )}
         {nextHref ? (
-          <Button asChild variant="secondary" size="sm"><Link href={nextHref} rel="next">Next <kbd className="font-mono text-[10px] text-muted-fg">j</kbd><ChevronRight aria-hidden className="h-4 w-4" /><Pending /></Link></Button>
+          <Button asChild variant="secondary" size="sm">
+            <Link href={nextHref} rel="next">
+              Next <kbd className="font-mono text-[10px] text-muted-fg">j</kbd>
+              <ChevronRight aria-hidden className="h-4 w-4" />
+              <Pending />
+            </Link>
+          </Button>
         ) : (
-          <Button variant="secondary" size="sm" disabled>Next <ChevronRight aria-hidden className="h-4 w-4" /></Button>
+          <Button variant="secondary" size="sm" disabled>
+            Next <ChevronRight aria-hidden className="h-4 w-4" />
+          </Button>
         )}
       </span>
     </nav>

@@ -61,15 +61,32 @@ export function ExecutionDetailView({ detail: d, nav, refreshAction, feedbackSlo
             <div className="flex flex-wrap items-center gap-2">
               <DecisionBadge type={d.decisionType} label={d.decisionLabel} className="text-sm" />
               <StatusBadge status={d.status} />
-              {d.wipedOutAt ? <span className="rounded bg-muted px-1.5 py-0.5 text-xs">Wiped at the service {formatDateTime(d.wipedOutAt)}</span> : null}
-              {d.goneAt ? <span className="rounded bg-danger/10 px-1.5 py-0.5 text-xs text-danger">Deleted at the service {formatDateTime(d.goneAt)}</span> : null}
-              {d.staleSince ? <span className="rounded bg-warn/10 px-1.5 py-0.5 text-xs text-warn">Newer data announced {formatDateTime(d.staleSince)}</span> : null}
+              {d.wipedOutAt ? (
+                <span className="rounded bg-muted px-1.5 py-0.5 text-xs">
+                  Wiped at the service {formatDateTime(d.wipedOutAt)}
+                </span>
+              ) : null}
+              {d.goneAt ? (
+                <span className="rounded bg-danger/10 px-1.5 py-0.5 text-xs text-danger">
+                  Deleted at the service {formatDateTime(d.goneAt)}
+                </span>
+              ) : null}
+              {d.staleSince ? (
+                <span className="rounded bg-warn/10 px-1.5 py-0.5 text-xs text-warn">
+                  Newer data announced {formatDateTime(d.staleSince)}
+                </span>
+              ) : null}
               <FeedbackBadge status={d.feedback.status} delivery={d.feedback.delivery} />
             </div>
             {d.name || d.documentType ? (
               <p className="text-sm">
                 {d.name ? <span className="font-medium">{d.name}</span> : null}
-                {d.documentType || d.issuingCountry ? <span className="text-muted-fg"> · {[d.documentType, d.issuingCountry].filter(Boolean).join(' · ')}</span> : null}
+                {d.documentType || d.issuingCountry ? (
+                  <span className="text-muted-fg">
+                    {' '}
+                    · {[d.documentType, d.issuingCountry].filter(Boolean).join(' · ')}
+                  </span>
+                ) : null}
                 {d.documentNumber ? <span className="font-mono text-muted-fg"> · {d.documentNumber}</span> : null}
               </p>
             ) : null}
@@ -84,13 +101,25 @@ export function ExecutionDetailView({ detail: d, nav, refreshAction, feedbackSlo
           <dl className="grid grid-cols-2 gap-x-4 gap-y-2 sm:grid-cols-3">
             <Field label="Workflow definition">
               <span className="font-mono">{d.definitionKey ?? '—'}</span>
-              {d.originalDefinitionKey && d.originalDefinitionKey !== d.definitionKey ? <span className="text-xs text-muted-fg"> (originally {d.originalDefinitionKey})</span> : null}
+              {d.originalDefinitionKey && d.originalDefinitionKey !== d.definitionKey ? (
+                <span className="text-xs text-muted-fg"> (originally {d.originalDefinitionKey})</span>
+              ) : null}
             </Field>
-            <Field label="Customer reference"><span className="font-mono text-xs">{d.customerInternalReference ?? '—'}</span></Field>
-            <Field label="User reference"><span className="font-mono text-xs">{d.userReference ?? '—'}</span></Field>
+            <Field label="Customer reference">
+              <span className="font-mono text-xs">{d.customerInternalReference ?? '—'}</span>
+            </Field>
+            <Field label="User reference">
+              <span className="font-mono text-xs">{d.userReference ?? '—'}</span>
+            </Field>
             <Field label="Reporting criteria">{d.reportingCriteria ?? '—'}</Field>
             <Field label="Account">
-              <Link href={listHref({ account: d.accountId })} className="font-mono text-xs text-primary hover:underline" title="All executions of this account">{d.accountId}</Link>
+              <Link
+                href={listHref({ account: d.accountId })}
+                className="font-mono text-xs text-primary hover:underline"
+                title="All executions of this account"
+              >
+                {d.accountId}
+              </Link>
             </Field>
             <Field label="Created">{formatDateTime(d.createdAt)}</Field>
             <Field label="Started">{formatDateTime(d.startedAt)}</Field>
@@ -103,20 +132,44 @@ export function ExecutionDetailView({ detail: d, nav, refreshAction, feedbackSlo
       {reveal ? <RevealBanner reveal={reveal} /> : null}
       {wiped ? (
         <Alert tone="info">
-          {d.wipedOutAt ? 'The service wiped this execution’s personal data after its retention period.' : 'The personal data of this execution was removed from the cache.'} The decision, checks and rules remain.
+          {d.wipedOutAt
+            ? 'The service wiped this execution’s personal data after its retention period.'
+            : 'The personal data of this execution was removed from the cache.'}{' '}
+          The decision, checks and rules remain.
         </Alert>
       ) : null}
 
-      <nav aria-label="Sections" className="sticky top-14 z-10 -mx-1 flex gap-1 overflow-x-auto bg-bg/90 px-1 py-1 backdrop-blur">
+      <nav
+        aria-label="Sections"
+        className="sticky top-14 z-10 -mx-1 flex gap-1 overflow-x-auto bg-bg/90 px-1 py-1 backdrop-blur"
+      >
         {TOC.map(([id, label]) => (
-          <a key={id} href={`#${id}`} className="whitespace-nowrap rounded px-2 py-1 text-xs text-muted-fg hover:bg-muted hover:text-fg">{label}</a>
+          <a
+            key={id}
+            href={`#${id}`}
+            className="whitespace-nowrap rounded px-2 py-1 text-xs text-muted-fg hover:bg-muted hover:text-fg"
+          >
+            {label}
+          </a>
         ))}
       </nav>
 
       <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_24rem]">
         <div className="flex min-w-0 flex-col gap-4">
-          <WhyPane decisionType={d.decisionType} decisionLabel={d.decisionLabel} riskScore={d.riskScore} groups={groups} rules={matchedRules(rules)} />
-          <CredentialsSection executionId={d.id} credentials={credentials} images={d.images} revealed={Boolean(reveal)} wiped={wiped} />
+          <WhyPane
+            decisionType={d.decisionType}
+            decisionLabel={d.decisionLabel}
+            riskScore={d.riskScore}
+            groups={groups}
+            rules={matchedRules(rules)}
+          />
+          <CredentialsSection
+            executionId={d.id}
+            credentials={credentials}
+            images={d.images}
+            revealed={Boolean(reveal)}
+            wiped={wiped}
+          />
           <ComparisonSection rows={d.comparison} />
           <CapabilitiesSection groups={groups} />
           <StepsSection steps={steps} />

@@ -25,12 +25,38 @@ function useTransform() {
 function Controls({ t, label }: { t: ReturnType<typeof useTransform>; label: string }) {
   return (
     <div role="toolbar" aria-label={`${label} controls`} className="flex items-center gap-1">
-      <Button size="icon" variant="ghost" className="h-7 w-7" onClick={t.zoomOut} aria-label={`Zoom out ${label}`}><ZoomOut aria-hidden className="h-4 w-4" /></Button>
-      <span className="w-10 text-center text-xs tabular-nums text-muted-fg" aria-live="polite">{Math.round(t.zoom * 100)}%</span>
-      <Button size="icon" variant="ghost" className="h-7 w-7" onClick={t.zoomIn} aria-label={`Zoom in ${label}`}><ZoomIn aria-hidden className="h-4 w-4" /></Button>
-      <Button size="icon" variant="ghost" className="h-7 w-7" onClick={t.rotateLeft} aria-label={`Rotate ${label} left`}><RotateCcw aria-hidden className="h-4 w-4" /></Button>
-      <Button size="icon" variant="ghost" className="h-7 w-7" onClick={t.rotateRight} aria-label={`Rotate ${label} right`}><RotateCw aria-hidden className="h-4 w-4" /></Button>
-      {t.zoom !== 1 || t.rotation !== 0 ? <Button size="sm" variant="ghost" className="h-7 px-2" onClick={t.reset}>Reset</Button> : null}
+      <Button size="icon" variant="ghost" className="h-7 w-7" onClick={t.zoomOut} aria-label={`Zoom out ${label}`}>
+        <ZoomOut aria-hidden className="h-4 w-4" />
+      </Button>
+      <span className="w-10 text-center text-xs tabular-nums text-muted-fg" aria-live="polite">
+        {Math.round(t.zoom * 100)}%
+      </span>
+      <Button size="icon" variant="ghost" className="h-7 w-7" onClick={t.zoomIn} aria-label={`Zoom in ${label}`}>
+        <ZoomIn aria-hidden className="h-4 w-4" />
+      </Button>
+      <Button
+        size="icon"
+        variant="ghost"
+        className="h-7 w-7"
+        onClick={t.rotateLeft}
+        aria-label={`Rotate ${label} left`}
+      >
+        <RotateCcw aria-hidden className="h-4 w-4" />
+      </Button>
+      <Button
+        size="icon"
+        variant="ghost"
+        className="h-7 w-7"
+        onClick={t.rotateRight}
+        aria-label={`Rotate ${label} right`}
+      >
+        <RotateCw aria-hidden className="h-4 w-4" />
+      </Button>
+      {t.zoom !== 1 || t.rotation !== 0 ? (
+        <Button size="sm" variant="ghost" className="h-7 px-2" onClick={t.reset}>
+          Reset
+        </Button>
+      ) : null}
     </div>
   );
 }
@@ -47,11 +73,20 @@ export function ImageViewer({ src, label }: { src: string; label: string }) {
     <figure className="flex flex-col gap-2">
       <div className="relative flex h-56 items-center justify-center overflow-hidden rounded-md border border-border bg-muted/40">
         {failed ? (
-          <p className="px-4 text-center text-sm text-muted-fg">The image could not be loaded. It may have been deleted at the service.</p>
+          <p className="px-4 text-center text-sm text-muted-fg">
+            The image could not be loaded. It may have been deleted at the service.
+          </p>
         ) : (
           // The proxy route streams bytes from the cache or the service; next/image would cache them.
           // eslint-disable-next-line @next/next/no-img-element
-          <img src={src} alt={label} className="max-h-full max-w-full object-contain transition-transform" style={small.style} onError={() => setFailed(true)} draggable={false} />
+          <img
+            src={src}
+            alt={label}
+            className="max-h-full max-w-full object-contain transition-transform"
+            style={small.style}
+            onError={() => setFailed(true)}
+            draggable={false}
+          />
         )}
       </div>
       <figcaption className="flex flex-wrap items-center justify-between gap-1">
@@ -61,14 +96,25 @@ export function ImageViewer({ src, label }: { src: string; label: string }) {
             <Controls t={small} label={label} />
             <Dialog>
               <DialogTrigger asChild>
-                <Button size="icon" variant="ghost" className="h-7 w-7" aria-label={`Open ${label} larger`}><Maximize2 aria-hidden className="h-4 w-4" /></Button>
+                <Button size="icon" variant="ghost" className="h-7 w-7" aria-label={`Open ${label} larger`}>
+                  <Maximize2 aria-hidden className="h-4 w-4" />
+                </Button>
               </DialogTrigger>
               <DialogContent title={label} className="w-[min(96vw,64rem)]">
                 <div className="flex flex-col gap-2">
                   <Controls t={large} label={label} />
-                  <div tabIndex={0} className="flex h-[70vh] items-center justify-center overflow-auto rounded-md bg-muted/40">
+                  <div
+                    tabIndex={0}
+                    className="flex h-[70vh] items-center justify-center overflow-auto rounded-md bg-muted/40"
+                  >
                     {/* eslint-disable-next-line @next/next/no-img-element */}
-                    <img src={src} alt={label} className="max-h-full max-w-full object-contain transition-transform" style={large.style} draggable={false} />
+                    <img
+                      src={src}
+                      alt={label}
+                      className="max-h-full max-w-full object-contain transition-transform"
+                      style={large.style}
+                      draggable={false}
+                    />
                   </div>
                 </div>
               </DialogContent>

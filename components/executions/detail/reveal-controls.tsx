@@ -10,7 +10,15 @@ import { hidePersonalDataAction, revealPersonalDataAction } from '@/app/(console
 import { formatDateTime } from '@/lib/format';
 
 /** Reveal (with a reason, for 15 minutes) or hide this execution's personal data. */
-export function RevealControls({ executionId, reveal, disabled }: { executionId: string; reveal: { expiresAt: string; reason: string } | null; disabled?: boolean }) {
+export function RevealControls({
+  executionId,
+  reveal,
+  disabled,
+}: {
+  executionId: string;
+  reveal: { expiresAt: string; reason: string } | null;
+  disabled?: boolean;
+}) {
   const router = useRouter();
   const [open, setOpen] = React.useState(false);
   const [error, setError] = React.useState<string | null>(null);
@@ -42,13 +50,23 @@ export function RevealControls({ executionId, reveal, disabled }: { executionId:
     );
   }
   return (
-    <Dialog open={open} onOpenChange={(o) => { setOpen(o); setError(null); setFieldError(undefined); }}>
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        setError(null);
+        setFieldError(undefined);
+      }}
+    >
       <DialogTrigger asChild>
         <Button variant="secondary" disabled={disabled}>
           <Eye aria-hidden className="h-4 w-4" /> Reveal personal data
         </Button>
       </DialogTrigger>
-      <DialogContent title="Reveal personal data" description="Names, dates of birth, document numbers, addresses, contact details, IP addresses and images of this execution become visible to you for 15 minutes. Your reason is recorded in the audit log.">
+      <DialogContent
+        title="Reveal personal data"
+        description="Names, dates of birth, document numbers, addresses, contact details, IP addresses and images of this execution become visible to you for 15 minutes. Your reason is recorded in the audit log."
+      >
         <form
           noValidate
           className="flex flex-col gap-3"
@@ -71,12 +89,26 @@ export function RevealControls({ executionId, reveal, disabled }: { executionId:
           {error ? <Alert tone="error">{error}</Alert> : null}
           <div className="flex flex-col gap-1.5">
             <Label htmlFor="reveal-reason">Reason</Label>
-            <Textarea id="reveal-reason" name="reason" required minLength={10} maxLength={500} placeholder="e.g. Comparing the selfie with the document for case 4711" aria-invalid={Boolean(fieldError)} aria-describedby="reveal-reason-error" autoFocus />
+            <Textarea
+              id="reveal-reason"
+              name="reason"
+              required
+              minLength={10}
+              maxLength={500}
+              placeholder="e.g. Comparing the selfie with the document for case 4711"
+              aria-invalid={Boolean(fieldError)}
+              aria-describedby="reveal-reason-error"
+              autoFocus
+            />
             <FieldError id="reveal-reason-error" messages={fieldError} />
           </div>
           <div className="flex justify-end gap-2">
-            <DialogClose asChild><Button variant="ghost">Cancel</Button></DialogClose>
-            <Button type="submit" disabled={pending}>{pending ? 'Revealing…' : 'Reveal for 15 minutes'}</Button>
+            <DialogClose asChild>
+              <Button variant="ghost">Cancel</Button>
+            </DialogClose>
+            <Button type="submit" disabled={pending}>
+              {pending ? 'Revealing…' : 'Reveal for 15 minutes'}
+            </Button>
           </div>
         </form>
       </DialogContent>
@@ -88,7 +120,9 @@ export function RevealBanner({ reveal }: { reveal: { expiresAt: string; reason: 
   return (
     <Alert tone="warn" className="flex flex-wrap items-center gap-x-2">
       <Eye aria-hidden className="h-4 w-4 text-warn" />
-      <span>Personal data is revealed to you until <strong>{formatDateTime(reveal.expiresAt)}</strong>.</span>
+      <span>
+        Personal data is revealed to you until <strong>{formatDateTime(reveal.expiresAt)}</strong>.
+      </span>
       <span className="text-muted-fg">Reason: “{reveal.reason}”</span>
     </Alert>
   );

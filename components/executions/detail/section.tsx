@@ -3,12 +3,32 @@ import * as React from 'react';
 import { cn } from '@/lib/utils';
 
 /** A titled block of the detail page, reachable from its table of contents by `id`. */
-export function Section({ id, title, description, actions, children, className }: { id: string; title: string; description?: React.ReactNode; actions?: React.ReactNode; children: React.ReactNode; className?: string }) {
+export function Section({
+  id,
+  title,
+  description,
+  actions,
+  children,
+  className,
+}: {
+  id: string;
+  title: string;
+  description?: React.ReactNode;
+  actions?: React.ReactNode;
+  children: React.ReactNode;
+  className?: string;
+}) {
   return (
-    <section id={id} aria-labelledby={`${id}-title`} className={cn('scroll-mt-20 rounded-lg border border-border bg-card shadow-sm', className)}>
+    <section
+      id={id}
+      aria-labelledby={`${id}-title`}
+      className={cn('scroll-mt-20 rounded-lg border border-border bg-card shadow-sm', className)}
+    >
       <header className="flex flex-wrap items-start justify-between gap-2 border-b border-border px-4 py-3">
         <div>
-          <h2 id={`${id}-title`} className="text-sm font-semibold">{title}</h2>
+          <h2 id={`${id}-title`} className="text-sm font-semibold">
+            {title}
+          </h2>
           {description ? <p className="mt-0.5 text-xs text-muted-fg">{description}</p> : null}
         </div>
         {actions}

@@ -7,18 +7,35 @@ import { formatDateTime, formatDateTimeCompact } from '@/lib/format';
 import { Scalar } from './data-view';
 import { Field, Section } from './section';
 
-function LinkedList({ title, hint, rows, more }: { title: string; hint: string; rows: LinkedExecution[]; more?: React.ReactNode }) {
+function LinkedList({
+  title,
+  hint,
+  rows,
+  more,
+}: {
+  title: string;
+  hint: string;
+  rows: LinkedExecution[];
+  more?: React.ReactNode;
+}) {
   return (
     <div>
       <h3 className="text-xs font-semibold uppercase tracking-wide text-muted-fg">
-        {title} <span className="font-normal normal-case">({rows.length}{rows.length >= 20 ? '+' : ''})</span>
+        {title}{' '}
+        <span className="font-normal normal-case">
+          ({rows.length}
+          {rows.length >= 20 ? '+' : ''})
+        </span>
       </h3>
       <p className="mb-1 text-xs text-muted-fg">{hint}</p>
       {rows.length ? (
         <ul className="flex flex-col divide-y divide-border rounded-md border border-border">
           {rows.map((r) => (
             <li key={r.id}>
-              <Link href={`/executions/${r.id}`} className="flex flex-wrap items-center gap-2 px-2 py-1.5 text-sm hover:bg-muted/50">
+              <Link
+                href={`/executions/${r.id}`}
+                className="flex flex-wrap items-center gap-2 px-2 py-1.5 text-sm hover:bg-muted/50"
+              >
                 <span className="whitespace-nowrap text-primary">{formatDateTimeCompact(r.createdAt)}</span>
                 <DecisionBadge type={r.decisionType} />
                 <RiskScore score={r.riskScore} />
@@ -39,7 +56,11 @@ function LinkedList({ title, hint, rows, more }: { title: string; hint: string; 
 export function LinkedSection({ detail }: { detail: ExecutionDetail }) {
   const l = detail.links;
   return (
-    <Section id="linked" title="Linked records" description="Other cached executions with the same document, account or face.">
+    <Section
+      id="linked"
+      title="Linked records"
+      description="Other cached executions with the same document, account or face."
+    >
       <div className="flex flex-col gap-4">
         <LinkedList
           title="Same document"
@@ -50,11 +71,34 @@ export function LinkedSection({ detail }: { detail: ExecutionDetail }) {
           title="Same account"
           hint="Earlier and later journeys of this end user."
           rows={l.account}
-          more={l.account.length ? <Link className="mt-1 inline-block text-xs text-primary hover:underline" href={listHref({ account: detail.accountId })}>All executions of this account</Link> : null}
+          more={
+            l.account.length ? (
+              <Link
+                className="mt-1 inline-block text-xs text-primary hover:underline"
+                href={listHref({ account: detail.accountId })}
+              >
+                All executions of this account
+              </Link>
+            ) : null
+          }
         />
-        <LinkedList title="Same face" hint="From the image checks' face search and the lookups capability." rows={l.face} />
-        {l.network.length ? <LinkedList title="Same network" hint="Matched transactions reported by the lookups capability." rows={l.network} /> : null}
-        {l.notCached ? <p className="text-xs text-muted-fg">{l.notCached} more linked execution{l.notCached === 1 ? ' is' : 's are'} not in the cache.</p> : null}
+        <LinkedList
+          title="Same face"
+          hint="From the image checks' face search and the lookups capability."
+          rows={l.face}
+        />
+        {l.network.length ? (
+          <LinkedList
+            title="Same network"
+            hint="Matched transactions reported by the lookups capability."
+            rows={l.network}
+          />
+        ) : null}
+        {l.notCached ? (
+          <p className="text-xs text-muted-fg">
+            {l.notCached} more linked execution{l.notCached === 1 ? ' is' : 's are'} not in the cache.
+          </p>
+        ) : null}
       </div>
     </Section>
   );
@@ -64,14 +108,24 @@ export function LinkedSection({ detail }: { detail: ExecutionDetail }) {
 export function FeedbackSection({ detail, slot }: { detail: ExecutionDetail; slot?: React.ReactNode }) {
   const f = detail.feedback;
   return (
-    <Section id="feedback" title="Feedback" description="Fraud or Not fraud, stored in Verdict first and then delivered to the service.">
+    <Section
+      id="feedback"
+      title="Feedback"
+      description="Fraud or Not fraud, stored in Verdict first and then delivered to the service."
+    >
       <dl className="grid grid-cols-2 gap-3">
-        <Field label="At the service"><FeedbackBadge status={f.status} /></Field>
-        <Field label="Reason"><Scalar value={f.reason && f.reason !== 'NA' ? f.reason : null} /></Field>
+        <Field label="At the service">
+          <FeedbackBadge status={f.status} />
+        </Field>
+        <Field label="Reason">
+          <Scalar value={f.reason && f.reason !== 'NA' ? f.reason : null} />
+        </Field>
         <Field label="Provided at">{formatDateTime(f.providedAt)}</Field>
       </dl>
       {/* feedbackSlot: the feedback form, its delivery state and history (the feedback feature). */}
-      <div data-slot="feedback" className="mt-3 border-t border-border pt-3 empty:hidden">{slot}</div>
+      <div data-slot="feedback" className="mt-3 border-t border-border pt-3 empty:hidden">
+        {slot}
+      </div>
     </Section>
   );
 }
@@ -79,43 +133,83 @@ export function FeedbackSection({ detail, slot }: { detail: ExecutionDetail; slo
 export function CaptureSection({ result }: { result: Record<string, unknown> }) {
   const cc = (result.captureClient ?? null) as Record<string, unknown> | null;
   const consent = (result.consent ?? null) as Record<string, unknown> | null;
-  const rows = (v: unknown): string[][] => (Array.isArray(v) ? v.filter(Array.isArray).map((r) => (r as unknown[]).map(String)) : []);
+  const rows = (v: unknown): string[][] =>
+    Array.isArray(v) ? v.filter(Array.isArray).map((r) => (r as unknown[]).map(String)) : [];
   return (
     <Section id="capture" title="Capture client and consent">
       <dl className="grid grid-cols-2 gap-3">
-        <Field label="Client"><Scalar value={cc?.client} /></Field>
-        <Field label="Platform"><Scalar value={cc?.platform} /></Field>
-        <Field label="Version"><Scalar value={cc?.version} /></Field>
-        <Field label="Operating system"><Scalar value={cc?.osName} /></Field>
-        <Field label="Consent obtained"><Scalar value={consent?.obtained} /></Field>
-        <Field label="Consent time"><Scalar value={consent?.obtainedAt} /></Field>
+        <Field label="Client">
+          <Scalar value={cc?.client} />
+        </Field>
+        <Field label="Platform">
+          <Scalar value={cc?.platform} />
+        </Field>
+        <Field label="Version">
+          <Scalar value={cc?.version} />
+        </Field>
+        <Field label="Operating system">
+          <Scalar value={cc?.osName} />
+        </Field>
+        <Field label="Consent obtained">
+          <Scalar value={consent?.obtained} />
+        </Field>
+        <Field label="Consent time">
+          <Scalar value={consent?.obtainedAt} />
+        </Field>
       </dl>
       {rows(cc?.state).length ? (
         <div className="mt-3">
           <h3 className="text-xs text-muted-fg">Capture steps</h3>
-          {rows(cc?.state).map((r, i) => <p key={i} className="font-mono text-xs">{r.join(' → ')}</p>)}
+          {rows(cc?.state).map((r, i) => (
+            <p key={i} className="font-mono text-xs">
+              {r.join(' → ')}
+            </p>
+          ))}
         </div>
       ) : null}
       {rows(cc?.captureDetails).length ? (
         <div className="mt-2">
           <h3 className="text-xs text-muted-fg">Capture modes</h3>
-          {rows(cc?.captureDetails).map((r, i) => <p key={i} className="font-mono text-xs">{r.join(', ')}</p>)}
+          {rows(cc?.captureDetails).map((r, i) => (
+            <p key={i} className="font-mono text-xs">
+              {r.join(', ')}
+            </p>
+          ))}
         </div>
       ) : null}
-      {!cc && !consent ? <p className="mt-2 text-sm text-muted-fg">No capture client or consent in this result.</p> : null}
+      {!cc && !consent ? (
+        <p className="mt-2 text-sm text-muted-fg">No capture client or consent in this result.</p>
+      ) : null}
     </Section>
   );
 }
 
 export function RawSection({ detail }: { detail: ExecutionDetail }) {
-  const blocks: Array<[string, unknown]> = [['Result', detail.result], ['Steps', detail.steps], ['Rule executions', detail.ruleExecutions]];
+  const blocks: Array<[string, unknown]> = [
+    ['Result', detail.result],
+    ['Steps', detail.steps],
+    ['Rule executions', detail.ruleExecutions],
+  ];
   return (
-    <Section id="raw" title="Raw JSON" description={detail.reveal ? 'As the service sent it (revealed to you).' : 'As the service sent it, with personal data masked.'}>
+    <Section
+      id="raw"
+      title="Raw JSON"
+      description={
+        detail.reveal
+          ? 'As the service sent it (revealed to you).'
+          : 'As the service sent it, with personal data masked.'
+      }
+    >
       <div className="flex flex-col gap-2">
         {blocks.map(([label, value]) => (
           <details key={label} className="rounded-md border border-border">
             <summary className="cursor-pointer px-3 py-2 text-sm hover:bg-muted/50">{label}</summary>
-            <pre tabIndex={0} className="max-h-[32rem] overflow-auto border-t border-border p-3 text-[11px] leading-relaxed">{JSON.stringify(value, null, 2)}</pre>
+            <pre
+              tabIndex={0}
+              className="max-h-[32rem] overflow-auto border-t border-border p-3 text-[11px] leading-relaxed"
+            >
+              {JSON.stringify(value, null, 2)}
+            </pre>
           </details>
         ))}
       </div>
@@ -141,11 +235,14 @@ export function AuditSection({ entries }: { entries: ExecutionDetail['audit'] })
             return (
               <li key={e.id} className="flex flex-col border-b border-border pb-1.5 last:border-0">
                 <span>
-                  <span className="font-medium">{e.actorEmail ?? 'system'}</span> {ACTION_TEXT[e.action] ?? <code className="font-mono text-xs">{e.action}</code>}
+                  <span className="font-medium">{e.actorEmail ?? 'system'}</span>{' '}
+                  {ACTION_TEXT[e.action] ?? <code className="font-mono text-xs">{e.action}</code>}
                   {e.outcome !== 'success' ? <span className="ml-1 text-xs text-danger">({e.outcome})</span> : null}
                 </span>
                 {reason ? <span className="text-xs">Reason: “{reason}”</span> : null}
-                <time className="text-xs text-muted-fg" dateTime={e.at.toISOString()}>{formatDateTime(e.at)}</time>
+                <time className="text-xs text-muted-fg" dateTime={e.at.toISOString()}>
+                  {formatDateTime(e.at)}
+                </time>
               </li>
             );
           })}

@@ -1,5 +1,13 @@
 'use client';
-import { columnVisibilityFeature, createColumnHelper, rowSelectionFeature, tableFeatures, useTable, type ColumnVisibilityState, type RowSelectionState } from '@tanstack/react-table';
+import {
+  columnVisibilityFeature,
+  createColumnHelper,
+  rowSelectionFeature,
+  tableFeatures,
+  useTable,
+  type ColumnVisibilityState,
+  type RowSelectionState,
+} from '@tanstack/react-table';
 import { ArrowDown, ArrowUp, ArrowUpDown, Eye } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
@@ -16,7 +24,11 @@ import { SEARCH_INPUT_ID } from './search-box';
 export const features = tableFeatures({ columnVisibilityFeature, rowSelectionFeature });
 const helper = createColumnHelper<typeof features, ExecutionListRow>();
 
-const SORTABLE: Partial<Record<ListColumnId, SortKey>> = { createdAt: 'created', completedAt: 'completed', riskScore: 'risk' };
+const SORTABLE: Partial<Record<ListColumnId, SortKey>> = {
+  createdAt: 'created',
+  completedAt: 'completed',
+  riskScore: 'risk',
+};
 
 function Muted({ children }: { children: React.ReactNode }) {
   return <span className="text-xs text-muted-fg">{children}</span>;
@@ -53,13 +65,25 @@ function buildColumns(params: ListParams) {
       id: 'createdAt',
       header: 'Created (UTC)',
       cell: ({ row }) => (
-        <Link data-row-link href={detailHref(row.original.id, params)} className="whitespace-nowrap font-medium text-primary underline-offset-2 hover:underline focus-visible:underline">
+        <Link
+          data-row-link
+          href={detailHref(row.original.id, params)}
+          className="whitespace-nowrap font-medium text-primary underline-offset-2 hover:underline focus-visible:underline"
+        >
           {formatDateTimeCompact(row.original.createdAt)}
         </Link>
       ),
     }),
-    helper.accessor('decisionType', { id: 'decision', header: 'Decision', cell: ({ row }) => <DecisionBadge type={row.original.decisionType} label={row.original.decisionLabel} /> }),
-    helper.accessor('riskScore', { id: 'riskScore', header: 'Risk', cell: ({ row }) => <RiskScore score={row.original.riskScore} /> }),
+    helper.accessor('decisionType', {
+      id: 'decision',
+      header: 'Decision',
+      cell: ({ row }) => <DecisionBadge type={row.original.decisionType} label={row.original.decisionLabel} />,
+    }),
+    helper.accessor('riskScore', {
+      id: 'riskScore',
+      header: 'Risk',
+      cell: ({ row }) => <RiskScore score={row.original.riskScore} />,
+    }),
     helper.accessor('status', {
       id: 'status',
       header: 'Status',
@@ -92,28 +116,68 @@ function buildColumns(params: ListParams) {
         if (!r.documentType && !r.issuingCountry && !r.documentNumber) return <Muted>—</Muted>;
         return (
           <span className="flex flex-col leading-tight">
-            <span className="whitespace-nowrap text-xs">{[r.documentType, r.issuingCountry].filter(Boolean).join(' · ')}</span>
+            <span className="whitespace-nowrap text-xs">
+              {[r.documentType, r.issuingCountry].filter(Boolean).join(' · ')}
+            </span>
             {r.documentNumber ? <span className="font-mono text-[11px] text-muted-fg">{r.documentNumber}</span> : null}
           </span>
         );
       },
     }),
-    helper.accessor('definitionKey', { id: 'definitionKey', header: 'Workflow', cell: ({ row }) => <span className="font-mono text-xs">{row.original.definitionKey ?? '—'}</span> }),
+    helper.accessor('definitionKey', {
+      id: 'definitionKey',
+      header: 'Workflow',
+      cell: ({ row }) => <span className="font-mono text-xs">{row.original.definitionKey ?? '—'}</span>,
+    }),
     helper.accessor('customerInternalReference', {
       id: 'references',
       header: 'References',
       cell: ({ row }) => (
         <span className="flex max-w-56 flex-col leading-tight">
-          <span className="truncate font-mono text-xs" title={row.original.customerInternalReference ?? undefined}>{row.original.customerInternalReference ?? '—'}</span>
-          {row.original.userReference ? <span className="truncate font-mono text-[11px] text-muted-fg" title={row.original.userReference}>{row.original.userReference}</span> : null}
+          <span className="truncate font-mono text-xs" title={row.original.customerInternalReference ?? undefined}>
+            {row.original.customerInternalReference ?? '—'}
+          </span>
+          {row.original.userReference ? (
+            <span className="truncate font-mono text-[11px] text-muted-fg" title={row.original.userReference}>
+              {row.original.userReference}
+            </span>
+          ) : null}
         </span>
       ),
     }),
-    helper.accessor('feedbackStatus', { id: 'feedback', header: 'Feedback', cell: ({ row }) => <FeedbackBadge status={row.original.feedbackStatus} delivery={row.original.feedbackDelivery} label={row.original.feedbackLabel} /> }),
-    helper.accessor('completedAt', { id: 'completedAt', header: 'Completed (UTC)', cell: ({ row }) => <span className="whitespace-nowrap text-xs">{formatDateTimeCompact(row.original.completedAt)}</span> }),
-    helper.accessor('reportingCriteria', { id: 'reportingCriteria', header: 'Reporting criteria', cell: ({ row }) => <span className="text-xs">{row.original.reportingCriteria ?? '—'}</span> }),
-    helper.accessor('id', { id: 'id', header: 'Execution id', cell: ({ row }) => <span className="font-mono text-[11px]">{row.original.id}</span> }),
-    helper.accessor('accountId', { id: 'accountId', header: 'Account id', cell: ({ row }) => <span className="font-mono text-[11px]">{row.original.accountId}</span> }),
+    helper.accessor('feedbackStatus', {
+      id: 'feedback',
+      header: 'Feedback',
+      cell: ({ row }) => (
+        <FeedbackBadge
+          status={row.original.feedbackStatus}
+          delivery={row.original.feedbackDelivery}
+          label={row.original.feedbackLabel}
+        />
+      ),
+    }),
+    helper.accessor('completedAt', {
+      id: 'completedAt',
+      header: 'Completed (UTC)',
+      cell: ({ row }) => (
+        <span className="whitespace-nowrap text-xs">{formatDateTimeCompact(row.original.completedAt)}</span>
+      ),
+    }),
+    helper.accessor('reportingCriteria', {
+      id: 'reportingCriteria',
+      header: 'Reporting criteria',
+      cell: ({ row }) => <span className="text-xs">{row.original.reportingCriteria ?? '—'}</span>,
+    }),
+    helper.accessor('id', {
+      id: 'id',
+      header: 'Execution id',
+      cell: ({ row }) => <span className="font-mono text-[11px]">{row.original.id}</span>,
+    }),
+    helper.accessor('accountId', {
+      id: 'accountId',
+      header: 'Account id',
+      cell: ({ row }) => <span className="font-mono text-[11px]">{row.original.accountId}</span>,
+    }),
   ]);
 }
 
@@ -142,7 +206,10 @@ export function ExecutionsTable({
   const { params, go, pending } = useListNav();
   const router = useRouter();
   const columns = React.useMemo(() => buildColumns(params), [params]);
-  const columnVisibility = React.useMemo<ColumnVisibilityState>(() => Object.fromEntries(hidden.map((c) => [c, false])), [hidden]);
+  const columnVisibility = React.useMemo<ColumnVisibilityState>(
+    () => Object.fromEntries(hidden.map((c) => [c, false])),
+    [hidden],
+  );
   const [rowSelection, setRowSelection] = React.useState<RowSelectionState>({});
   const [active, setActive] = React.useState(-1);
   const bodyRef = React.useRef<HTMLTableSectionElement>(null);
@@ -171,7 +238,11 @@ export function ExecutionsTable({
     state: { columnVisibility, rowSelection },
     onColumnVisibilityChange: (u) => {
       const next = typeof u === 'function' ? u(columnVisibility) : u;
-      onHiddenChange?.(Object.entries(next).filter(([, v]) => v === false).map(([k]) => k as ListColumnId));
+      onHiddenChange?.(
+        Object.entries(next)
+          .filter(([, v]) => v === false)
+          .map(([k]) => k as ListColumnId),
+      );
     },
     onRowSelectionChange: setRowSelection,
     enableRowRangeSelection: false,
@@ -192,7 +263,11 @@ export function ExecutionsTable({
     function onKey(e: KeyboardEvent) {
       if (e.defaultPrevented || e.metaKey || e.ctrlKey || e.altKey) return;
       const t = e.target as HTMLElement | null;
-      const typing = Boolean(t?.closest('input:not([type=checkbox]), textarea, select, [contenteditable="true"], [role="menu"], [role="dialog"]'));
+      const typing = Boolean(
+        t?.closest(
+          'input:not([type=checkbox]), textarea, select, [contenteditable="true"], [role="menu"], [role="dialog"]',
+        ),
+      );
       if (e.key === '/' && !typing) {
         e.preventDefault();
         document.getElementById(SEARCH_INPUT_ID)?.focus();
@@ -240,9 +315,17 @@ export function ExecutionsTable({
   };
 
   return (
-    <div className={cn('relative overflow-x-auto rounded-lg border border-border bg-card transition-opacity', pending && 'opacity-60')} aria-busy={pending}>
+    <div
+      className={cn(
+        'relative overflow-x-auto rounded-lg border border-border bg-card transition-opacity',
+        pending && 'opacity-60',
+      )}
+      aria-busy={pending}
+    >
       <table className="w-full border-collapse text-sm">
-        <caption className="sr-only">Executions, {SORT_LABELS[params.sort]} {params.dir === 'desc' ? 'descending' : 'ascending'}</caption>
+        <caption className="sr-only">
+          Executions, {SORT_LABELS[params.sort]} {params.dir === 'desc' ? 'descending' : 'ascending'}
+        </caption>
         <thead className="bg-muted/60 text-left text-xs uppercase tracking-wide text-muted-fg">
           {table.getHeaderGroups().map((hg) => (
             <tr key={hg.id}>
@@ -254,7 +337,9 @@ export function ExecutionsTable({
                     key={h.id}
                     scope="col"
                     className={cn('whitespace-nowrap px-3 py-2 font-medium', h.column.id === 'select' && 'w-8')}
-                    aria-sort={key && params.sort === key ? (params.dir === 'desc' ? 'descending' : 'ascending') : undefined}
+                    aria-sort={
+                      key && params.sort === key ? (params.dir === 'desc' ? 'descending' : 'ascending') : undefined
+                    }
                   >
                     {h.isPlaceholder ? null : sortHeader(id, <table.FlexRender header={h} />)}
                   </th>
@@ -291,4 +376,3 @@ export function ExecutionsTable({
     </div>
   );
 }
-

@@ -10,7 +10,13 @@ import { saveHiddenColumnsAction } from '@/app/(console)/executions/review-actio
 import type { ListFacets } from '@/lib/data/executions/facets';
 import type { ExecutionListRow, ListTotal } from '@/lib/data/executions/list';
 import type { ListColumnId } from '@/lib/executions/columns';
-import { activeFilterCount, PAGE_SIZES, toSearchParams, type ListParams, type PageSize } from '@/lib/executions/list-params';
+import {
+  activeFilterCount,
+  PAGE_SIZES,
+  toSearchParams,
+  type ListParams,
+  type PageSize,
+} from '@/lib/executions/list-params';
 import { formatApproximate, formatNumber } from '@/lib/format';
 import { ActiveFilters } from './active-filters';
 import { ColumnsButton } from './column-menu-button';
@@ -19,9 +25,12 @@ import { ListNavProvider, useListNav } from './list-nav';
 import { SearchBox } from './search-box';
 
 // The bulk feedback dialog appears only with a selection: loaded then, not with the list.
-const BulkFeedbackDialog = dynamic(() => import('@/components/feedback/bulk-feedback-dialog').then((m) => m.BulkFeedbackDialog), {
-  loading: () => <span className="text-xs text-muted-fg">…</span>,
-});
+const BulkFeedbackDialog = dynamic(
+  () => import('@/components/feedback/bulk-feedback-dialog').then((m) => m.BulkFeedbackDialog),
+  {
+    loading: () => <span className="text-xs text-muted-fg">…</span>,
+  },
+);
 
 // The filter form loads when first opened: it is not part of the list's first download.
 const FilterPanel = dynamic(() => import('./filter-panel').then((m) => m.FilterPanel), {
@@ -43,7 +52,9 @@ export interface ExecutionsViewProps {
 }
 
 export function totalText(t: ListTotal): string {
-  return t.exact ? `${formatNumber(t.count)} execution${t.count === 1 ? '' : 's'}` : `${formatApproximate(t.estimate)} executions`;
+  return t.exact
+    ? `${formatNumber(t.count)} execution${t.count === 1 ? '' : 's'}`
+    : `${formatApproximate(t.estimate)} executions`;
 }
 
 /** Hard limit of one export; the button says so. */
@@ -52,7 +63,11 @@ export const EXPORT_MAX_ROWS = 100_000;
 const ColumnMenu = React.lazy(() => import('./column-menu'));
 
 function ColumnChooser({ hidden, onChange }: { hidden: ListColumnId[]; onChange(hidden: ListColumnId[]): void }) {
-  return <OnFirstUse trigger={(p) => <ColumnsButton {...p} />}>{(use) => <ColumnMenu hidden={hidden} onChange={onChange} defaultOpen={use.open} />}</OnFirstUse>;
+  return (
+    <OnFirstUse trigger={(p) => <ColumnsButton {...p} />}>
+      {(use) => <ColumnMenu hidden={hidden} onChange={onChange} defaultOpen={use.open} />}
+    </OnFirstUse>
+  );
 }
 
 function Pager({ next, prev, count }: { next: string | null; prev: string | null; count: number }) {
@@ -62,21 +77,46 @@ function Pager({ next, prev, count }: { next: string | null; prev: string | null
     <nav aria-label="Pages" className="flex flex-wrap items-center justify-between gap-3">
       <div className="flex items-center gap-2 text-sm text-muted-fg">
         <label htmlFor="page-size">Rows per page</label>
-        <Select id="page-size" className="h-8 w-20" value={params.size} onChange={(e) => go({ size: Number(e.target.value) as PageSize })}>
+        <Select
+          id="page-size"
+          className="h-8 w-20"
+          value={params.size}
+          onChange={(e) => go({ size: Number(e.target.value) as PageSize })}
+        >
           {PAGE_SIZES.map((s) => (
-            <option key={s} value={s}>{s}</option>
+            <option key={s} value={s}>
+              {s}
+            </option>
           ))}
         </Select>
         <span aria-live="polite">{count} on this page</span>
       </div>
       <div className="flex items-center gap-2">
-        <Button variant="secondary" size="sm" disabled={!notFirst || pending} onClick={() => go({})} aria-label="First page">
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={!notFirst || pending}
+          onClick={() => go({})}
+          aria-label="First page"
+        >
           <ChevronsLeft aria-hidden className="h-4 w-4" /> First
         </Button>
-        <Button variant="secondary" size="sm" disabled={!prev || pending} onClick={() => prev && go({ before: prev })} aria-label="Previous page">
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={!prev || pending}
+          onClick={() => prev && go({ before: prev })}
+          aria-label="Previous page"
+        >
           <ChevronLeft aria-hidden className="h-4 w-4" /> Previous
         </Button>
-        <Button variant="secondary" size="sm" disabled={!next || pending} onClick={() => next && go({ after: next })} aria-label="Next page">
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={!next || pending}
+          onClick={() => next && go({ after: next })}
+          aria-label="Next page"
+        >
           Next <ChevronRight aria-hidden className="h-4 w-4" />
         </Button>
       </div>
@@ -103,12 +143,21 @@ function View(props: ExecutionsViewProps) {
     <div className="flex flex-col gap-3">
       <div className="flex flex-wrap items-start gap-2">
         <SearchBox term={props.searchTerm} notice={props.searchNotice} />
-        <Button variant="secondary" aria-expanded={showFilters} aria-controls="filter-panel" onClick={() => setShowFilters((s) => !s)}>
+        <Button
+          variant="secondary"
+          aria-expanded={showFilters}
+          aria-controls="filter-panel"
+          onClick={() => setShowFilters((s) => !s)}
+        >
           <SlidersHorizontal aria-hidden className="h-4 w-4" /> Filters{filters ? ` (${filters})` : ''}
         </Button>
         <ColumnChooser hidden={hidden} onChange={changeHidden} />
         <Button asChild variant="secondary">
-          <a href={`/api/executions/export${exportQuery ? `?${exportQuery}` : ''}`} download title={`Export the filtered list as CSV (at most ${formatNumber(EXPORT_MAX_ROWS)} rows, masked as on screen)`}>
+          <a
+            href={`/api/executions/export${exportQuery ? `?${exportQuery}` : ''}`}
+            download
+            title={`Export the filtered list as CSV (at most ${formatNumber(EXPORT_MAX_ROWS)} rows, masked as on screen)`}
+          >
             <Download aria-hidden className="h-4 w-4" /> Export CSV
           </a>
         </Button>
@@ -119,7 +168,9 @@ function View(props: ExecutionsViewProps) {
       <ActiveFilters />
       <div className="flex min-h-8 flex-wrap items-center justify-between gap-2 text-sm">
         <p aria-live="polite">
-          <span className="font-medium" data-testid="list-total">{totalText(props.total)}</span>
+          <span className="font-medium" data-testid="list-total">
+            {totalText(props.total)}
+          </span>
           {pending ? <span className="ml-2 text-muted-fg">Loading…</span> : null}
         </p>
         {selected.length ? (
@@ -127,20 +178,33 @@ function View(props: ExecutionsViewProps) {
             <span>{selected.length} selected</span>
             <BulkFeedbackDialog executionIds={selected} role={props.role} onDone={() => setClearSignal((n) => n + 1)} />
             <Button asChild size="sm" variant="secondary">
-              <a href={`/api/executions/export?${new URLSearchParams(selected.map((id) => ['id', id])).toString()}`} download>
+              <a
+                href={`/api/executions/export?${new URLSearchParams(selected.map((id) => ['id', id])).toString()}`}
+                download
+              >
                 <Download aria-hidden className="h-4 w-4" /> Export selected
               </a>
             </Button>
-            <Button size="sm" variant="ghost" onClick={() => setClearSignal((n) => n + 1)}>Clear selection</Button>
+            <Button size="sm" variant="ghost" onClick={() => setClearSignal((n) => n + 1)}>
+              Clear selection
+            </Button>
           </div>
         ) : (
           <p className="hidden text-xs text-muted-fg md:block">
-            Keys: <kbd className="font-mono">/</kbd> search · <kbd className="font-mono">j</kbd>/<kbd className="font-mono">k</kbd> move · <kbd className="font-mono">Enter</kbd> open · <kbd className="font-mono">x</kbd> select
+            Keys: <kbd className="font-mono">/</kbd> search · <kbd className="font-mono">j</kbd>/
+            <kbd className="font-mono">k</kbd> move · <kbd className="font-mono">Enter</kbd> open ·{' '}
+            <kbd className="font-mono">x</kbd> select
           </p>
         )}
       </div>
       {props.rows.length ? (
-        <ExecutionsTable rows={props.rows} hidden={hidden} onHiddenChange={changeHidden} onSelectionChange={setSelected} clearSignal={clearSignal} />
+        <ExecutionsTable
+          rows={props.rows}
+          hidden={hidden}
+          onHiddenChange={changeHidden}
+          onSelectionChange={setSelected}
+          clearSignal={clearSignal}
+        />
       ) : (
         <EmptyState title={filters || params.st || params.q ? 'No executions match' : 'No executions yet'}>
           {filters || params.st || params.q

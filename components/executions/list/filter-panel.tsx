@@ -3,7 +3,12 @@ import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Input, Label, Select } from '@/components/ui/input';
 import type { ListFacets } from '@/lib/data/executions/facets';
-import { FEEDBACK_FILTER_LABELS, FEEDBACK_FILTERS, type FeedbackFilter, type ListParams } from '@/lib/executions/list-params';
+import {
+  FEEDBACK_FILTER_LABELS,
+  FEEDBACK_FILTERS,
+  type FeedbackFilter,
+  type ListParams,
+} from '@/lib/executions/list-params';
 import { useListNav } from './list-nav';
 
 const str = (fd: FormData, k: string) => {
@@ -16,13 +21,29 @@ const int = (fd: FormData, k: string) => {
   return Number.isInteger(n) ? n : undefined;
 };
 
-function CheckGroup({ legend, name, options, selected }: { legend: string; name: string; options: Array<{ value: string; label: string }>; selected: string[] }) {
+function CheckGroup({
+  legend,
+  name,
+  options,
+  selected,
+}: {
+  legend: string;
+  name: string;
+  options: Array<{ value: string; label: string }>;
+  selected: string[];
+}) {
   return (
     <fieldset className="flex flex-col gap-1">
       <legend className="mb-1 text-sm font-medium">{legend}</legend>
       {options.map((o) => (
         <label key={o.value} className="flex items-center gap-2 text-sm">
-          <input type="checkbox" name={name} value={o.value} defaultChecked={selected.includes(o.value)} className="h-4 w-4 accent-[var(--primary)]" />
+          <input
+            type="checkbox"
+            name={name}
+            value={o.value}
+            defaultChecked={selected.includes(o.value)}
+            className="h-4 w-4 accent-[var(--primary)]"
+          />
           {o.label}
         </label>
       ))}
@@ -30,16 +51,62 @@ function CheckGroup({ legend, name, options, selected }: { legend: string; name:
   );
 }
 
-function Range({ legend, from, to, type, fromValue, toValue, min, max }: { legend: string; from: string; to: string; type: 'date' | 'number'; fromValue?: string | number; toValue?: string | number; min?: number; max?: number }) {
+function Range({
+  legend,
+  from,
+  to,
+  type,
+  fromValue,
+  toValue,
+  min,
+  max,
+}: {
+  legend: string;
+  from: string;
+  to: string;
+  type: 'date' | 'number';
+  fromValue?: string | number;
+  toValue?: string | number;
+  min?: number;
+  max?: number;
+}) {
   return (
     <fieldset className="flex flex-col gap-1">
       <legend className="mb-1 text-sm font-medium">{legend}</legend>
-      <div className={type === 'date' ? 'flex flex-col gap-1.5' : 'grid grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)] items-center gap-2'}>
+      <div
+        className={
+          type === 'date'
+            ? 'flex flex-col gap-1.5'
+            : 'grid grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)] items-center gap-2'
+        }
+      >
         <label className="sr-only" htmlFor={`f-${from}`}>{`${legend} from`}</label>
-        <Input id={`f-${from}`} name={from} type={type} min={min} max={max} defaultValue={fromValue ?? ''} placeholder={type === 'number' ? 'min' : undefined} className="min-w-0 px-2" />
-        {type === 'date' ? null : <span aria-hidden className="text-muted-fg">–</span>}
+        <Input
+          id={`f-${from}`}
+          name={from}
+          type={type}
+          min={min}
+          max={max}
+          defaultValue={fromValue ?? ''}
+          placeholder={type === 'number' ? 'min' : undefined}
+          className="min-w-0 px-2"
+        />
+        {type === 'date' ? null : (
+          <span aria-hidden className="text-muted-fg">
+            –
+          </span>
+        )}
         <label className="sr-only" htmlFor={`f-${to}`}>{`${legend} to`}</label>
-        <Input id={`f-${to}`} name={to} type={type} min={min} max={max} defaultValue={toValue ?? ''} placeholder={type === 'number' ? 'max' : undefined} className="min-w-0 px-2" />
+        <Input
+          id={`f-${to}`}
+          name={to}
+          type={type}
+          min={min}
+          max={max}
+          defaultValue={toValue ?? ''}
+          placeholder={type === 'number' ? 'max' : undefined}
+          className="min-w-0 px-2"
+        />
       </div>
     </fieldset>
   );
@@ -54,7 +121,10 @@ export function FilterPanel({ facets, onDone }: { facets: ListFacets; onDone(): 
 
   function apply(fd: FormData) {
     const outcome = str(fd, 'capOutcome');
-    const cap = outcome && capability && outcome.startsWith(`${capability}:`) ? [outcome, ...params.cap.slice(1)] : params.cap.slice(1);
+    const cap =
+      outcome && capability && outcome.startsWith(`${capability}:`)
+        ? [outcome, ...params.cap.slice(1)]
+        : params.cap.slice(1);
     const change: Partial<ListParams> = {
       decision: fd.getAll('decision').map(String),
       status: fd.getAll('status').map(String),
@@ -84,51 +154,164 @@ export function FilterPanel({ facets, onDone }: { facets: ListFacets; onDone(): 
         apply(new FormData(e.currentTarget));
       }}
     >
-      <CheckGroup legend="Decision" name="decision" options={facets.decisions.map((d) => ({ value: d, label: d }))} selected={params.decision} />
-      <CheckGroup legend="Status" name="status" options={facets.statuses.map((d) => ({ value: d, label: d }))} selected={params.status} />
-      <CheckGroup legend="Feedback" name="feedback" options={FEEDBACK_FILTERS.map((f) => ({ value: f, label: FEEDBACK_FILTER_LABELS[f] }))} selected={params.feedback} />
-      <Range legend="Risk score" from="riskMin" to="riskMax" type="number" min={-1} max={100} fromValue={params.riskMin} toValue={params.riskMax} />
-      <Range legend="Created (UTC)" from="createdFrom" to="createdTo" type="date" fromValue={params.createdFrom} toValue={params.createdTo} />
-      <Range legend="Completed (UTC)" from="completedFrom" to="completedTo" type="date" fromValue={params.completedFrom} toValue={params.completedTo} />
+      <CheckGroup
+        legend="Decision"
+        name="decision"
+        options={facets.decisions.map((d) => ({ value: d, label: d }))}
+        selected={params.decision}
+      />
+      <CheckGroup
+        legend="Status"
+        name="status"
+        options={facets.statuses.map((d) => ({ value: d, label: d }))}
+        selected={params.status}
+      />
+      <CheckGroup
+        legend="Feedback"
+        name="feedback"
+        options={FEEDBACK_FILTERS.map((f) => ({ value: f, label: FEEDBACK_FILTER_LABELS[f] }))}
+        selected={params.feedback}
+      />
+      <Range
+        legend="Risk score"
+        from="riskMin"
+        to="riskMax"
+        type="number"
+        min={-1}
+        max={100}
+        fromValue={params.riskMin}
+        toValue={params.riskMax}
+      />
+      <Range
+        legend="Created (UTC)"
+        from="createdFrom"
+        to="createdTo"
+        type="date"
+        fromValue={params.createdFrom}
+        toValue={params.createdTo}
+      />
+      <Range
+        legend="Completed (UTC)"
+        from="completedFrom"
+        to="completedTo"
+        type="date"
+        fromValue={params.completedFrom}
+        toValue={params.completedTo}
+      />
       <div className="flex flex-col gap-1.5">
         <Label htmlFor="f-cap">Capability</Label>
         <Select id="f-cap" value={capability} onChange={(e) => setCapability(e.target.value)}>
           <option value="">Any capability</option>
           {facets.capabilities.map((c) => (
-            <option key={c.capability} value={c.capability}>{c.title}</option>
+            <option key={c.capability} value={c.capability}>
+              {c.title}
+            </option>
           ))}
         </Select>
-        <Label htmlFor="f-cap-outcome" className="mt-1">Decision or label</Label>
-        <Select id="f-cap-outcome" name="capOutcome" key={capability} defaultValue={firstCap.startsWith(`${capability}:`) ? firstCap : ''} disabled={!capability}>
+        <Label htmlFor="f-cap-outcome" className="mt-1">
+          Decision or label
+        </Label>
+        <Select
+          id="f-cap-outcome"
+          name="capOutcome"
+          key={capability}
+          defaultValue={firstCap.startsWith(`${capability}:`) ? firstCap : ''}
+          disabled={!capability}
+        >
           <option value="">{capability ? 'Choose…' : 'Choose a capability first'}</option>
           {capOptions.map((o) => (
-            <option key={o.value} value={o.value}>{o.label}</option>
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
           ))}
         </Select>
       </div>
       <div className="flex flex-col gap-1.5">
         <Label htmlFor="f-definition">Workflow definition</Label>
-        <Input id="f-definition" name="definition" list="f-definition-list" defaultValue={params.definition ?? ''} maxLength={80} autoComplete="off" />
-        <datalist id="f-definition-list">{facets.definitions.map((d) => <option key={d} value={d} />)}</datalist>
-        <Label htmlFor="f-criteria" className="mt-1">Reporting criteria</Label>
-        <Input id="f-criteria" name="criteria" list="f-criteria-list" defaultValue={params.criteria ?? ''} maxLength={255} autoComplete="off" />
-        <datalist id="f-criteria-list">{facets.criteria.map((d) => <option key={d} value={d} />)}</datalist>
+        <Input
+          id="f-definition"
+          name="definition"
+          list="f-definition-list"
+          defaultValue={params.definition ?? ''}
+          maxLength={80}
+          autoComplete="off"
+        />
+        <datalist id="f-definition-list">
+          {facets.definitions.map((d) => (
+            <option key={d} value={d} />
+          ))}
+        </datalist>
+        <Label htmlFor="f-criteria" className="mt-1">
+          Reporting criteria
+        </Label>
+        <Input
+          id="f-criteria"
+          name="criteria"
+          list="f-criteria-list"
+          defaultValue={params.criteria ?? ''}
+          maxLength={255}
+          autoComplete="off"
+        />
+        <datalist id="f-criteria-list">
+          {facets.criteria.map((d) => (
+            <option key={d} value={d} />
+          ))}
+        </datalist>
       </div>
       <div className="flex flex-col gap-1.5">
         <Label htmlFor="f-country">Issuing country</Label>
-        <Input id="f-country" name="country" list="f-country-list" defaultValue={params.country ?? ''} maxLength={3} placeholder="three letters, e.g. DEU" autoComplete="off" />
-        <datalist id="f-country-list">{facets.countries.map((d) => <option key={d} value={d} />)}</datalist>
-        <Label htmlFor="f-doctype" className="mt-1">Document type</Label>
+        <Input
+          id="f-country"
+          name="country"
+          list="f-country-list"
+          defaultValue={params.country ?? ''}
+          maxLength={3}
+          placeholder="three letters, e.g. DEU"
+          autoComplete="off"
+        />
+        <datalist id="f-country-list">
+          {facets.countries.map((d) => (
+            <option key={d} value={d} />
+          ))}
+        </datalist>
+        <Label htmlFor="f-doctype" className="mt-1">
+          Document type
+        </Label>
         <Select id="f-doctype" name="docType" defaultValue={params.docType ?? ''}>
           <option value="">Any type</option>
           {facets.docTypes.map((d) => (
-            <option key={d} value={d}>{d}</option>
+            <option key={d} value={d}>
+              {d}
+            </option>
           ))}
         </Select>
       </div>
       <div className="flex items-end gap-2 border-t border-border pt-3 sm:col-span-2 lg:col-span-3 xl:col-span-4">
         <Button type="submit">Apply filters</Button>
-        <Button type="button" variant="ghost" onClick={() => { go({ decision: [], status: [], riskMin: undefined, riskMax: undefined, createdFrom: undefined, createdTo: undefined, completedFrom: undefined, completedTo: undefined, definition: undefined, cap: [], country: undefined, docType: undefined, feedback: [], criteria: undefined, account: undefined }); onDone(); }}>
+        <Button
+          type="button"
+          variant="ghost"
+          onClick={() => {
+            go({
+              decision: [],
+              status: [],
+              riskMin: undefined,
+              riskMax: undefined,
+              createdFrom: undefined,
+              createdTo: undefined,
+              completedFrom: undefined,
+              completedTo: undefined,
+              definition: undefined,
+              cap: [],
+              country: undefined,
+              docType: undefined,
+              feedback: [],
+              criteria: undefined,
+              account: undefined,
+            });
+            onDone();
+          }}
+        >
           Clear all filters
         </Button>
       </div>

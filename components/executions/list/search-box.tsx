@@ -40,7 +40,12 @@ export function SearchBox({ term, notice }: { term: string | null; notice: 'expi
   }
 
   const message =
-    error ?? (notice === 'expired' ? 'This search link has expired: search again.' : notice === 'too_short' ? 'Type at least 3 characters of a word to search.' : null);
+    error ??
+    (notice === 'expired'
+      ? 'This search link has expired: search again.'
+      : notice === 'too_short'
+        ? 'Type at least 3 characters of a word to search.'
+        : null);
   return (
     <form
       role="search"
@@ -73,7 +78,9 @@ export function SearchBox({ term, notice }: { term: string | null; notice: 'expi
         />
         <span className="pointer-events-none absolute right-2 flex items-center gap-1">
           {saving ? <span className="text-xs text-muted-fg">…</span> : null}
-          <kbd className="rounded border border-border bg-muted px-1.5 font-mono text-[10px] text-muted-fg" aria-hidden>/</kbd>
+          <kbd className="rounded border border-border bg-muted px-1.5 font-mono text-[10px] text-muted-fg" aria-hidden>
+            /
+          </kbd>
         </span>
       </div>
       {value && (params.st || params.q) ? (

@@ -69,7 +69,13 @@ export interface ExecutionDetail {
   ruleExecutions: Json[];
   comparison: ComparisonRow[];
   images: ImagePart[];
-  links: { document: LinkedExecution[]; account: LinkedExecution[]; face: LinkedExecution[]; network: LinkedExecution[]; notCached: number };
+  links: {
+    document: LinkedExecution[];
+    account: LinkedExecution[];
+    face: LinkedExecution[];
+    network: LinkedExecution[];
+    notCached: number;
+  };
   audit: Awaited<ReturnType<typeof listAuditForTarget>>;
   reveal: (ActiveReveal & { expiresAt: Date }) | null;
 }
@@ -84,7 +90,15 @@ const linkedColumns = {
   definitionKey: executions.definitionKey,
   feedbackStatus: executions.feedbackStatus,
 };
-const toLinked = (r: { id: string; createdAt: Date; status: string; decisionType: string | null; riskScore: number | null; definitionKey: string | null; feedbackStatus: string | null }): LinkedExecution => ({
+const toLinked = (r: {
+  id: string;
+  createdAt: Date;
+  status: string;
+  decisionType: string | null;
+  riskScore: number | null;
+  definitionKey: string | null;
+  feedbackStatus: string | null;
+}): LinkedExecution => ({
   ...r,
   createdAt: r.createdAt.toISOString(),
 });
@@ -99,7 +113,12 @@ function compareExtraction(result: Json): ComparisonRow[] {
   const categoryOf = (id: unknown) => creds.find((c) => c.id === id)?.category;
   const entries = Array.isArray(caps.extraction) ? (caps.extraction as Json[]) : [];
   const bySource = (cat: string) =>
-    entries.find((e) => Array.isArray(e.credentials) && (e.credentials as Json[]).some((c) => (c.category ?? categoryOf(c.id)) === cat) && isObject(e.data))?.data as Json | undefined;
+    entries.find(
+      (e) =>
+        Array.isArray(e.credentials) &&
+        (e.credentials as Json[]).some((c) => (c.category ?? categoryOf(c.id)) === cat) &&
+        isObject(e.data),
+    )?.data as Json | undefined;
   const doc = bySource('ID') ?? bySource('DOCUMENT');
   const supplied = bySource('DATA');
   if (!doc && !supplied) return [];
@@ -141,7 +160,10 @@ function maskPath(field: string, value: unknown): unknown {
  * Everything the detail page shows about one execution, for one user: masked unless that user
  * has revealed it. Records the read in the audit log. Null when the id is not a cached execution.
  */
-export async function getExecutionDetail(id: string, user: { id: string; email: string }): Promise<ExecutionDetail | null> {
+export async function getExecutionDetail(
+  id: string,
+  user: { id: string; email: string },
+): Promise<ExecutionDetail | null> {
   if (!UUID_RE.test(id)) return null;
   id = id.toLowerCase();
   const d = db();
@@ -151,15 +173,31 @@ export async function getExecutionDetail(id: string, user: { id: string; email: 
   const [reveal, creds, stepRows, linkRows, docLinks, accountLinks] = await Promise.all([
     getActiveReveal(user.id, id),
     d.select().from(credentials).where(eq(credentials.executionId, id)),
-    row.rawSteps ? Promise.resolve([]) : d.select({ raw: stepsTable.raw }).from(stepsTable).where(eq(stepsTable.executionId, id)).orderBy(asc(stepsTable.position)),
+    row.rawSteps
+      ? Promise.resolve([])
+      : d
+          .select({ raw: stepsTable.raw })
+          .from(stepsTable)
+          .where(eq(stepsTable.executionId, id))
+          .orderBy(asc(stepsTable.position)),
     d
       .select({ executionId: executionLinks.executionId, linkedId: executionLinks.linkedId, kind: executionLinks.kind })
       .from(executionLinks)
       .where(or(eq(executionLinks.executionId, id), eq(executionLinks.linkedId, id))),
     row.documentKey
-      ? d.select(linkedColumns).from(executions).where(and(eq(executions.documentKey, row.documentKey), ne(executions.id, id))).orderBy(desc(executions.createdAt)).limit(LINK_LIMIT)
+      ? d
+          .select(linkedColumns)
+          .from(executions)
+          .where(and(eq(executions.documentKey, row.documentKey), ne(executions.id, id)))
+          .orderBy(desc(executions.createdAt))
+          .limit(LINK_LIMIT)
       : Promise.resolve([]),
-    d.select(linkedColumns).from(executions).where(and(eq(executions.accountId, row.accountId), ne(executions.id, id))).orderBy(desc(executions.createdAt)).limit(LINK_LIMIT),
+    d
+      .select(linkedColumns)
+      .from(executions)
+      .where(and(eq(executions.accountId, row.accountId), ne(executions.id, id)))
+      .orderBy(desc(executions.createdAt))
+      .limit(LINK_LIMIT),
   ]);
   const revealed = Boolean(reveal);
 
@@ -173,20 +211,40 @@ export async function getExecutionDetail(id: string, user: { id: string; email: 
   }
   const wanted = [...new Set([...faceIds, ...networkIds])];
   const cachedLinked = wanted.length
-    ? await d.select(linkedColumns).from(executions).where(inArray(executions.id, wanted)).orderBy(desc(executions.createdAt)).limit(200)
+    ? await d
+        .select(linkedColumns)
+        .from(executions)
+        .where(inArray(executions.id, wanted))
+        .orderBy(desc(executions.createdAt))
+        .limit(200)
     : [];
   const byId = new Map(cachedLinked.map((r) => [r.id, toLinked(r)]));
 
   const rawResult = (row.result ?? {}) as Json;
-  const rawSteps = isObject(row.rawSteps) && Array.isArray(row.rawSteps.steps) ? (row.rawSteps.steps as Json[]) : stepRows.map((s) => s.raw);
-  const rulesSource = isObject(row.rawRules) && Array.isArray(row.rawRules.executions) ? row.rawRules.executions : isObject(rawResult.rules) ? rawResult.rules.executions : [];
-  const comparison = compareExtraction(rawResult).map((c) => (revealed ? c : { ...c, extracted: maskPath(c.field, c.extracted), supplied: maskPath(c.field, c.supplied) }));
+  const rawSteps =
+    isObject(row.rawSteps) && Array.isArray(row.rawSteps.steps)
+      ? (row.rawSteps.steps as Json[])
+      : stepRows.map((s) => s.raw);
+  const rulesSource =
+    isObject(row.rawRules) && Array.isArray(row.rawRules.executions)
+      ? row.rawRules.executions
+      : isObject(rawResult.rules)
+        ? rawResult.rules.executions
+        : [];
+  const comparison = compareExtraction(rawResult).map((c) =>
+    revealed ? c : { ...c, extracted: maskPath(c.field, c.extracted), supplied: maskPath(c.field, c.supplied) },
+  );
 
   const images: ImagePart[] = [];
   for (const c of creds) {
     for (const p of c.parts ?? []) {
       if (p.classifier && (PART_CLASSIFIERS as readonly string[]).includes(p.classifier)) {
-        images.push({ credentialId: c.id, category: c.category, classifier: p.classifier, captureType: p.captureType ?? null });
+        images.push({
+          credentialId: c.id,
+          category: c.category,
+          classifier: p.classifier,
+          captureType: p.captureType ?? null,
+        });
       }
     }
   }
@@ -217,11 +275,18 @@ export async function getExecutionDetail(id: string, user: { id: string; email: 
     staleSince: iso(row.staleSince),
     hasPersonalData: row.hasPersonalData,
     personalDataPurgedAt: iso(row.personalDataPurgedAt),
-    name: revealed ? name : name && [maskField('firstName', row.firstName), maskField('lastName', row.lastName)].filter(Boolean).join(' '),
+    name: revealed
+      ? name
+      : name && [maskField('firstName', row.firstName), maskField('lastName', row.lastName)].filter(Boolean).join(' '),
     documentType: row.documentType,
     issuingCountry: row.issuingCountry,
     documentNumber: revealed ? row.documentNumber : maskField('documentNumber', row.documentNumber),
-    feedback: { status: row.feedbackStatus, reason: row.feedbackReason, providedAt: iso(row.feedbackProvidedAt), delivery: row.feedbackDelivery },
+    feedback: {
+      status: row.feedbackStatus,
+      reason: row.feedbackReason,
+      providedAt: iso(row.feedbackProvidedAt),
+      delivery: row.feedbackDelivery,
+    },
     result: revealed ? rawResult : maskDeep(rawResult),
     steps: rawSteps.filter(isObject),
     ruleExecutions: (Array.isArray(rulesSource) ? rulesSource : []).filter(isObject),
@@ -231,7 +296,10 @@ export async function getExecutionDetail(id: string, user: { id: string; email: 
       document: docLinks.map(toLinked),
       account: accountLinks.map(toLinked),
       face: [...faceIds].map((x) => byId.get(x)).filter((x): x is LinkedExecution => Boolean(x)),
-      network: [...networkIds].filter((x) => !faceIds.has(x)).map((x) => byId.get(x)).filter((x): x is LinkedExecution => Boolean(x)),
+      network: [...networkIds]
+        .filter((x) => !faceIds.has(x))
+        .map((x) => byId.get(x))
+        .filter((x): x is LinkedExecution => Boolean(x)),
       notCached: wanted.filter((x) => !byId.has(x)).length,
     },
     audit: auditRows,
@@ -242,7 +310,13 @@ export async function getExecutionDetail(id: string, user: { id: string; email: 
 /** The identifiers the image route needs, checked against the cache: the credential must belong to the execution. */
 export async function getPartTarget(executionId: string, credentialId: string) {
   const [row] = await db()
-    .select({ accountId: executions.accountId, hasPersonalData: executions.hasPersonalData, wipedOutAt: executions.wipedOutAt, goneAt: executions.goneAt, parts: credentials.parts })
+    .select({
+      accountId: executions.accountId,
+      hasPersonalData: executions.hasPersonalData,
+      wipedOutAt: executions.wipedOutAt,
+      goneAt: executions.goneAt,
+      parts: credentials.parts,
+    })
     .from(credentials)
     .innerJoin(executions, eq(executions.id, credentials.executionId))
     .where(and(eq(credentials.id, credentialId), eq(credentials.executionId, executionId)))
@@ -259,6 +333,15 @@ export async function getCachedPart(credentialId: string, classifier: string) {
   return row ?? null;
 }
 
-export async function cachePart(executionId: string, credentialId: string, classifier: string, contentType: string, bytes: Buffer) {
-  await db().insert(partImages).values({ executionId, credentialId, classifier, contentType, bytes }).onConflictDoNothing();
+export async function cachePart(
+  executionId: string,
+  credentialId: string,
+  classifier: string,
+  contentType: string,
+  bytes: Buffer,
+) {
+  await db()
+    .insert(partImages)
+    .values({ executionId, credentialId, classifier, contentType, bytes })
+    .onConflictDoNothing();
 }

@@ -1,7 +1,13 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import { db } from '@/lib/db/client';
-import { CAPABILITY_LABELS, CAPABILITY_NAMES, DECISION_TYPES, DOCUMENT_TYPES, WORKFLOW_STATUSES } from '@/lib/idv/schemas';
+import {
+  CAPABILITY_LABELS,
+  CAPABILITY_NAMES,
+  DECISION_TYPES,
+  DOCUMENT_TYPES,
+  WORKFLOW_STATUSES,
+} from '@/lib/idv/schemas';
 import { capabilityTitle } from '@/lib/review/glossary';
 
 export interface CapabilityFilterOption {
@@ -39,15 +45,20 @@ export function getListFacets(): Promise<ListFacets> {
   return value;
 }
 
-const merge = (known: readonly string[], seen: string[]) => [...new Set([...known, ...seen])].sort((a, b) => a.localeCompare(b));
+const merge = (known: readonly string[], seen: string[]) =>
+  [...new Set([...known, ...seen])].sort((a, b) => a.localeCompare(b));
 
 async function loadFacets(): Promise<ListFacets> {
   const d = db();
-  const est = await d.execute<{ n: number }>(sql`select greatest(reltuples, 0)::bigint::int as n from pg_class where oid = 'executions'::regclass`);
+  const est = await d.execute<{ n: number }>(
+    sql`select greatest(reltuples, 0)::bigint::int as n from pg_class where oid = 'executions'::regclass`,
+  );
   const big = (est.rows[0]?.n ?? 0) > 50_000;
   const source = big ? sql`executions tablesample system (2)` : sql`executions`;
   const distinct = async (col: string) => {
-    const r = await d.execute<{ v: string }>(sql`select distinct ${sql.identifier(col)} as v from ${source} where ${sql.identifier(col)} is not null limit 300`);
+    const r = await d.execute<{ v: string }>(
+      sql`select distinct ${sql.identifier(col)} as v from ${source} where ${sql.identifier(col)} is not null limit 300`,
+    );
     return r.rows.map((x) => x.v);
   };
   // Columns that lead an index are read exactly with a skip scan, cheap at any size.

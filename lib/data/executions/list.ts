@@ -75,7 +75,10 @@ export type ListRowRaw = {
 };
 
 /** A list row as sent to the browser: dates as ISO strings, personal data masked unless revealed. */
-export type ExecutionListRow = Omit<ListRowRaw, 'createdAt' | 'completedAt' | 'wipedOutAt' | 'goneAt' | 'firstName' | 'lastName'> & {
+export type ExecutionListRow = Omit<
+  ListRowRaw,
+  'createdAt' | 'completedAt' | 'wipedOutAt' | 'goneAt' | 'firstName' | 'lastName'
+> & {
   createdAt: string;
   completedAt: string | null;
   wipedOutAt: string | null;
@@ -96,7 +99,10 @@ export interface Cursor {
   id: string;
 }
 
-export function encodeCursor(sort: SortKey, row: Pick<ListRowRaw, 'id' | 'createdAt' | 'completedAt' | 'riskScore'>): string {
+export function encodeCursor(
+  sort: SortKey,
+  row: Pick<ListRowRaw, 'id' | 'createdAt' | 'completedAt' | 'riskScore'>,
+): string {
   const v = sort === 'created' ? row.createdAt : sort === 'completed' ? row.completedAt : row.riskScore;
   const s = v === null || v === undefined ? '' : v instanceof Date ? v.toISOString() : String(v);
   return `${s}~${row.id}`;
@@ -126,7 +132,11 @@ export function decodeCursor(sort: SortKey, raw: string | undefined): Cursor | n
 const dayStart = (d: string) => new Date(`${d}T00:00:00.000Z`);
 const dayAfter = (d: string) => new Date(dayStart(d).getTime() + 86_400_000);
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-const textArray = (values: string[]) => sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::text[]`;
+const textArray = (values: string[]) =>
+  sql`array[${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}]::text[]`;
 
 export interface SearchTerm {
   /** Words of a free-text search (lower-cased), each must occur in the searchable text. */
@@ -182,10 +192,13 @@ export function listWhere(p: ListParams, search?: SearchTerm | null): SQL | unde
   else if (delivery) {
     // Local delivery states are rare and have their partial index: plain comparisons.
     const any = p.feedback.map((f) =>
-      f === 'none' ? or(isNull(e.feedbackStatus), eq(e.feedbackStatus, 'NA'))!
-      : f === 'pending' ? inArray(e.feedbackDelivery, ['pending', 'failed', 'awaiting_approval'])
-      : f === 'failed' || f === 'awaiting_approval' ? eq(e.feedbackDelivery, f)
-      : eq(e.feedbackStatus, f),
+      f === 'none'
+        ? or(isNull(e.feedbackStatus), eq(e.feedbackStatus, 'NA'))!
+        : f === 'pending'
+          ? inArray(e.feedbackDelivery, ['pending', 'failed', 'awaiting_approval'])
+          : f === 'failed' || f === 'awaiting_approval'
+            ? eq(e.feedbackDelivery, f)
+            : eq(e.feedbackStatus, f),
     );
     w.push(any.length === 1 ? any[0] : or(...any)!);
   } else anyOf(p.feedback.map((f) => (f === 'none' ? 'feedback=none' : `feedback=${f}`)));
@@ -204,10 +217,14 @@ export function listWhere(p: ListParams, search?: SearchTerm | null): SQL | unde
   if (p.completedTo) w.push(lt(e.completedAt, dayAfter(p.completedTo)));
   if (p.feedbackReason) w.push(eq(e.feedbackReason, p.feedbackReason));
   // Matched rules live in rule_results, indexed on (rule_id, matched).
-  if (p.rule) w.push(sql`exists (select 1 from rule_results r where r.execution_id = ${e.id} and r.rule_id = ${p.rule} and r.matched)`);
+  if (p.rule)
+    w.push(
+      sql`exists (select 1 from rule_results r where r.execution_id = ${e.id} and r.rule_id = ${p.rule} and r.matched)`,
+    );
   if (p.account) w.push(eq(e.accountId, p.account));
   if (p.q) w.push(or(eq(e.id, p.q), eq(e.accountId, p.q))!);
-  if (search?.exactReference) w.push(or(eq(e.customerInternalReference, search.exactReference), eq(e.userReference, search.exactReference))!);
+  if (search?.exactReference)
+    w.push(or(eq(e.customerInternalReference, search.exactReference), eq(e.userReference, search.exactReference))!);
   else if (search) for (const word of search.words) w.push(sql`${e.searchText} like ${`%${likeEscape(word)}%`}`);
   return w.length ? and(...w) : undefined;
 }
@@ -246,7 +263,10 @@ async function readRange(
   // Empty values are read in their own part, so the NULLS clause never changes the result.
   const ord = sql.raw(readDir === 'desc' ? 'desc nulls last' : 'asc nulls first');
   const op = (inclusive: boolean) => sql.raw(readDir === 'desc' ? (inclusive ? '<=' : '<') : inclusive ? '>=' : '>');
-  const rowValue = (c: Cursor) => (c.value instanceof Date ? sql`(${c.value.toISOString()}::timestamptz, ${c.id}::uuid)` : sql`(${c.value}::int, ${c.id}::uuid)`);
+  const rowValue = (c: Cursor) =>
+    c.value instanceof Date
+      ? sql`(${c.value.toISOString()}::timestamptz, ${c.id}::uuid)`
+      : sql`(${c.value}::int, ${c.id}::uuid)`;
 
   const condOf = (part: Part): SQL[] => {
     const out: SQL[] = [];
@@ -259,9 +279,15 @@ async function readRange(
     }
     return out;
   };
-  const orderOf = (part: Part) => (part.kind === 'null' ? sql`${executions.id} ${ord}` : sql`${col} ${ord}, ${executions.id} ${ord}`);
+  const orderOf = (part: Part) =>
+    part.kind === 'null' ? sql`${executions.id} ${ord}` : sql`${col} ${ord}, ${executions.id} ${ord}`;
   const select = (part: Part, n: number) =>
-    d.select(LIST_COLUMNS).from(executions).where(and(...(where ? [where] : []), ...condOf(part))).orderBy(orderOf(part)).limit(n) as Promise<ListRowRaw[]>;
+    d
+      .select(LIST_COLUMNS)
+      .from(executions)
+      .where(and(...(where ? [where] : []), ...condOf(part)))
+      .orderBy(orderOf(part))
+      .limit(n) as Promise<ListRowRaw[]>;
 
   const parts: Part[] = [];
   if (!opts.reverse) {
@@ -295,7 +321,12 @@ export interface ListPage {
 }
 
 /** One page of the list, per the params' sort and cursor. */
-export async function readListPage(p: ListParams, where: SQL | undefined, limit: number = p.size, d: Db = defaultDb()): Promise<ListPage> {
+export async function readListPage(
+  p: ListParams,
+  where: SQL | undefined,
+  limit: number = p.size,
+  d: Db = defaultDb(),
+): Promise<ListPage> {
   const before = decodeCursor(p.sort, p.before);
   const after = decodeCursor(p.sort, p.after);
   const at = decodeCursor(p.sort, p.at);
@@ -305,7 +336,11 @@ export async function readListPage(p: ListParams, where: SQL | undefined, limit:
     if (!back.length) return readListPage({ ...p, before: undefined }, where, limit, d);
     const hasMore = back.length > limit;
     const rows = back.slice(0, limit).reverse();
-    return { rows, prev: hasMore ? encodeCursor(p.sort, rows[0]) : null, next: encodeCursor(p.sort, rows[rows.length - 1]) };
+    return {
+      rows,
+      prev: hasMore ? encodeCursor(p.sort, rows[0]) : null,
+      next: encodeCursor(p.sort, rows[rows.length - 1]),
+    };
   }
   const from = after ?? at;
   const fwd = await readRange(d, where, p.sort, p.dir, from, { inclusive: !after && !!at, limit: limit + 1 });
@@ -313,11 +348,20 @@ export async function readListPage(p: ListParams, where: SQL | undefined, limit:
   const rows = fwd.slice(0, limit);
   // A page reached through a cursor offers "previous" without checking (a previous page that
   // turns out empty falls back to the first page above): one query less per page.
-  return { rows, next: hasMore ? encodeCursor(p.sort, rows[rows.length - 1]) : null, prev: from && rows.length ? encodeCursor(p.sort, rows[0]) : null };
+  return {
+    rows,
+    next: hasMore ? encodeCursor(p.sort, rows[rows.length - 1]) : null,
+    prev: from && rows.length ? encodeCursor(p.sort, rows[0]) : null,
+  };
 }
 
 /** The rows just after and just before one execution in the list's order: "next" and "previous". */
-export async function readNeighbours(p: ListParams, where: SQL | undefined, current: Pick<ListRowRaw, 'id' | 'createdAt' | 'completedAt' | 'riskScore'>, d: Db = defaultDb()) {
+export async function readNeighbours(
+  p: ListParams,
+  where: SQL | undefined,
+  current: Pick<ListRowRaw, 'id' | 'createdAt' | 'completedAt' | 'riskScore'>,
+  d: Db = defaultDb(),
+) {
   const c = decodeCursor(p.sort, encodeCursor(p.sort, current));
   const [next, prev] = await Promise.all([
     readRange(d, where, p.sort, p.dir, c, { limit: 1 }),
@@ -380,7 +424,11 @@ export const COUNT_BUDGET_MS = 15;
  * connection) instead of after it, so the page costs the slower of the two, not their sum. When
  * everything fits on a first page the rows are the exact total and the count is not waited for.
  */
-export async function readListWithTotal(p: ListParams, where: SQL | undefined, d: Db = defaultDb()): Promise<{ page: ListPage; total: ListTotal }> {
+export async function readListWithTotal(
+  p: ListParams,
+  where: SQL | undefined,
+  d: Db = defaultDb(),
+): Promise<{ page: ListPage; total: ListTotal }> {
   const firstPage = !p.after && !p.before && !p.at;
   const counting = countList(where, d, COUNT_BUDGET_MS);
   // Not awaited when the page makes it unnecessary: its failure must not go unhandled.
@@ -403,7 +451,9 @@ export function toListRow(sort: SortKey, r: ListRowRaw, revealed: boolean): Exec
     completedAt: r.completedAt?.toISOString() ?? null,
     wipedOutAt: r.wipedOutAt?.toISOString() ?? null,
     goneAt: r.goneAt?.toISOString() ?? null,
-    name: revealed ? name : name && [maskField('firstName', firstName), maskField('lastName', lastName)].filter(Boolean).join(' '),
+    name: revealed
+      ? name
+      : name && [maskField('firstName', firstName), maskField('lastName', lastName)].filter(Boolean).join(' '),
     documentNumber: revealed ? r.documentNumber : maskField('documentNumber', r.documentNumber),
     revealed,
     cursor: encodeCursor(sort, r),

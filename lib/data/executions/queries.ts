@@ -6,7 +6,15 @@ import type { ListParams } from '@/lib/executions/list-params';
 import { getUndeliveredLabels } from '@/lib/data/feedback';
 import { revealedIds } from '@/lib/data/reveals';
 import { resolveSearchTerm } from '@/lib/data/search-terms';
-import { listWhere, readListWithTotal, readNeighbours, searchWords, toListRow, type ExecutionListRow, type ListTotal } from './list';
+import {
+  listWhere,
+  readListWithTotal,
+  readNeighbours,
+  searchWords,
+  toListRow,
+  type ExecutionListRow,
+  type ListTotal,
+} from './list';
 
 export type SearchNotice = 'expired' | 'too_short' | null;
 
@@ -29,7 +37,8 @@ async function searchOf(p: ListParams) {
 }
 
 /** How a free-text term searches: an exact reference, or words of a substring search. */
-export async function resolveSearch(term: string, d: Db = db()) {  // A whole customer or user reference is looked up exactly (its own btree index): its trigrams
+export async function resolveSearch(term: string, d: Db = db()) {
+  // A whole customer or user reference is looked up exactly (its own btree index): its trigrams
   // are the commonest of all ("onb-2026…"), so a substring search for it would read far more.
   if (!/\s/.test(term)) {
     const [ref] = await d
@@ -53,11 +62,19 @@ export async function listExecutions(p: ListParams, userId: string): Promise<Exe
   const { where, search } = await listWhereOf(p);
   const { page, total } = await readListWithTotal(p, where);
   const [revealed, labels] = await Promise.all([
-    revealedIds(userId, page.rows.map((r) => r.id)),
-    getUndeliveredLabels(page.rows.filter((r) => r.feedbackDelivery && r.feedbackDelivery !== 'delivered').map((r) => r.id)),
+    revealedIds(
+      userId,
+      page.rows.map((r) => r.id),
+    ),
+    getUndeliveredLabels(
+      page.rows.filter((r) => r.feedbackDelivery && r.feedbackDelivery !== 'delivered').map((r) => r.id),
+    ),
   ]);
   return {
-    rows: page.rows.map((r) => ({ ...toListRow(p.sort, r, revealed.has(r.id)), feedbackLabel: labels.get(r.id) ?? null })),
+    rows: page.rows.map((r) => ({
+      ...toListRow(p.sort, r, revealed.has(r.id)),
+      feedbackLabel: labels.get(r.id) ?? null,
+    })),
     next: page.next,
     prev: page.prev,
     total,
@@ -76,9 +93,17 @@ export async function findExecutionJump(q: string): Promise<string | null> {
 }
 
 /** "Next" and "previous" of an execution within the list it was opened from. */
-export async function getNeighbourIds(p: ListParams, id: string): Promise<{ next: string | null; prev: string | null }> {
+export async function getNeighbourIds(
+  p: ListParams,
+  id: string,
+): Promise<{ next: string | null; prev: string | null }> {
   const [current] = await db()
-    .select({ id: executions.id, createdAt: executions.createdAt, completedAt: executions.completedAt, riskScore: executions.riskScore })
+    .select({
+      id: executions.id,
+      createdAt: executions.createdAt,
+      completedAt: executions.completedAt,
+      riskScore: executions.riskScore,
+    })
     .from(executions)
     .where(eq(executions.id, id))
     .limit(1);

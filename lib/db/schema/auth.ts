@@ -16,7 +16,10 @@ export const users = pgTable(
     passwordHash: text('password_hash'),
     active: boolean('active').notNull().default(true),
     /** Column ids hidden in the executions list, remembered per user. */
-    hiddenColumns: text('hidden_columns').array().notNull().default(sql`'{}'::text[]`),
+    hiddenColumns: text('hidden_columns')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),

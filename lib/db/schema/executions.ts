@@ -57,7 +57,10 @@ export const executions = pgTable(
     /** Lower-cased names, references and document number, for trigram search. */
     searchText: text('search_text'),
     /** `capability:DECISION` and `capability:label:LABEL` tags, for the list's capability filter. */
-    capabilityTags: text('capability_tags').array().notNull().default(sql`'{}'::text[]`),
+    capabilityTags: text('capability_tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     feedbackStatus: text('feedback_status'),
     feedbackReason: text('feedback_reason'),
     feedbackProvidedAt: timestamp('feedback_provided_at', { withTimezone: true }),
@@ -99,15 +102,23 @@ export const executions = pgTable(
     index('executions_status_created_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
     index('executions_country_created_idx').on(t.issuingCountry, t.createdAt.desc(), t.id.desc()),
     index('executions_feedback_created_idx').on(t.feedbackStatus, t.createdAt.desc(), t.id.desc()),
-    index('executions_delivery_idx').on(t.feedbackDelivery).where(sql`${t.feedbackDelivery} is not null`),
+    index('executions_delivery_idx')
+      .on(t.feedbackDelivery)
+      .where(sql`${t.feedbackDelivery} is not null`),
     index('executions_account_idx').on(t.accountId, t.createdAt.desc()),
-    index('executions_document_key_idx').on(t.documentKey).where(sql`${t.documentKey} is not null`),
-    index('executions_document_number_idx').on(t.documentNumber).where(sql`${t.documentNumber} is not null`),
+    index('executions_document_key_idx')
+      .on(t.documentKey)
+      .where(sql`${t.documentKey} is not null`),
+    index('executions_document_number_idx')
+      .on(t.documentNumber)
+      .where(sql`${t.documentNumber} is not null`),
     index('executions_cir_idx').on(t.customerInternalReference),
     index('executions_user_ref_idx').on(t.userReference),
     index('executions_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
     index('executions_capability_tags_idx').using('gin', t.capabilityTags),
-    index('executions_stale_idx').on(t.staleSince).where(sql`${t.staleSince} is not null`),
+    index('executions_stale_idx')
+      .on(t.staleSince)
+      .where(sql`${t.staleSince} is not null`),
     index('executions_facets_idx').using('gin', t.facets),
     // The review queue "this decision, riskiest first" (the list's decision filter + risk sort).
     index('executions_decision_risk_idx').on(t.decisionType, t.riskScore.desc().nullsLast(), t.id.desc()),
@@ -143,7 +154,10 @@ export const partImages = pgTable(
     bytes: bytea('bytes').notNull(),
     fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.credentialId, t.classifier] }), index('part_images_execution_idx').on(t.executionId)],
+  (t) => [
+    primaryKey({ columns: [t.credentialId, t.classifier] }),
+    index('part_images_execution_idx').on(t.executionId),
+  ],
 );
 
 /** One row per capability entry of a result. */
@@ -160,7 +174,10 @@ export const capabilityEntries = pgTable(
     position: smallint('position').notNull(),
     decisionType: text('decision_type'),
     decisionLabel: text('decision_label'),
-    credentialIds: text('credential_ids').array().notNull().default(sql`'{}'::text[]`),
+    credentialIds: text('credential_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     data: jsonb('data'),
     raw: jsonb('raw').$type<Record<string, unknown>>().notNull(),
   },
@@ -181,7 +198,10 @@ export const steps = pgTable(
     name: text('name'),
     decisionType: text('decision_type'),
     decisionLabel: text('decision_label'),
-    capabilityIds: text('capability_ids').array().notNull().default(sql`'{}'::text[]`),
+    capabilityIds: text('capability_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     raw: jsonb('raw').$type<Record<string, unknown>>().notNull(),
   },
   (t) => [primaryKey({ columns: [t.executionId, t.position] })],
@@ -235,7 +255,10 @@ export const executionLinks = pgTable(
     linkedId: uuid('linked_id').notNull(),
     kind: text('kind').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.executionId, t.linkedId, t.kind] }), index('execution_links_linked_idx').on(t.linkedId)],
+  (t) => [
+    primaryKey({ columns: [t.executionId, t.linkedId, t.kind] }),
+    index('execution_links_linked_idx').on(t.linkedId),
+  ],
 );
 
 /** Every callback received, stored before anything else happens. */
@@ -291,6 +314,8 @@ export const syncRuns = pgTable(
   (t) => [
     index('sync_runs_started_idx').on(t.startedAt.desc()),
     // At most one open run per kind: a second "start backfill" resumes the open one.
-    uniqueIndex('sync_runs_open_kind_idx').on(t.kind).where(sql`${t.finishedAt} is null`),
+    uniqueIndex('sync_runs_open_kind_idx')
+      .on(t.kind)
+      .where(sql`${t.finishedAt} is null`),
   ],
 );

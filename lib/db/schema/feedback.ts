@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from './auth';
 import { executions } from './executions';
 
@@ -10,7 +21,15 @@ import { executions } from './executions';
  *   failed -> pending                              (retry button)
  *   awaiting_approval | pending | failed -> superseded (a newer submission for the same execution)
  */
-export const FEEDBACK_STATES = ['awaiting_approval', 'pending', 'delivering', 'delivered', 'failed', 'rejected', 'superseded'] as const;
+export const FEEDBACK_STATES = [
+  'awaiting_approval',
+  'pending',
+  'delivering',
+  'delivered',
+  'failed',
+  'rejected',
+  'superseded',
+] as const;
 export type FeedbackState = (typeof FEEDBACK_STATES)[number];
 
 /** What the service answered when a delivery attempt failed (or the network error). */
@@ -68,11 +87,21 @@ export const feedbackSubmissions = pgTable(
   (t) => [
     uniqueIndex('feedback_submissions_idempotency_key').on(t.submittedBy, t.idempotencyKey),
     index('feedback_submissions_execution_idx').on(t.executionId, t.submittedAt.desc(), t.id.desc()),
-    index('feedback_submissions_open_idx').on(t.state, t.submittedAt).where(sql`${t.state} in ('awaiting_approval', 'pending', 'delivering', 'failed')`),
-    index('feedback_submissions_batch_idx').on(t.batchId).where(sql`${t.batchId} is not null`),
-    check('feedback_submissions_state_check', sql`${t.state} in ('awaiting_approval', 'pending', 'delivering', 'delivered', 'failed', 'rejected', 'superseded')`),
+    index('feedback_submissions_open_idx')
+      .on(t.state, t.submittedAt)
+      .where(sql`${t.state} in ('awaiting_approval', 'pending', 'delivering', 'failed')`),
+    index('feedback_submissions_batch_idx')
+      .on(t.batchId)
+      .where(sql`${t.batchId} is not null`),
+    check(
+      'feedback_submissions_state_check',
+      sql`${t.state} in ('awaiting_approval', 'pending', 'delivering', 'delivered', 'failed', 'rejected', 'superseded')`,
+    ),
     check('feedback_submissions_status_check', sql`${t.status} in ('NA', 'FRAUD', 'NOT_FRAUD')`),
-    check('feedback_submissions_fraud_reason_check', sql`${t.status} <> 'FRAUD' or (${t.reason} is not null and ${t.reason} <> 'NA')`),
+    check(
+      'feedback_submissions_fraud_reason_check',
+      sql`${t.status} <> 'FRAUD' or (${t.reason} is not null and ${t.reason} <> 'NA')`,
+    ),
     check('feedback_submissions_note_check', sql`char_length(${t.note}) <= 2000`),
     check('feedback_submissions_comment_check', sql`char_length(${t.approvalComment}) <= 1000`),
   ],
@@ -98,5 +127,8 @@ export const feedbackEvents = pgTable(
     actorEmail: text('actor_email'),
     details: jsonb('details').$type<Record<string, unknown>>(),
   },
-  (t) => [index('feedback_events_submission_idx').on(t.submissionId, t.id), index('feedback_events_execution_idx').on(t.executionId, t.id)],
+  (t) => [
+    index('feedback_events_submission_idx').on(t.submissionId, t.id),
+    index('feedback_events_execution_idx').on(t.executionId, t.id),
+  ],
 );

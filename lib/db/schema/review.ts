@@ -42,5 +42,8 @@ export const searchTerms = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
-  (t) => [uniqueIndex('search_terms_user_hash_key').on(t.createdBy, t.termHash), index('search_terms_expires_idx').on(t.expiresAt)],
+  (t) => [
+    uniqueIndex('search_terms_user_hash_key').on(t.createdBy, t.termHash),
+    index('search_terms_expires_idx').on(t.expiresAt),
+  ],
 );

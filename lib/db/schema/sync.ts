@@ -23,8 +23,12 @@ export const syncFailures = pgTable(
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('sync_failures_open_execution_idx').on(t.executionId).where(sql`${t.resolvedAt} is null and ${t.executionId} is not null`),
-    index('sync_failures_open_idx').on(t.lastAt.desc()).where(sql`${t.resolvedAt} is null`),
+    uniqueIndex('sync_failures_open_execution_idx')
+      .on(t.executionId)
+      .where(sql`${t.resolvedAt} is null and ${t.executionId} is not null`),
+    index('sync_failures_open_idx')
+      .on(t.lastAt.desc())
+      .where(sql`${t.resolvedAt} is null`),
   ],
 );
 

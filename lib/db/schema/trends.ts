@@ -35,7 +35,21 @@ export const trendDecisions = pgTable(
     feedbackReason: text('feedback_reason').notNull(),
     n: integer('n').notNull(),
   },
-  (t) => [primaryKey({ name: 'trend_decisions_pk', columns: [t.scope, t.definitionKey, t.issuingCountry, t.documentType, t.day, t.decisionType, t.feedbackStatus, t.feedbackReason] })],
+  (t) => [
+    primaryKey({
+      name: 'trend_decisions_pk',
+      columns: [
+        t.scope,
+        t.definitionKey,
+        t.issuingCountry,
+        t.documentType,
+        t.day,
+        t.decisionType,
+        t.feedbackStatus,
+        t.feedbackReason,
+      ],
+    }),
+  ],
 );
 
 /** Risk score histogram per day: one row per score (-1..100) that occurs; NULL scores are left out. */
@@ -46,7 +60,12 @@ export const trendRisk = pgTable(
     riskScore: integer('risk_score').notNull(),
     n: integer('n').notNull(),
   },
-  (t) => [primaryKey({ name: 'trend_risk_pk', columns: [t.scope, t.definitionKey, t.issuingCountry, t.documentType, t.day, t.riskScore] })],
+  (t) => [
+    primaryKey({
+      name: 'trend_risk_pk',
+      columns: [t.scope, t.definitionKey, t.issuingCountry, t.documentType, t.day, t.riskScore],
+    }),
+  ],
 );
 
 /**
@@ -63,7 +82,12 @@ export const trendRiskDays = pgTable(
     sum: bigint('sum', { mode: 'number' }).notNull(),
     p90: integer('p90').notNull(),
   },
-  (t) => [primaryKey({ name: 'trend_risk_days_pk', columns: [t.scope, t.definitionKey, t.issuingCountry, t.documentType, t.day] })],
+  (t) => [
+    primaryKey({
+      name: 'trend_risk_days_pk',
+      columns: [t.scope, t.definitionKey, t.issuingCountry, t.documentType, t.day],
+    }),
+  ],
 );
 
 /** Executions per day with at least one capability entry REJECTED or WARNING with that label. */
@@ -76,7 +100,21 @@ export const trendLabels = pgTable(
     label: text('label').notNull(),
     n: integer('n').notNull(),
   },
-  (t) => [primaryKey({ name: 'trend_labels_pk', columns: [t.scope, t.definitionKey, t.issuingCountry, t.documentType, t.day, t.capability, t.decisionType, t.label] })],
+  (t) => [
+    primaryKey({
+      name: 'trend_labels_pk',
+      columns: [
+        t.scope,
+        t.definitionKey,
+        t.issuingCountry,
+        t.documentType,
+        t.day,
+        t.capability,
+        t.decisionType,
+        t.label,
+      ],
+    }),
+  ],
 );
 
 /** Executions per day in which a rule matched, by analyst feedback (for the rule's precision). */
@@ -88,7 +126,12 @@ export const trendRules = pgTable(
     feedbackStatus: text('feedback_status').notNull(),
     n: integer('n').notNull(),
   },
-  (t) => [primaryKey({ name: 'trend_rules_pk', columns: [t.scope, t.definitionKey, t.issuingCountry, t.documentType, t.day, t.ruleId, t.feedbackStatus] })],
+  (t) => [
+    primaryKey({
+      name: 'trend_rules_pk',
+      columns: [t.scope, t.definitionKey, t.issuingCountry, t.documentType, t.day, t.ruleId, t.feedbackStatus],
+    }),
+  ],
 );
 
 /** The latest name seen for each rule id, so the page names rules without reading rule_results. */

@@ -1,7 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getIdvClient, IdvClient, setIdvClient } from '@/lib/idv/client';
 import { IdvParseError, IdvValidationError } from '@/lib/idv/errors';
-import { accountResponseSample, ACCOUNT_ID as A, EXECUTION_ID as W, ID_CREDENTIAL as C, resultSample } from './fixtures';
+import {
+  accountResponseSample,
+  ACCOUNT_ID as A,
+  EXECUTION_ID as W,
+  ID_CREDENTIAL as C,
+  resultSample,
+} from './fixtures';
 import { sendJson, startServer, testConfig, tokenHandler, type Recorded, type TestServer } from './helpers';
 
 /**
@@ -13,7 +19,14 @@ let client: IdvClient;
 let overrides: Map<string, (req: Recorded, res: import('node:http').ServerResponse) => void>;
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
-const credOp = { timestamp: 't', account: { id: A }, workflowExecution: { id: W }, credential: { id: C }, part: { id: 'p-1' }, api: { token: 'tx', parts: {} } };
+const credOp = {
+  timestamp: 't',
+  account: { id: A },
+  workflowExecution: { id: W },
+  credential: { id: C },
+  part: { id: 'p-1' },
+  api: { token: 'tx', parts: {} },
+};
 
 beforeAll(async () => {
   const tokens = tokenHandler({ expiresIn: 3600 });
@@ -34,12 +47,19 @@ beforeAll(async () => {
       return;
     }
     if (p === `/ret${exec}` || p === `/ret/api/v1/workflow-executions/${W}`) return sendJson(res, 200, resultSample());
-    if (p === `/ret${exec}/status`) return sendJson(res, 200, { account: { id: A }, workflowExecution: { id: W, definitionKey: 10013, status: 'PROCESSED' } });
-    if (p === `/ret${exec}/generate`) return sendJson(res, 200, { workflowId: W, presignedUrl: 'https://s3.example/report.pdf?X-Amz-Signature=x' });
-    if (p === `/ret${exec}/steps`) return sendJson(res, 200, { steps: [{ id: 1, name: 'ID_IV', capabilityIds: ['c1'] }] });
+    if (p === `/ret${exec}/status`)
+      return sendJson(res, 200, {
+        account: { id: A },
+        workflowExecution: { id: W, definitionKey: 10013, status: 'PROCESSED' },
+      });
+    if (p === `/ret${exec}/generate`)
+      return sendJson(res, 200, { workflowId: W, presignedUrl: 'https://s3.example/report.pdf?X-Amz-Signature=x' });
+    if (p === `/ret${exec}/steps`)
+      return sendJson(res, 200, { steps: [{ id: 1, name: 'ID_IV', capabilityIds: ['c1'] }] });
     if (p === `/ret${exec}/rules`) return sendJson(res, 200, (resultSample() as { rules: unknown }).rules);
     if (p === `/ret${exec}/feedback`) return void (res.writeHead(204), res.end());
-    if (p === `/ret/api/v1/accounts/${A}`) return sendJson(res, 200, { account: { id: A, href: 'x' }, workflowExecutions: [] });
+    if (p === `/ret/api/v1/accounts/${A}`)
+      return sendJson(res, 200, { account: { id: A, href: 'x' }, workflowExecutions: [] });
     if (p === '/ret/api/v1/workflow-executions') return sendJson(res, 200, { workflowExecutions: [resultSample()] });
     if (p === '/ret/') return sendJson(res, 200, { status: 'UP', details: { api: 'UP', retrieval: 'UP' } });
     sendJson(res, 404, { title: 'Not Found', status: 404, detail: `no route ${key}` });
@@ -65,16 +85,89 @@ const exec = `/api/v1/accounts/${A}/workflow-executions/${W}`;
 describe('paths, methods, hosts and auth per operation', () => {
   const oauth = 'Bearer tok-1';
   const cases: Array<[string, () => Promise<unknown>, string, string, string | undefined]> = [
-    ['A1 createAccount', () => client.createAccount({ customerInternalReference: 'r', workflowDefinition: { key: 1 } }), 'POST', '/acct/api/v1/accounts', oauth],
-    ['A2 updateAccount', () => client.updateAccount(A, { customerInternalReference: 'r', workflowDefinition: { key: 1 } }), 'PUT', `/acct/api/v1/accounts/${A}`, oauth],
-    ['C1 updatePart', () => client.updatePart('tx-1', { accountId: A, workflowExecutionId: W, credentialId: C }, 'BACK', PNG, 'image/png'), 'PUT', `/upl${exec}/credentials/${C}/parts/BACK`, 'Bearer tx-1'],
-    ['C2 addPart', () => client.addPart('tx-1', { accountId: A, workflowExecutionId: W, credentialId: C }, 'FRONT', PNG, 'image/png'), 'POST', `/upl${exec}/credentials/${C}/parts/FRONT`, 'Bearer tx-1'],
-    ['C3 uploadPreparedData', () => client.uploadPreparedData('tx-1', { accountId: A, workflowExecutionId: W, credentialId: C }, { firstName: 'A' }), 'POST', `/upl${exec}/credentials/${C}/parts/PREPARED_DATA`, 'Bearer tx-1'],
-    ['C4 uploadDocument', () => client.uploadDocument('tx-1', { accountId: A, workflowExecutionId: W, credentialId: C }, new Uint8Array([37, 80, 68, 70]), 'application/pdf'), 'POST', `/upl${exec}/credentials/${C}/parts/DOCUMENT`, 'Bearer tx-1'],
-    ['C5 finalize', () => client.finalize('tx-1', { accountId: A, workflowExecutionId: W }), 'PUT', `/upl${exec}`, 'Bearer tx-1'],
-    ['C6 deletePart', () => client.deletePart('tx-1', { accountId: A, workflowExecutionId: W, credentialId: C }, 'FRONT'), 'DELETE', `/upl${exec}/credentials/${C}/parts/FRONT`, 'Bearer tx-1'],
-    ['C7 deleteCredential', () => client.deleteCredential('tx-1', { accountId: A, workflowExecutionId: W, credentialId: C }), 'DELETE', `/upl${exec}/credentials/${C}`, 'Bearer tx-1'],
-    ['R1 getPart', () => client.getPart(A, C, 'FRONT'), 'GET', `/ret/api/v1/accounts/${A}/credentials/${C}/parts/FRONT`, oauth],
+    [
+      'A1 createAccount',
+      () => client.createAccount({ customerInternalReference: 'r', workflowDefinition: { key: 1 } }),
+      'POST',
+      '/acct/api/v1/accounts',
+      oauth,
+    ],
+    [
+      'A2 updateAccount',
+      () => client.updateAccount(A, { customerInternalReference: 'r', workflowDefinition: { key: 1 } }),
+      'PUT',
+      `/acct/api/v1/accounts/${A}`,
+      oauth,
+    ],
+    [
+      'C1 updatePart',
+      () =>
+        client.updatePart('tx-1', { accountId: A, workflowExecutionId: W, credentialId: C }, 'BACK', PNG, 'image/png'),
+      'PUT',
+      `/upl${exec}/credentials/${C}/parts/BACK`,
+      'Bearer tx-1',
+    ],
+    [
+      'C2 addPart',
+      () =>
+        client.addPart('tx-1', { accountId: A, workflowExecutionId: W, credentialId: C }, 'FRONT', PNG, 'image/png'),
+      'POST',
+      `/upl${exec}/credentials/${C}/parts/FRONT`,
+      'Bearer tx-1',
+    ],
+    [
+      'C3 uploadPreparedData',
+      () =>
+        client.uploadPreparedData(
+          'tx-1',
+          { accountId: A, workflowExecutionId: W, credentialId: C },
+          { firstName: 'A' },
+        ),
+      'POST',
+      `/upl${exec}/credentials/${C}/parts/PREPARED_DATA`,
+      'Bearer tx-1',
+    ],
+    [
+      'C4 uploadDocument',
+      () =>
+        client.uploadDocument(
+          'tx-1',
+          { accountId: A, workflowExecutionId: W, credentialId: C },
+          new Uint8Array([37, 80, 68, 70]),
+          'application/pdf',
+        ),
+      'POST',
+      `/upl${exec}/credentials/${C}/parts/DOCUMENT`,
+      'Bearer tx-1',
+    ],
+    [
+      'C5 finalize',
+      () => client.finalize('tx-1', { accountId: A, workflowExecutionId: W }),
+      'PUT',
+      `/upl${exec}`,
+      'Bearer tx-1',
+    ],
+    [
+      'C6 deletePart',
+      () => client.deletePart('tx-1', { accountId: A, workflowExecutionId: W, credentialId: C }, 'FRONT'),
+      'DELETE',
+      `/upl${exec}/credentials/${C}/parts/FRONT`,
+      'Bearer tx-1',
+    ],
+    [
+      'C7 deleteCredential',
+      () => client.deleteCredential('tx-1', { accountId: A, workflowExecutionId: W, credentialId: C }),
+      'DELETE',
+      `/upl${exec}/credentials/${C}`,
+      'Bearer tx-1',
+    ],
+    [
+      'R1 getPart',
+      () => client.getPart(A, C, 'FRONT'),
+      'GET',
+      `/ret/api/v1/accounts/${A}/credentials/${C}/parts/FRONT`,
+      oauth,
+    ],
     ['R2 getExecution', () => client.getExecution(A, W), 'GET', `/ret${exec}`, oauth],
     ['R3 deleteExecution', () => client.deleteExecution(A, W), 'DELETE', `/ret${exec}`, oauth],
     ['R4 getExecutionById', () => client.getExecutionById(W), 'GET', `/ret/api/v1/workflow-executions/${W}`, oauth],
@@ -102,16 +195,24 @@ describe('paths, methods, hosts and auth per operation', () => {
 
 describe('account operations', () => {
   it('A1 sends the validated JSON body and returns the upload URLs and tokens', async () => {
-    const body = { customerInternalReference: 'order-9', userReference: 'u-9', workflowDefinition: { key: 10013, credentials: [{ category: 'ID' }] } };
+    const body = {
+      customerInternalReference: 'order-9',
+      userReference: 'u-9',
+      workflowDefinition: { key: 10013, credentials: [{ category: 'ID' }] },
+    };
     const res = await client.createAccount(body);
     expect(JSON.parse(last().body.toString())).toEqual(body);
     expect(last().headers['content-type']).toBe('application/json');
     expect(res.account.id).toBe(A);
-    expect(res.workflowExecution.credentials[0].api?.parts?.front).toBe(`${server.url}/upl${exec}/credentials/${C}/parts/FRONT`);
+    expect(res.workflowExecution.credentials[0].api?.parts?.front).toBe(
+      `${server.url}/upl${exec}/credentials/${C}/parts/FRONT`,
+    );
   });
 
   it('A1 refuses an invalid body before sending anything', async () => {
-    const err = await client.createAccount({ customerInternalReference: 'x'.repeat(101), workflowDefinition: { key: 1 } }).catch((e: unknown) => e);
+    const err = await client
+      .createAccount({ customerInternalReference: 'x'.repeat(101), workflowDefinition: { key: 1 } })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(IdvValidationError);
     expect((err as IdvValidationError).path).toBe('customerInternalReference');
     expect(server.requests).toHaveLength(0);
@@ -131,7 +232,11 @@ describe('credential operations', () => {
     expect(r.path).toBe(`/upl${exec}/credentials/${C}/parts/FRONT`);
     expect(r.headers.authorization).toBe('Bearer tx-id-token');
     expect(client.tokens.tokenRequests).toBe(tokenCallsBefore);
-    const form = await new Request('http://x', { method: 'POST', body: new Uint8Array(r.body), headers: { 'content-type': String(r.headers['content-type']) } }).formData();
+    const form = await new Request('http://x', {
+      method: 'POST',
+      body: new Uint8Array(r.body),
+      headers: { 'content-type': String(r.headers['content-type']) },
+    }).formData();
     const file = form.get('file') as File;
     expect(file).toBeInstanceOf(Blob);
     expect(file.type).toBe('image/jpeg');
@@ -140,7 +245,10 @@ describe('credential operations', () => {
   });
 
   it('C3 posts prepared data as JSON; C5 finalizes with a PUT and no body on api.workflowExecution', async () => {
-    await client.uploadPreparedData('tx-2', `${server.url}/upl${exec}/credentials/${C}/parts/PREPARED_DATA`, { firstName: 'Erika', dateOfBirth: '1964-08-12' });
+    await client.uploadPreparedData('tx-2', `${server.url}/upl${exec}/credentials/${C}/parts/PREPARED_DATA`, {
+      firstName: 'Erika',
+      dateOfBirth: '1964-08-12',
+    });
     expect(JSON.parse(last().body.toString())).toEqual({ firstName: 'Erika', dateOfBirth: '1964-08-12' });
     await client.finalize('tx-2', `${server.url}/upl${exec}`);
     expect(last().method).toBe('PUT');
@@ -157,10 +265,16 @@ describe('credential operations', () => {
   it('refuses wrong file types, empty files and files over 15 MB before sending', async () => {
     const target = { accountId: A, workflowExecutionId: W, credentialId: C };
     await expect(client.addPart('tx', target, 'FRONT', PNG, 'image/gif')).rejects.toBeInstanceOf(IdvValidationError);
-    await expect(client.addPart('tx', target, 'FRONT', new Uint8Array(), 'image/png')).rejects.toBeInstanceOf(IdvValidationError);
-    await expect(client.addPart('tx', target, 'FRONT', new Uint8Array(15 * 1024 * 1024 + 1), 'image/png')).rejects.toBeInstanceOf(IdvValidationError);
+    await expect(client.addPart('tx', target, 'FRONT', new Uint8Array(), 'image/png')).rejects.toBeInstanceOf(
+      IdvValidationError,
+    );
+    await expect(
+      client.addPart('tx', target, 'FRONT', new Uint8Array(15 * 1024 * 1024 + 1), 'image/png'),
+    ).rejects.toBeInstanceOf(IdvValidationError);
     await expect(client.uploadDocument('tx', target, PNG, 'text/plain')).rejects.toBeInstanceOf(IdvValidationError);
-    await expect(client.uploadPreparedData('tx', target, { dateOfBirth: 'yesterday' })).rejects.toBeInstanceOf(IdvValidationError);
+    await expect(client.uploadPreparedData('tx', target, { dateOfBirth: 'yesterday' })).rejects.toBeInstanceOf(
+      IdvValidationError,
+    );
     expect(server.requests).toHaveLength(0);
   });
 });
@@ -207,7 +321,9 @@ describe('retrieval operations', () => {
     expect(page.skipped[0].index).toBe(1);
     expect(page.skipped[0].error.path).toBe('workflowExecutions.1.workflow.id');
     expect(page.skipped[0].raw).toEqual(bad);
-    overrides.set('GET /ret/api/v1/workflow-executions', (_req, res) => sendJson(res, 200, { workflowExecutions: 'nope' }));
+    overrides.set('GET /ret/api/v1/workflow-executions', (_req, res) =>
+      sendJson(res, 200, { workflowExecutions: 'nope' }),
+    );
     await expect(client.listExecutions()).rejects.toBeInstanceOf(IdvParseError);
   });
 
@@ -231,7 +347,9 @@ describe('retrieval operations', () => {
   });
 
   it('an unusable result raises IdvParseError naming the field and the operation', async () => {
-    overrides.set(`GET /ret${exec}`, (_req, res) => sendJson(res, 200, { workflow: { status: 'PROCESSED' }, account: { id: A } }));
+    overrides.set(`GET /ret${exec}`, (_req, res) =>
+      sendJson(res, 200, { workflow: { status: 'PROCESSED' }, account: { id: A } }),
+    );
     const err = (await client.getExecution(A, W).catch((e: unknown) => e)) as IdvParseError;
     expect(err).toBeInstanceOf(IdvParseError);
     expect(err.path).toBe('workflow.id');

@@ -77,14 +77,20 @@ describe('idvConfigFromEnv', () => {
     expect(err.message).toContain('IDV_CLIENT_SECRET');
     expect(err.message).not.toContain('IDV_CLIENT_ID');
     expect(err.message).not.toContain('id-1');
-    expect(configError({ IDV_BASE_URL: 'http://localhost:4010' }).message).toMatch(/IDV_CLIENT_ID[\s\S]*IDV_CLIENT_SECRET/);
+    expect(configError({ IDV_BASE_URL: 'http://localhost:4010' }).message).toMatch(
+      /IDV_CLIENT_ID[\s\S]*IDV_CLIENT_SECRET/,
+    );
   });
 
   it('names an invalid URL or number', () => {
     expect(configError({ ...creds, IDV_BASE_URL: 'not a url' }).message).toContain('IDV_BASE_URL');
     expect(configError({ ...creds, IDV_BASE_URL: 'ftp://files.example.com' }).message).toContain('IDV_BASE_URL');
-    expect(configError({ ...creds, IDV_BASE_URL: 'http://x', IDV_RETRIEVAL_RATE_PER_SEC: 'fast' }).message).toContain('IDV_RETRIEVAL_RATE_PER_SEC');
-    expect(configError({ ...creds, IDV_BASE_URL: 'http://x', IDV_MAX_RETRIES: '-1' }).message).toContain('IDV_MAX_RETRIES');
+    expect(configError({ ...creds, IDV_BASE_URL: 'http://x', IDV_RETRIEVAL_RATE_PER_SEC: 'fast' }).message).toContain(
+      'IDV_RETRIEVAL_RATE_PER_SEC',
+    );
+    expect(configError({ ...creds, IDV_BASE_URL: 'http://x', IDV_MAX_RETRIES: '-1' }).message).toContain(
+      'IDV_MAX_RETRIES',
+    );
   });
 
   it('reads the numeric knobs', () => {

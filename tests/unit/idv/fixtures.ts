@@ -42,7 +42,12 @@ export function resultSample(): Record<string, unknown> {
         reusableIdentity: { status: 'ID_NOT_FOUND', source: 'VENDOR' },
         consent: { decisionAccepted: true, collectedBy: 'CUSTOMER' },
       },
-      { id: SELFIE_CREDENTIAL, category: 'SELFIE', label: 'SELFIE', parts: [{ classifier: 'FACE' }, { classifier: 'FACEMAP' }] },
+      {
+        id: SELFIE_CREDENTIAL,
+        category: 'SELFIE',
+        label: 'SELFIE',
+        parts: [{ classifier: 'FACE' }, { classifier: 'FACEMAP' }],
+      },
     ],
     decision: { type: 'WARNING', details: { label: 'WARNING' }, risk: { score: 55 } },
     capabilities: {
@@ -72,7 +77,11 @@ export function resultSample(): Record<string, unknown> {
           data: { faceSearchFindings: { status: 'DONE', findings: ['f0000000-0000-4000-8000-000000000009'] } },
         }),
       ],
-      similarity: [entry('s0000000-0000-4000-8000-000000000001', 'PASSED', 'MATCH', { data: { similarity: 'MATCH', score: 0.97 } })],
+      similarity: [
+        entry('s0000000-0000-4000-8000-000000000001', 'PASSED', 'MATCH', {
+          data: { similarity: 'MATCH', score: 0.97 },
+        }),
+      ],
       liveness: [
         entry('l0000000-0000-4000-8000-000000000001', 'PASSED', 'OK', {
           validFaceMapForAuthentication: 'https://retrieval.example/facemap',
@@ -86,7 +95,14 @@ export function resultSample(): Record<string, unknown> {
           additionalInformation: { vendor: { name: 'ScreenCo', response: { hits: [{ name: 'X' }] } } },
         }),
       ],
-      bankCheck: [{ id: 'bank-check-0001', credentials: cred, decision: { type: 'PASSED', details: { label: 'OK' } }, data: 'ACCOUNT_VERIFIED' }],
+      bankCheck: [
+        {
+          id: 'bank-check-0001',
+          credentials: cred,
+          decision: { type: 'PASSED', details: { label: 'OK' } },
+          data: 'ACCOUNT_VERIFIED',
+        },
+      ],
       binCheck: [{ id: '987654', decision: { type: 'PASSED', details: { label: 'OK' } }, data: 'VISA DEBIT' }],
       lookups: [
         entry('k0000000-0000-4000-8000-000000000001', 'PASSED', 'OK', {
@@ -103,8 +119,17 @@ export function resultSample(): Record<string, unknown> {
       riskAnalytics: [
         entry('r0000000-0000-4000-8000-000000000001', 'PASSED', 'OK', {
           data: {
-            associationRisk: { riskLevel: 'LOW', riskScore: 10, insights: [{ message: 'm', value: 'v', riskLevel: 'LOW', riskScore: 1 }] },
-            network: { totalAssociations: 1, associatedEntities: [{ transactionId: 't', highRiskTransaction: false, riskScore: 3, entities: ['email'] }] },
+            associationRisk: {
+              riskLevel: 'LOW',
+              riskScore: 10,
+              insights: [{ message: 'm', value: 'v', riskLevel: 'LOW', riskScore: 1 }],
+            },
+            network: {
+              totalAssociations: 1,
+              associatedEntities: [
+                { transactionId: 't', highRiskTransaction: false, riskScore: 3, entities: ['email'] },
+              ],
+            },
           },
         }),
       ],
@@ -129,7 +154,9 @@ export function resultSample(): Record<string, unknown> {
         },
       ],
     },
-    steps: { href: `https://retrieval.example/api/v1/accounts/accounts/${ACCOUNT_ID}/workflow-executions/${EXECUTION_ID}/steps` },
+    steps: {
+      href: `https://retrieval.example/api/v1/accounts/accounts/${ACCOUNT_ID}/workflow-executions/${EXECUTION_ID}/steps`,
+    },
     consent: { obtained: 'yes', obtainedAt: '2025-01-01T09:59:00Z' },
     captureClient: {
       client: 'web',
@@ -160,7 +187,10 @@ export function accountResponseSample(base = 'https://api.emea-1.example.com'): 
           allowedChannels: ['WEB', 'API', 'SDK'],
           api: {
             token: 'tx-id-token',
-            parts: { front: `${exec}/credentials/${ID_CREDENTIAL}/parts/FRONT`, back: `${exec}/credentials/${ID_CREDENTIAL}/parts/BACK` },
+            parts: {
+              front: `${exec}/credentials/${ID_CREDENTIAL}/parts/FRONT`,
+              back: `${exec}/credentials/${ID_CREDENTIAL}/parts/BACK`,
+            },
             workflowExecution: exec,
           },
         },

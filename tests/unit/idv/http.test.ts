@@ -27,7 +27,11 @@ async function serviceAnswering(answers: Array<(res: import('node:http').ServerR
   return server;
 }
 
-function clientFor(s: TestServer, clock = new FakeClock(), extra: { maxRetries?: number; timeoutMs?: number; random?: () => number } = {}) {
+function clientFor(
+  s: TestServer,
+  clock = new FakeClock(),
+  extra: { maxRetries?: number; timeoutMs?: number; random?: () => number } = {},
+) {
   return new IdvClient(testConfig(s.url, { maxRetries: extra.maxRetries ?? 4, timeoutMs: extra.timeoutMs ?? 2000 }), {
     sleep: clock.sleep,
     now: clock.now,
@@ -36,8 +40,9 @@ function clientFor(s: TestServer, clock = new FakeClock(), extra: { maxRetries?:
 }
 
 const ok = (res: import('node:http').ServerResponse) => sendJson(res, 200, statusBody);
-const fail = (status: number, body?: unknown, headers?: Record<string, string>) => (res: import('node:http').ServerResponse) =>
-  body === undefined ? (res.writeHead(status, headers), res.end()) : sendJson(res, status, body, headers);
+const fail =
+  (status: number, body?: unknown, headers?: Record<string, string>) => (res: import('node:http').ServerResponse) =>
+    body === undefined ? (res.writeHead(status, headers), res.end()) : sendJson(res, status, body, headers);
 
 describe('retries on 5xx', () => {
   it('retries 503 and 502 with jittered exponential backoff, then succeeds', async () => {
@@ -77,7 +82,9 @@ describe('retries on 5xx', () => {
         res.end('<html><body>Bad gateway upstream</body></html>');
       },
     ]);
-    const err = (await clientFor(s, new FakeClock(), { maxRetries: 1 }).getStatus(A, W).catch((e: unknown) => e)) as IdvHttpError;
+    const err = (await clientFor(s, new FakeClock(), { maxRetries: 1 })
+      .getStatus(A, W)
+      .catch((e: unknown) => e)) as IdvHttpError;
     expect(err).toBeInstanceOf(IdvHttpError);
     expect(err.status).toBe(500);
     expect(err.title).toBeUndefined();
@@ -95,7 +102,9 @@ describe('retries on 5xx', () => {
 
   it('does not retry 4xx other than 401/408/429 and classifies 404 as not found', async () => {
     const s = await serviceAnswering([fail(404, { title: 'Not Found', status: 404, detail: 'No such execution' })]);
-    const err = await clientFor(s).getStatus(A, W).catch((e: unknown) => e);
+    const err = await clientFor(s)
+      .getStatus(A, W)
+      .catch((e: unknown) => e);
     expect(isNotFound(err)).toBe(true);
     expect(isPermanent(err)).toBe(true);
     expect(isRetryable(err)).toBe(false);
@@ -103,8 +112,12 @@ describe('retries on 5xx', () => {
   });
 
   it('keeps the Allow header of a 405', async () => {
-    const s = await serviceAnswering([fail(405, { title: 'Method Not Allowed', status: 405 }, { Allow: 'POST, DELETE' })]);
-    const err = (await clientFor(s).getStatus(A, W).catch((e: unknown) => e)) as IdvHttpError;
+    const s = await serviceAnswering([
+      fail(405, { title: 'Method Not Allowed', status: 405 }, { Allow: 'POST, DELETE' }),
+    ]);
+    const err = (await clientFor(s)
+      .getStatus(A, W)
+      .catch((e: unknown) => e)) as IdvHttpError;
     expect(err.status).toBe(405);
     expect(err.allow).toBe('POST, DELETE');
   });
@@ -131,9 +144,13 @@ describe('429 and Retry-After', () => {
   });
 
   it('uses backoff when 429 has no Retry-After, and gives up at the cap with the 429 body', async () => {
-    const s = await serviceAnswering([fail(429, { title: 'Too Many Requests', status: 429, detail: 'Request limit exceeded' })]);
+    const s = await serviceAnswering([
+      fail(429, { title: 'Too Many Requests', status: 429, detail: 'Request limit exceeded' }),
+    ]);
     const clock = new FakeClock();
-    const err = (await clientFor(s, clock, { maxRetries: 2 }).getStatus(A, W).catch((e: unknown) => e)) as IdvHttpError;
+    const err = (await clientFor(s, clock, { maxRetries: 2 })
+      .getStatus(A, W)
+      .catch((e: unknown) => e)) as IdvHttpError;
     expect(err.status).toBe(429);
     expect(err.detail).toBe('Request limit exceeded');
     expect(clock.sleeps).toEqual([125, 250]);
@@ -142,7 +159,9 @@ describe('429 and Retry-After', () => {
   it('hands a Retry-After longer than maxRetryAfterMs to the caller instead of sleeping', async () => {
     const s = await serviceAnswering([fail(429, undefined, { 'Retry-After': '600' }), ok]);
     const clock = new FakeClock();
-    const err = (await clientFor(s, clock).getStatus(A, W).catch((e: unknown) => e)) as IdvHttpError;
+    const err = (await clientFor(s, clock)
+      .getStatus(A, W)
+      .catch((e: unknown) => e)) as IdvHttpError;
     expect(err.status).toBe(429);
     expect(err.retryAfterMs).toBe(600_000);
     expect(clock.sleeps).toEqual([]);
@@ -162,7 +181,11 @@ describe('network errors and timeouts', () => {
   it('retries a refused connection and then raises IdvNetworkError', async () => {
     const url = await closedPortUrl();
     const clock = new FakeClock();
-    const client = new IdvClient(testConfig(url, { maxRetries: 2 }), { sleep: clock.sleep, now: clock.now, random: () => 0.5 });
+    const client = new IdvClient(testConfig(url, { maxRetries: 2 }), {
+      sleep: clock.sleep,
+      now: clock.now,
+      random: () => 0.5,
+    });
     const err = (await client.getStatus(A, W).catch((e: unknown) => e)) as IdvNetworkError;
     expect(err).toBeInstanceOf(IdvNetworkError);
     expect(err.operation).toBe('T getToken'); // the token request is the first to fail

@@ -48,7 +48,8 @@ describe('workflow execution result (R2)', () => {
     const ex = r.capabilities?.extraction?.[0];
     expect(ex?.nfcValidationResult).toBe('READ_VALIDATED');
     const data = ex?.data;
-    if (!data || typeof data !== 'object' || Array.isArray(data)) throw new Error('extraction data should be an object');
+    if (!data || typeof data !== 'object' || Array.isArray(data))
+      throw new Error('extraction data should be an object');
     expect(data.firstName).toBe('ERIKA');
     expect(data.dateOfBirthParts?.year).toBe(1964);
     expect(data.address?.city).toBe('Köln');
@@ -79,7 +80,9 @@ describe('workflow execution result (R2)', () => {
     (raw as any).workflow.status = 'ARCHIVED';
     (raw as any).decision = { type: 'ESCALATED', details: { label: 'MANUAL_REVIEW' }, risk: { score: 80 } };
     (raw as any).capabilities.usability[0].decision = { type: 'SOFT_FAIL', details: { label: 'LENS_FLARE' } };
-    (raw as any).capabilities.voiceCheck = [{ id: 'v-1', decision: { type: 'PASSED', details: { label: 'OK' } }, data: { pitch: 3 } }];
+    (raw as any).capabilities.voiceCheck = [
+      { id: 'v-1', decision: { type: 'PASSED', details: { label: 'OK' } }, data: { pitch: 3 } },
+    ];
     const r = parseResult(raw);
     expect(r.workflow.status).toBe('ARCHIVED');
     expect(r.decision?.type).toBe('ESCALATED');
@@ -115,7 +118,9 @@ describe('workflow execution result (R2)', () => {
   });
 
   it('fails naming workflow.id when it has the wrong type, and account.id when missing', () => {
-    expect(parseError(() => parseResult({ workflow: { id: 42 }, account: { id: ACCOUNT_ID } })).path).toBe('workflow.id');
+    expect(parseError(() => parseResult({ workflow: { id: 42 }, account: { id: ACCOUNT_ID } })).path).toBe(
+      'workflow.id',
+    );
     expect(parseError(() => parseResult({ workflow: { id: EXECUTION_ID }, account: {} })).path).toBe('account.id');
     expect(parseError(() => parseResult({ account: { id: ACCOUNT_ID } })).path).toBe('workflow');
   });
@@ -138,14 +143,21 @@ describe('workflow execution result (R2)', () => {
     (raw as any).decision.risk.score = '72';
     (raw as any).capabilities.similarity[0].data.score = { weird: true };
     (raw as any).capabilities.extraction[0].data.signatureAvailable = 'false';
-    (raw as any).capabilities.extraction[0].data = { ...(raw as any).capabilities.extraction[0].data, firstName: ['not', 'a', 'string'] };
+    (raw as any).capabilities.extraction[0].data = {
+      ...(raw as any).capabilities.extraction[0].data,
+      firstName: ['not', 'a', 'string'],
+    };
     const r = parseResult(raw);
     expect(r.workflow.definitionKey).toBe('10013');
     expect(r.decision?.risk?.score).toBe(72);
     const sim = r.capabilities?.similarity?.[0].data as { similarity?: string; score?: number };
     expect(sim.similarity).toBe('MATCH');
     expect(sim.score).toBeUndefined();
-    const ex = r.capabilities?.extraction?.[0].data as { signatureAvailable?: boolean; firstName?: string; lastName?: string };
+    const ex = r.capabilities?.extraction?.[0].data as {
+      signatureAvailable?: boolean;
+      firstName?: string;
+      lastName?: string;
+    };
     expect(ex.signatureAvailable).toBe(false);
     expect(ex.firstName).toBeUndefined();
     expect(ex.lastName).toBe('MUSTERMANN');
@@ -155,7 +167,10 @@ describe('workflow execution result (R2)', () => {
     const r = parseResult({
       workflow: { id: 'w' },
       account: { id: 'a' },
-      capabilities: { usability: [{ decision: { type: 'NEW', details: { label: 'NEWER' } } }, 'junk', null, { id: 'u2' }], liveness: 'not an array' },
+      capabilities: {
+        usability: [{ decision: { type: 'NEW', details: { label: 'NEWER' } } }, 'junk', null, { id: 'u2' }],
+        liveness: 'not an array',
+      },
     });
     expect(r.capabilities?.usability).toHaveLength(2);
     expect(r.capabilities?.usability?.[0].decision?.details?.label).toBe('NEWER');
@@ -163,7 +178,11 @@ describe('workflow execution result (R2)', () => {
   });
 
   it('a typed capability whose data is not an object keeps it as it came', () => {
-    const r = parseResult({ workflow: { id: 'w' }, account: { id: 'a' }, capabilities: { extraction: [{ id: 'e', data: 'opaque' }] } });
+    const r = parseResult({
+      workflow: { id: 'w' },
+      account: { id: 'a' },
+      capabilities: { extraction: [{ id: 'e', data: 'opaque' }] },
+    });
     expect(r.capabilities?.extraction?.[0].data).toBe('opaque');
     const entry: CapabilityEntry = r.capabilities!.extraction![0];
     expect(entry.id).toBe('e');
@@ -182,7 +201,9 @@ describe('R12 list', () => {
     expect((page as Record<string, unknown>).page).toBe(1);
     const bad = resultSample();
     delete (bad as any).workflow.id;
-    const err = parseError(() => parseOrThrow(ListResponseSchema, { workflowExecutions: [resultSample(), bad] }, 'R12 list'));
+    const err = parseError(() =>
+      parseOrThrow(ListResponseSchema, { workflowExecutions: [resultSample(), bad] }, 'R12 list'),
+    );
     expect(err.path).toBe('workflowExecutions.1.workflow.id');
     expect(ListResponseSchema.parse({}).workflowExecutions).toEqual([]);
   });
@@ -192,7 +213,13 @@ describe('steps (R7), rules (R8), status (R5), report (R6)', () => {
   it('accepts steps with capabilities, with only capabilityIds (older results), or both', () => {
     const s = StepsResponseSchema.parse({
       steps: [
-        { id: 1, name: 'ID_IV', decision: { type: 'PASSED', details: { label: 'OK' } }, capabilities: [{ id: 'c1', category: 'ImageCheck' }], capabilityIds: ['c1', 'c2'] },
+        {
+          id: 1,
+          name: 'ID_IV',
+          decision: { type: 'PASSED', details: { label: 'OK' } },
+          capabilities: [{ id: 'c1', category: 'ImageCheck' }],
+          capabilityIds: ['c1', 'c2'],
+        },
         { id: 2, name: 'SCREENING', capabilityIds: ['c3'] },
         { id: 3, name: 'NEW_STEP', capabilities: [{ id: 'c4' }] },
         { name: 'NO_ID_STEP' },
@@ -218,19 +245,28 @@ describe('steps (R7), rules (R8), status (R5), report (R6)', () => {
       workflowExecution: { id: EXECUTION_ID, href: 'y', definitionKey: 10013, status: 'INITIATED' },
     });
     expect(s.workflowExecution.definitionKey).toBe('10013');
-    expect(parseError(() => parseOrThrow(StatusResponseSchema, { workflowExecution: {} }, 'R5 status')).path).toBe('workflowExecution.id');
+    expect(parseError(() => parseOrThrow(StatusResponseSchema, { workflowExecution: {} }, 'R5 status')).path).toBe(
+      'workflowExecution.id',
+    );
   });
 
   it('report: workflowId with an optional presignedUrl', () => {
     expect(ReportResponseSchema.parse({ workflowId: EXECUTION_ID })).toEqual({ workflowId: EXECUTION_ID });
-    expect(ReportResponseSchema.parse({ workflowId: EXECUTION_ID, presignedUrl: 'https://s3/x.pdf' }).presignedUrl).toBe('https://s3/x.pdf');
+    expect(
+      ReportResponseSchema.parse({ workflowId: EXECUTION_ID, presignedUrl: 'https://s3/x.pdf' }).presignedUrl,
+    ).toBe('https://s3/x.pdf');
   });
 });
 
 describe('callback body', () => {
   const body = {
     callbackSentAt: '2025-01-01T10:03:00Z',
-    workflowExecution: { id: EXECUTION_ID, href: `https://retrieval.example/api/v1/workflow-executions/${EXECUTION_ID}`, definitionKey: 10013, status: 'PROCESSED' },
+    workflowExecution: {
+      id: EXECUTION_ID,
+      href: `https://retrieval.example/api/v1/workflow-executions/${EXECUTION_ID}`,
+      definitionKey: 10013,
+      status: 'PROCESSED',
+    },
     account: { id: ACCOUNT_ID, href: `https://retrieval.example/api/v1/accounts/${ACCOUNT_ID}` },
   };
 
@@ -242,9 +278,10 @@ describe('callback body', () => {
   });
 
   it('accepts any status and fails on a missing execution or account id', () => {
-    expect(CallbackBodySchema.parse({ ...body, workflowExecution: { ...body.workflowExecution, status: 'TOKEN_EXPIRED' } }).workflowExecution.status).toBe(
-      'TOKEN_EXPIRED',
-    );
+    expect(
+      CallbackBodySchema.parse({ ...body, workflowExecution: { ...body.workflowExecution, status: 'TOKEN_EXPIRED' } })
+        .workflowExecution.status,
+    ).toBe('TOKEN_EXPIRED');
     const noExec = { ...body, workflowExecution: { href: 'x' } };
     expect(parseError(() => parseOrThrow(CallbackBodySchema, noExec, 'callback')).path).toBe('workflowExecution.id');
     const noAccount = { ...body, account: { href: 'x' } };
@@ -252,23 +289,35 @@ describe('callback body', () => {
   });
 
   it('parseCallbackHref accepts both link forms', () => {
-    expect(parseCallbackHref(`https://retrieval.example/api/v1/accounts/${ACCOUNT_ID}/workflow-executions/${EXECUTION_ID}`)).toEqual({
+    expect(
+      parseCallbackHref(`https://retrieval.example/api/v1/accounts/${ACCOUNT_ID}/workflow-executions/${EXECUTION_ID}`),
+    ).toEqual({
       accountId: ACCOUNT_ID,
       workflowExecutionId: EXECUTION_ID,
     });
-    expect(parseCallbackHref(`https://retrieval.example/api/v1/workflow-executions/${EXECUTION_ID}`)).toEqual({ workflowExecutionId: EXECUTION_ID });
-    expect(parseCallbackHref(`/api/v1/workflow-executions/${EXECUTION_ID}/status?x=1`)).toEqual({ workflowExecutionId: EXECUTION_ID });
-    expect(parseCallbackHref(`https://r.example/api/v1/accounts/accounts/${ACCOUNT_ID}/workflow-executions/${EXECUTION_ID}`)).toEqual({
+    expect(parseCallbackHref(`https://retrieval.example/api/v1/workflow-executions/${EXECUTION_ID}`)).toEqual({
+      workflowExecutionId: EXECUTION_ID,
+    });
+    expect(parseCallbackHref(`/api/v1/workflow-executions/${EXECUTION_ID}/status?x=1`)).toEqual({
+      workflowExecutionId: EXECUTION_ID,
+    });
+    expect(
+      parseCallbackHref(`https://r.example/api/v1/accounts/accounts/${ACCOUNT_ID}/workflow-executions/${EXECUTION_ID}`),
+    ).toEqual({
       accountId: ACCOUNT_ID,
       workflowExecutionId: EXECUTION_ID,
     });
-    expect(parseError(() => parseCallbackHref('https://r.example/api/v1/accounts/x')).message).toContain('workflow-executions');
+    expect(parseError(() => parseCallbackHref('https://r.example/api/v1/accounts/x')).message).toContain(
+      'workflow-executions',
+    );
   });
 
   it('credentialUrlOf strips the part segment', () => {
-    expect(credentialUrlOf(`https://api.example/api/v1/accounts/a/workflow-executions/w/credentials/${ID_CREDENTIAL}/parts/FRONT`)).toBe(
-      `https://api.example/api/v1/accounts/a/workflow-executions/w/credentials/${ID_CREDENTIAL}`,
-    );
+    expect(
+      credentialUrlOf(
+        `https://api.example/api/v1/accounts/a/workflow-executions/w/credentials/${ID_CREDENTIAL}/parts/FRONT`,
+      ),
+    ).toBe(`https://api.example/api/v1/accounts/a/workflow-executions/w/credentials/${ID_CREDENTIAL}`);
     expect(credentialUrlOf('https://api.example/x/credentials/c')).toBe('https://api.example/x/credentials/c');
   });
 });
@@ -299,14 +348,21 @@ describe('account and credential operation responses', () => {
       api: { token: 'tx', parts: { front: { '1': 'https://api.example/front/1' } } },
     });
     expect(full.api?.parts?.front?.['1']).toBe('https://api.example/front/1');
-    expect(CredentialOperationResponseSchema.parse({ timestamp: 't', account: { id: 'a' }, workflowExecution: { id: 'w' } }).credential).toBeUndefined();
+    expect(
+      CredentialOperationResponseSchema.parse({ timestamp: 't', account: { id: 'a' }, workflowExecution: { id: 'w' } })
+        .credential,
+    ).toBeUndefined();
     expect(CredentialOperationResponseSchema.parse({ api: { parts: {} } }).api?.parts).toEqual({});
   });
 
   it('token, health', () => {
-    expect(TokenResponseSchema.parse({ access_token: 'x', expires_in: '3600', token_type: 'Bearer' }).expires_in).toBe(3600);
+    expect(TokenResponseSchema.parse({ access_token: 'x', expires_in: '3600', token_type: 'Bearer' }).expires_in).toBe(
+      3600,
+    );
     expect(() => TokenResponseSchema.parse({ expires_in: 3600 })).toThrow();
-    expect(HealthResponseSchema.parse({ status: 'DEGRADED', details: { api: 'UP', callback: 'DOWN' } }).details?.callback).toBe('DOWN');
+    expect(
+      HealthResponseSchema.parse({ status: 'DEGRADED', details: { api: 'UP', callback: 'DOWN' } }).details?.callback,
+    ).toBe('DOWN');
   });
 });
 
@@ -324,7 +380,11 @@ describe('outgoing bodies are strict', () => {
       workflowDefinition: {
         key: '10013',
         credentials: [
-          { category: 'ID', country: { predefinedType: 'DEFINED', values: ['DEU', 'AUT'] }, type: { predefinedType: 'DEFINED', values: ['PASSPORT'] } },
+          {
+            category: 'ID',
+            country: { predefinedType: 'DEFINED', values: ['DEU', 'AUT'] },
+            type: { predefinedType: 'DEFINED', values: ['PASSPORT'] },
+          },
           { category: 'SELFIE' },
         ],
         capabilities: {
@@ -335,7 +395,11 @@ describe('outgoing bodies are strict', () => {
           ruleset: { ids: ['a'] },
         },
       },
-      userConsent: { userIp: '203.0.113.1', userLocation: { country: 'DEU', state: 'NW' }, consent: { obtained: 'yes', obtainedAt: '2025-01-01T10:00:00Z' } },
+      userConsent: {
+        userIp: '203.0.113.1',
+        userLocation: { country: 'DEU', state: 'NW' },
+        consent: { obtained: 'yes', obtainedAt: '2025-01-01T10:00:00Z' },
+      },
       overrideSettings: { something: 'x' },
     });
     expect(ok.success).toBe(true);
@@ -354,16 +418,28 @@ describe('outgoing bodies are strict', () => {
     for (const bad of ['30', '5 m', '1w', 'm', '1.5h']) expect(fails({ ...base, tokenLifetime: bad })).toBe(true);
     expect(fails({ ...base, customerInternalRefrence: 'typo' })).toBe(true);
     expect(fails({ customerInternalReference: 'x' })).toBe(true);
-    expect(fails({ ...base, workflowDefinition: { key: 1, credentials: [{ category: 'ID', country: { predefinedType: 'DEFINED', values: ['DE'] } }] } })).toBe(
-      true,
-    );
+    expect(
+      fails({
+        ...base,
+        workflowDefinition: {
+          key: 1,
+          credentials: [{ category: 'ID', country: { predefinedType: 'DEFINED', values: ['DE'] } }],
+        },
+      }),
+    ).toBe(true);
   });
 
   it('prepared data: all optional, formats checked', () => {
     expect(PreparedDataSchema.safeParse({}).success).toBe(true);
-    expect(PreparedDataSchema.safeParse({ firstName: 'A', dateOfBirth: '1990-01-31', email: 'a@b.example', sex: 'F', bank: { amount: 10 } }).success).toBe(
-      true,
-    );
+    expect(
+      PreparedDataSchema.safeParse({
+        firstName: 'A',
+        dateOfBirth: '1990-01-31',
+        email: 'a@b.example',
+        sex: 'F',
+        bank: { amount: 10 },
+      }).success,
+    ).toBe(true);
     expect(PreparedDataSchema.safeParse({ dateOfBirth: '31.01.1990' }).success).toBe(false);
     expect(PreparedDataSchema.safeParse({ email: 'nope' }).success).toBe(false);
     expect(PreparedDataSchema.safeParse({ favouriteColour: 'blue' }).success).toBe(false);

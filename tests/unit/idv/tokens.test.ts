@@ -2,7 +2,16 @@ import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IdvClient } from '@/lib/idv/client';
 import { IdvHttpError } from '@/lib/idv/errors';
-import { FakeClock, makeJwt, sendJson, startServer, testConfig, tokenHandler, type Recorded, type TestServer } from './helpers';
+import {
+  FakeClock,
+  makeJwt,
+  sendJson,
+  startServer,
+  testConfig,
+  tokenHandler,
+  type Recorded,
+  type TestServer,
+} from './helpers';
 
 const A = 'acc-1';
 const W = 'wf-1';
@@ -18,7 +27,10 @@ afterEach(async () => {
 type TokenOpts = Parameters<typeof tokenHandler>[0];
 
 /** Token endpoint + a status endpoint that accepts only `accept(token)`. */
-async function service(tokenOpts: TokenOpts, accept: (auth: string | undefined, req: Recorded) => boolean = () => true) {
+async function service(
+  tokenOpts: TokenOpts,
+  accept: (auth: string | undefined, req: Recorded) => boolean = () => true,
+) {
   const tokens = tokenHandler(tokenOpts);
   server = await startServer((req, res) => {
     if (req.path === '/oauth2/token') return tokens(req, res);
@@ -140,7 +152,8 @@ describe('expiry and refresh', () => {
     let down = false;
     const tokens = tokenHandler({ expiresIn: 3600 });
     server = await startServer((req, res) => {
-      if (req.path === '/oauth2/token') return down ? sendJson(res, 500, { title: 'down', status: 500 }) : tokens(req, res);
+      if (req.path === '/oauth2/token')
+        return down ? sendJson(res, 500, { title: 'down', status: 500 }) : tokens(req, res);
       sendJson(res, 200, statusBody);
     });
     const clock = new FakeClock();
@@ -185,7 +198,9 @@ describe('401 handling', () => {
   it('upload calls with the transaction token never touch the OAuth token on 401', async () => {
     const s = await service({ expiresIn: 3600 }, () => false);
     const client = new IdvClient(testConfig(s.url));
-    const err = (await client.finalize('tx-token', { accountId: A, workflowExecutionId: W }).catch((e: unknown) => e)) as IdvHttpError;
+    const err = (await client
+      .finalize('tx-token', { accountId: A, workflowExecutionId: W })
+      .catch((e: unknown) => e)) as IdvHttpError;
     expect(err.status).toBe(401);
     expect(client.tokens.tokenRequests).toBe(0);
     expect(s.requests).toHaveLength(1);
@@ -197,7 +212,13 @@ describe('token service limits', () => {
     let n = 0;
     const tokens = tokenHandler({ expiresIn: 3600 });
     server = await startServer((req, res) => {
-      if (n++ === 0) return sendJson(res, 429, { title: 'Too Many Requests', status: 429, detail: 'Request limit exceeded' }, { 'Retry-After': '1' });
+      if (n++ === 0)
+        return sendJson(
+          res,
+          429,
+          { title: 'Too Many Requests', status: 429, detail: 'Request limit exceeded' },
+          { 'Retry-After': '1' },
+        );
       return tokens(req, res);
     });
     const clock = new FakeClock();
@@ -210,7 +231,10 @@ describe('token service limits', () => {
   it('never sends more than tokenRatePerSec token requests, even when forced to refetch', async () => {
     const s = await service({ expiresIn: 3600 });
     const clock = new FakeClock();
-    const client = new IdvClient(testConfig(s.url, { tokenRatePerSec: 10, tokenBurst: 1 }), { now: clock.now, sleep: clock.sleep });
+    const client = new IdvClient(testConfig(s.url, { tokenRatePerSec: 10, tokenBurst: 1 }), {
+      now: clock.now,
+      sleep: clock.sleep,
+    });
     const start = clock.now();
     const sentAt: number[] = [];
     for (let i = 0; i < 12; i++) {

@@ -29,8 +29,20 @@ describe('masking personal data', () => {
       decision: { type: 'PASSED' },
       credentials: [{ id: 'c1', clientIp: '198.51.100.23' }],
       capabilities: {
-        extraction: [{ data: { firstName: 'Ada', documentNumber: 'P1234567', address: { line1: '1 Main St', city: 'York', country: 'GBR' }, mrz: { line1: 'P<GBR', line2: '123' }, dateOfBirthParts: { year: 1990, month: 1, day: 2 } } }],
-        deviceRiskVerification: [{ data: { statedIp: { ip: '198.51.100.23', isp: 'ISP' }, ipLocationLatitude: '53.9' } }],
+        extraction: [
+          {
+            data: {
+              firstName: 'Ada',
+              documentNumber: 'P1234567',
+              address: { line1: '1 Main St', city: 'York', country: 'GBR' },
+              mrz: { line1: 'P<GBR', line2: '123' },
+              dateOfBirthParts: { year: 1990, month: 1, day: 2 },
+            },
+          },
+        ],
+        deviceRiskVerification: [
+          { data: { statedIp: { ip: '198.51.100.23', isp: 'ISP' }, ipLocationLatitude: '53.9' } },
+        ],
       },
       additionalInformation: { vendor: { response: { hits: [{ first_name: 'Ada', phone_number: '+441234567890' }] } } },
     };

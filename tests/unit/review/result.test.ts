@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { hiddenColumnsOf, DEFAULT_HIDDEN, CUSTOMISED } from '@/lib/executions/columns';
-import { activeFilterCount, DEFAULT_LIST_PARAMS, detailHref, listHref, toSearchParams } from '@/lib/executions/list-params';
+import {
+  activeFilterCount,
+  DEFAULT_LIST_PARAMS,
+  detailHref,
+  listHref,
+  toSearchParams,
+} from '@/lib/executions/list-params';
 import { formatApproximate } from '@/lib/format';
 import { explainLabel, riskBandOf } from '@/lib/review/glossary';
-import { blockedBy, capabilityGroups, matchedRules, ruleExecutions, rulesForCapability, stepViews } from '@/lib/review/result';
+import {
+  blockedBy,
+  capabilityGroups,
+  matchedRules,
+  ruleExecutions,
+  rulesForCapability,
+  stepViews,
+} from '@/lib/review/result';
 import { FX, unusualExecutions } from '../../fixtures/review';
 
 const byId = (id: string) => unusualExecutions().find((x) => (x.result.workflow as { id: string }).id === id)!;
@@ -11,7 +24,13 @@ const byId = (id: string) => unusualExecutions().find((x) => (x.result.workflow 
 describe('reading a result for the why pane', () => {
   it('orders checks by dependency, keeps unknown ones last, explains labels', () => {
     const groups = capabilityGroups(byId(FX.every).result);
-    expect(groups.slice(0, 5).map((g) => g.name)).toEqual(['usability', 'imageChecks', 'classification', 'extraction', 'dataChecks']);
+    expect(groups.slice(0, 5).map((g) => g.name)).toEqual([
+      'usability',
+      'imageChecks',
+      'classification',
+      'extraction',
+      'dataChecks',
+    ]);
     expect(groups).toHaveLength(34);
     const image = groups.find((g) => g.name === 'imageChecks')!;
     expect(image.worst).toBe('REJECTED');
@@ -29,15 +48,32 @@ describe('reading a result for the why pane', () => {
     const groups = capabilityGroups(x.result);
     const rules = matchedRules(ruleExecutions(x.rules!.executions));
     expect(rules[0]).toMatchObject({ id: 'R-DIGITAL-COPY', score: 90 });
-    expect(rulesForCapability(groups.find((g) => g.name === 'imageChecks')!, rules).map((r) => r.id)).toContain('R-DIGITAL-COPY');
-    expect(rulesForCapability(groups.find((g) => g.name === 'watchlistScreening')!, rules).map((r) => r.id)).toEqual(['R-WATCHLIST']);
+    expect(
+      rulesForCapability(
+        groups.find((g) => g.name === 'imageChecks')!,
+        rules,
+      ).map((r) => r.id),
+    ).toContain('R-DIGITAL-COPY');
+    expect(
+      rulesForCapability(
+        groups.find((g) => g.name === 'watchlistScreening')!,
+        rules,
+      ).map((r) => r.id),
+    ).toEqual(['R-WATCHLIST']);
     const ne = capabilityGroups(byId(FX.notExecuted).result);
-    expect(blockedBy(ne.find((g) => g.name === 'extraction')!, ne).map((g) => g.name)).toEqual(['usability']);
+    expect(
+      blockedBy(
+        ne.find((g) => g.name === 'extraction')!,
+        ne,
+      ).map((g) => g.name),
+    ).toEqual(['usability']);
   });
 
   it('survives missing parts and odd steps', () => {
     expect(capabilityGroups(byId(FX.minimal).result)).toEqual([]);
-    expect(ruleExecutions([null, 'x', { rulesets: 'nope' }])).toEqual([{ id: null, startedAt: null, completedAt: null, rulesets: [] }]);
+    expect(ruleExecutions([null, 'x', { rulesets: 'nope' }])).toEqual([
+      { id: null, startedAt: null, completedAt: null, rulesets: [] },
+    ]);
     const u = byId(FX.unknown);
     const steps = stepViews(u.steps!.steps, capabilityGroups(u.result));
     expect(steps[0].capabilities.map((c) => c.capability)).toEqual(['voiceVerification', null]);
@@ -46,15 +82,31 @@ describe('reading a result for the why pane', () => {
   it('has plain words for known labels and bands for scores', () => {
     expect(explainLabel('NO_MATCH', 'similarity')).toMatch(/different people/);
     expect(explainLabel('SOMETHING_NEW')).toBeNull();
-    expect([riskBandOf(-1), riskBandOf(0), riskBandOf(30), riskBandOf(31), riskBandOf(71), riskBandOf(null)]).toEqual(['NOT_EXECUTED', 'PASSED', 'PASSED', 'WARNING', 'REJECTED', null]);
+    expect([riskBandOf(-1), riskBandOf(0), riskBandOf(30), riskBandOf(31), riskBandOf(71), riskBandOf(null)]).toEqual([
+      'NOT_EXECUTED',
+      'PASSED',
+      'PASSED',
+      'WARNING',
+      'REJECTED',
+      null,
+    ]);
   });
 });
 
 describe('list URL and preferences', () => {
   it('writes short URLs and keeps the list state in them', () => {
     expect(listHref(DEFAULT_LIST_PARAMS)).toBe('/executions');
-    const p = { ...DEFAULT_LIST_PARAMS, decision: ['REJECTED', 'WARNING'], riskMin: 71, sort: 'risk' as const, after: 'x~y', st: 'tok' };
-    expect(toSearchParams(p).toString()).toBe('decision=REJECTED&decision=WARNING&riskMin=71&st=tok&sort=risk&after=x%7Ey');
+    const p = {
+      ...DEFAULT_LIST_PARAMS,
+      decision: ['REJECTED', 'WARNING'],
+      riskMin: 71,
+      sort: 'risk' as const,
+      after: 'x~y',
+      st: 'tok',
+    };
+    expect(toSearchParams(p).toString()).toBe(
+      'decision=REJECTED&decision=WARNING&riskMin=71&st=tok&sort=risk&after=x%7Ey',
+    );
     expect(detailHref('abc', p)).toBe('/executions/abc?decision=REJECTED&decision=WARNING&riskMin=71&st=tok&sort=risk');
     expect(activeFilterCount(p)).toBe(2);
   });

@@ -9,11 +9,13 @@ const MILLION = { count: 1_000_000, days: 365, anchor: new Date('2026-03-01T00:0
 
 describe('generator: deterministic and O(1) per index', () => {
   it('same seed and index -> the same execution, byte for byte', () => {
-    for (const i of [0, 1, 77, 9_999]) expect(JSON.stringify(generateExecution('s1', i, OPTS))).toBe(JSON.stringify(generateExecution('s1', i, OPTS)));
+    for (const i of [0, 1, 77, 9_999])
+      expect(JSON.stringify(generateExecution('s1', i, OPTS))).toBe(JSON.stringify(generateExecution('s1', i, OPTS)));
   });
 
   it('a different seed -> different ids and data', () => {
-    const a = generateExecution('s1', 5, OPTS), b = generateExecution('s2', 5, OPTS);
+    const a = generateExecution('s1', 5, OPTS),
+      b = generateExecution('s2', 5, OPTS);
     expect(a.result.workflow.id).not.toBe(b.result.workflow.id);
   });
 
@@ -31,7 +33,8 @@ describe('generator: deterministic and O(1) per index', () => {
     expect(codec.decode(e.result.workflow.id)).toEqual({ kind: Kind.execution, slot: 0, index: 999_999 });
     const acc = codec.decode(e.result.account.id)!;
     expect(acc.kind).toBe(Kind.account);
-    for (const c of e.result.credentials) expect(codec.decode(c.id)).toMatchObject({ kind: Kind.credential, index: 999_999 });
+    for (const c of e.result.credentials)
+      expect(codec.decode(c.id)).toMatchObject({ kind: Kind.credential, index: 999_999 });
   });
 
   it('ids look like v4 UUIDs and random UUIDs do not decode', () => {
@@ -71,24 +74,27 @@ describe('generator: deterministic and O(1) per index', () => {
 
   it('parts point to pictures that pass the spec size rules (ID >= 563 x 355, selfie >= 480 x 640)', () => {
     const seen = new Set<string>();
-    for (let i = 0; i < 200 && seen.size < 12; i++) for (const p of generateExecution('img', i, OPTS).parts) {
-      const key = `${p.kind}:${p.variant}`;
-      if (seen.has(key) || seen.size >= 12) continue;
-      seen.add(key);
-      const info = inspectImage(imageFor(p.kind, p.variant).bytes);
-      if (p.kind === 'face') expect([info.width, info.height]).toEqual([480, 640]);
-      else {
-        expect(info.width).toBeGreaterThanOrEqual(600);
-        expect(info.height).toBeGreaterThanOrEqual(380);
+    for (let i = 0; i < 200 && seen.size < 12; i++)
+      for (const p of generateExecution('img', i, OPTS).parts) {
+        const key = `${p.kind}:${p.variant}`;
+        if (seen.has(key) || seen.size >= 12) continue;
+        seen.add(key);
+        const info = inspectImage(imageFor(p.kind, p.variant).bytes);
+        if (p.kind === 'face') expect([info.width, info.height]).toEqual([480, 640]);
+        else {
+          expect(info.width).toBeGreaterThanOrEqual(600);
+          expect(info.height).toBeGreaterThanOrEqual(380);
+        }
       }
-    }
     expect(seen.size).toBe(12);
   });
 
   it('pictures are cached and small (a few KB to tens of KB)', () => {
-    const a = imageFor('face', 3), b = imageFor('face', 3);
+    const a = imageFor('face', 3),
+      b = imageFor('face', 3);
     expect(a).toBe(b);
-    for (const k of ['document-front', 'document-back', 'face'] as const) expect(imageFor(k, 1).bytes.length).toBeLessThan(60_000);
+    for (const k of ['document-front', 'document-back', 'face'] as const)
+      expect(imageFor(k, 1).bytes.length).toBeLessThan(60_000);
   });
 
   it('an out-of-range index throws', () => {

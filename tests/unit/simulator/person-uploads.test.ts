@@ -12,7 +12,17 @@ describe('MRZ', () => {
     expect(checkDigit('120415')).toBe('9');
   });
   it('a passport MRZ has two lines of 44 characters', () => {
-    const m = mrzFor({ country: 'UTO', nationality: 'UTO', docType: 'PASSPORT', docNumber: 'L898902C3', firstName: 'Anna María', lastName: 'Eriksson', sex: 'F', dateOfBirth: '1974-08-12', expiryDate: '2012-04-15' })!;
+    const m = mrzFor({
+      country: 'UTO',
+      nationality: 'UTO',
+      docType: 'PASSPORT',
+      docNumber: 'L898902C3',
+      firstName: 'Anna María',
+      lastName: 'Eriksson',
+      sex: 'F',
+      dateOfBirth: '1974-08-12',
+      expiryDate: '2012-04-15',
+    })!;
     expect(m.line1).toBe('P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<');
     expect(m.line2.slice(0, 28)).toBe('L898902C36UTO7408122F1204159');
   });
@@ -20,7 +30,12 @@ describe('MRZ', () => {
 
 describe('upload inspection', () => {
   it('reads PNG and JPEG dimensions by content and flags grayscale', () => {
-    expect(inspectImage(solidPng(640, 400))).toMatchObject({ format: 'png', width: 640, height: 400, grayscale: false });
+    expect(inspectImage(solidPng(640, 400))).toMatchObject({
+      format: 'png',
+      width: 640,
+      height: 400,
+      grayscale: false,
+    });
     expect(inspectImage(solidPng(640, 400, { gray: true })).grayscale).toBe(true);
     expect(inspectImage(solidJpeg(480, 640))).toMatchObject({ format: 'jpeg', width: 480, height: 640 });
   });

@@ -6,13 +6,20 @@ import { buildExecution } from '../../fixtures/execution';
 /** The definition the stored content hashes were computed with: the fast one must equal it. */
 const formerCanonicalJson = (value: unknown): string =>
   JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]])) : v,
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, (v as Record<string, unknown>)[k]]),
+        )
+      : v,
   );
 
 /** Deep copy with every object's keys in reverse (or shuffled) insertion order. */
 function reorder(v: unknown, pick: (keys: string[]) => string[] = (k) => [...k].reverse()): unknown {
   if (Array.isArray(v)) return v.map((x) => reorder(x, pick));
-  if (v && typeof v === 'object') return Object.fromEntries(pick(Object.keys(v)).map((k) => [k, reorder((v as Record<string, unknown>)[k], pick)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(pick(Object.keys(v)).map((k) => [k, reorder((v as Record<string, unknown>)[k], pick)]));
   return v;
 }
 
@@ -26,18 +33,74 @@ function prng(seed: number) {
   };
 }
 
-const KEYS = ['a', 'B', 'b', '_x', 'Z', 'é', '0', '1', '10', '9', '01', '-1', '4294967294', '4294967295', '1.5', '', ' ', 'key"q', 'back\\slash', 'nl\n', '\u2028', '😀', '__proto__', 'constructor'];
-const STRINGS = ['', 'plain', 'quote"', 'back\\', 'tab\t', 'ctl\u0001', 'line\u2028sep', 'pair😀', 'lone\ud800', 'lone\udfff end', 'é'];
+const KEYS = [
+  'a',
+  'B',
+  'b',
+  '_x',
+  'Z',
+  'é',
+  '0',
+  '1',
+  '10',
+  '9',
+  '01',
+  '-1',
+  '4294967294',
+  '4294967295',
+  '1.5',
+  '',
+  ' ',
+  'key"q',
+  'back\\slash',
+  'nl\n',
+  '\u2028',
+  '😀',
+  '__proto__',
+  'constructor',
+];
+const STRINGS = [
+  '',
+  'plain',
+  'quote"',
+  'back\\',
+  'tab\t',
+  'ctl\u0001',
+  'line\u2028sep',
+  'pair😀',
+  'lone\ud800',
+  'lone\udfff end',
+  'é',
+];
 
 function randomValue(rand: () => number, depth: number): unknown {
   const r = rand();
   if (depth > 4 || r < 0.35) {
     const p = Math.floor(rand() * 12);
-    return [null, true, false, 0, -0, 1.5, -42, 1e21, NaN, Infinity, undefined, STRINGS[Math.floor(rand() * STRINGS.length)]][p];
+    return [
+      null,
+      true,
+      false,
+      0,
+      -0,
+      1.5,
+      -42,
+      1e21,
+      NaN,
+      Infinity,
+      undefined,
+      STRINGS[Math.floor(rand() * STRINGS.length)],
+    ][p];
   }
   if (r < 0.6) return Array.from({ length: Math.floor(rand() * 5) }, () => randomValue(rand, depth + 1));
   const o: Record<string, unknown> = {};
-  for (let i = Math.floor(rand() * 7); i > 0; i--) Object.defineProperty(o, KEYS[Math.floor(rand() * KEYS.length)], { value: randomValue(rand, depth + 1), enumerable: true, configurable: true, writable: true });
+  for (let i = Math.floor(rand() * 7); i > 0; i--)
+    Object.defineProperty(o, KEYS[Math.floor(rand() * KEYS.length)], {
+      value: randomValue(rand, depth + 1),
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
   return o;
 }
 
@@ -49,7 +112,13 @@ describe('canonicalJson', () => {
       expect(canonicalJson(v), JSON.stringify(v)).toBe(formerCanonicalJson(v) ?? undefined);
     }
     const x = buildExecution({ firstName: 'Zoë', feedback: { status: 'FRAUD', reason: 'ID_FRAUD' } });
-    for (const body of [x.result, x.steps, x.rules, null, { at: new Date(0), n: [undefined, () => 1, Symbol('s')], f: () => 1 }]) {
+    for (const body of [
+      x.result,
+      x.steps,
+      x.rules,
+      null,
+      { at: new Date(0), n: [undefined, () => 1, Symbol('s')], f: () => 1 },
+    ]) {
       expect(canonicalJson(body)).toBe(formerCanonicalJson(body));
     }
   });
@@ -71,7 +140,9 @@ describe('content hash', () => {
     const x = buildExecution();
     const h = hashOf({ ...x, fetchedAt });
     expect(h).toMatch(/^[0-9a-f]{64}$/);
-    expect(hashOf({ result: reorder(x.result), steps: reorder(x.steps), rules: reorder(x.rules), fetchedAt: new Date() })).toBe(h);
+    expect(
+      hashOf({ result: reorder(x.result), steps: reorder(x.steps), rules: reorder(x.rules), fetchedAt: new Date() }),
+    ).toBe(h);
     const former = createHash('sha256')
       .update(formerCanonicalJson(x.result))
       .update('\0')

@@ -16,14 +16,20 @@ export default async function SettingsPage() {
   const by = fourEyes.updatedBy ? await getUser(fourEyes.updatedBy) : null;
   return (
     <>
-      <PageHeader title="Settings" description="How Verdict behaves for everyone. Every change is recorded in the audit log." />
+      <PageHeader
+        title="Settings"
+        description="How Verdict behaves for everyone. Every change is recorded in the audit log."
+      />
       <div className="grid max-w-3xl gap-6">
         <Card>
           <CardHeader>
             <CardTitle>Feedback</CardTitle>
             <p className="text-xs text-muted-fg">
-              A Fraud label follows the identity document to later transactions at the service, so a wrong one hurts a real person.
-              {fourEyes.updatedAt ? ` Last changed ${formatDateTime(fourEyes.updatedAt)}${by ? ` by ${by.email}` : ''}.` : ''}
+              A Fraud label follows the identity document to later transactions at the service, so a wrong one hurts a
+              real person.
+              {fourEyes.updatedAt
+                ? ` Last changed ${formatDateTime(fourEyes.updatedAt)}${by ? ` by ${by.email}` : ''}.`
+                : ''}
               {waiting ? ` ${formatNumber(waiting)} label${waiting === 1 ? '' : 's'} currently await approval.` : ''}
             </p>
           </CardHeader>

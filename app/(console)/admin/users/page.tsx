@@ -15,7 +15,10 @@ export default async function UsersPage() {
   const rows = await listUsers();
   return (
     <>
-      <PageHeader title="Users" description="Who may sign in to Verdict, and with which role. Deactivated users are signed out at once." />
+      <PageHeader
+        title="Users"
+        description="Who may sign in to Verdict, and with which role. Deactivated users are signed out at once."
+      />
       <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
         <Card className="self-start">
           <Table>
@@ -26,7 +29,9 @@ export default async function UsersPage() {
                 <TH>Role</TH>
                 <TH>Status</TH>
                 <TH className="whitespace-nowrap">Last sign-in</TH>
-                <TH><span className="sr-only">Actions</span></TH>
+                <TH>
+                  <span className="sr-only">Actions</span>
+                </TH>
               </TR>
             </THead>
             <TBody>
@@ -40,7 +45,10 @@ export default async function UsersPage() {
                   <TD>{u.active ? <Badge tone="ok">Active</Badge> : <Badge tone="neutral">Deactivated</Badge>}</TD>
                   <TD className="text-xs text-muted-fg">{formatDateTime(u.lastSignInAt)}</TD>
                   <TD className="text-right">
-                    <UserRowActions user={{ id: u.id, email: u.email, role: u.role, active: u.active }} isSelf={u.id === me.id} />
+                    <UserRowActions
+                      user={{ id: u.id, email: u.email, role: u.role, active: u.active }}
+                      isSelf={u.id === me.id}
+                    />
                   </TD>
                 </TR>
               ))}

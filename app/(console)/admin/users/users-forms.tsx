@@ -34,40 +34,79 @@ export function CreateUserForm() {
     >
       {result ? (
         <Alert tone={result.ok ? 'success' : 'error'}>
-          {result.ok ? result.message : result.fieldErrors && Object.keys(result.fieldErrors).length > 0 ? 'Check the highlighted fields.' : result.error}
+          {result.ok
+            ? result.message
+            : result.fieldErrors && Object.keys(result.fieldErrors).length > 0
+              ? 'Check the highlighted fields.'
+              : result.error}
         </Alert>
       ) : null}
       <div className="flex flex-col gap-1.5">
         <Label htmlFor="new-email">E-mail</Label>
-        <Input id="new-email" name="email" type="email" maxLength={400} required aria-invalid={Boolean(fe.email)} aria-describedby="new-email-error" />
+        <Input
+          id="new-email"
+          name="email"
+          type="email"
+          maxLength={400}
+          required
+          aria-invalid={Boolean(fe.email)}
+          aria-describedby="new-email-error"
+        />
         <FieldError id="new-email-error" messages={fe.email} />
       </div>
       <div className="flex flex-col gap-1.5">
         <Label htmlFor="new-name">Name</Label>
-        <Input id="new-name" name="name" maxLength={200} required aria-invalid={Boolean(fe.name)} aria-describedby="new-name-error" />
+        <Input
+          id="new-name"
+          name="name"
+          maxLength={200}
+          required
+          aria-invalid={Boolean(fe.name)}
+          aria-describedby="new-name-error"
+        />
         <FieldError id="new-name-error" messages={fe.name} />
       </div>
       <div className="flex flex-col gap-1.5">
         <Label htmlFor="new-role">Role</Label>
         <Select id="new-role" name="role" defaultValue="analyst">
           {ROLE_OPTIONS.map((o) => (
-            <option key={o.value} value={o.value}>{o.label}</option>
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
           ))}
         </Select>
         <FieldError messages={fe.role} />
       </div>
       <div className="flex flex-col gap-1.5">
         <Label htmlFor="new-password">Password</Label>
-        <Input id="new-password" name="password" type="password" autoComplete="new-password" maxLength={200} aria-invalid={Boolean(fe.password)} aria-describedby="new-password-hint new-password-error" />
-        <p id="new-password-hint" className="text-xs text-muted-fg">At least 12 characters. Leave empty for a user who signs in only through SSO.</p>
+        <Input
+          id="new-password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          maxLength={200}
+          aria-invalid={Boolean(fe.password)}
+          aria-describedby="new-password-hint new-password-error"
+        />
+        <p id="new-password-hint" className="text-xs text-muted-fg">
+          At least 12 characters. Leave empty for a user who signs in only through SSO.
+        </p>
         <FieldError id="new-password-error" messages={fe.password} />
       </div>
-      <Button type="submit" disabled={pending}>{pending ? 'Adding…' : 'Add user'}</Button>
+      <Button type="submit" disabled={pending}>
+        {pending ? 'Adding…' : 'Add user'}
+      </Button>
     </form>
   );
 }
 
-export function UserRowActions({ user, isSelf }: { user: { id: string; email: string; role: string; active: boolean }; isSelf: boolean }) {
+export function UserRowActions({
+  user,
+  isSelf,
+}: {
+  user: { id: string; email: string; role: string; active: boolean };
+  isSelf: boolean;
+}) {
   const [error, setError] = useState<string | null>(null);
   const [pending, start] = useTransition();
   const run = (fn: () => Promise<ActionResult<unknown>>) =>
@@ -78,7 +117,9 @@ export function UserRowActions({ user, isSelf }: { user: { id: string; email: st
   return (
     <div className="flex flex-col items-end gap-1">
       <div className="flex items-center justify-end gap-2">
-        <label className="sr-only" htmlFor={`role-${user.id}`}>Role of {user.email}</label>
+        <label className="sr-only" htmlFor={`role-${user.id}`}>
+          Role of {user.email}
+        </label>
         <Select
           id={`role-${user.id}`}
           className="h-8 w-32 text-xs"
@@ -101,7 +142,11 @@ export function UserRowActions({ user, isSelf }: { user: { id: string; email: st
           {user.active ? 'Deactivate' : 'Activate'}
         </Button>
       </div>
-      {error ? <p role="alert" className="text-xs text-danger">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="text-xs text-danger">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

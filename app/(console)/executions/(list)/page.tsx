@@ -24,10 +24,17 @@ export default async function ExecutionsPage({ searchParams }: { searchParams: P
     // Free text typed into the address bar: keep the search, move it out of the URL.
     redirect(listHref({ ...params, st: await saveSearchTerm(user.id, raw.q) }));
   }
-  const [list, facets, hiddenColumns] = await Promise.all([listExecutions(params, user.id), getListFacets(), getHiddenColumns(user.id)]);
+  const [list, facets, hiddenColumns] = await Promise.all([
+    listExecutions(params, user.id),
+    getListFacets(),
+    getHiddenColumns(user.id),
+  ]);
   return (
     <>
-      <PageHeader title="Executions" description="Verification results from the service, newest first. Personal data is masked until you reveal it on an execution." />
+      <PageHeader
+        title="Executions"
+        description="Verification results from the service, newest first. Personal data is masked until you reveal it on an execution."
+      />
       <ExecutionsView
         params={params}
         rows={list.rows}

@@ -13,7 +13,13 @@ import { refreshExecutionAction } from '../actions';
 // The title names no person: tabs and history stay free of personal data.
 export const metadata: Metadata = { title: 'Execution' };
 
-export default async function ExecutionPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<RawSearchParams> }) {
+export default async function ExecutionPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<RawSearchParams>;
+}) {
   const user = await requireRole('analyst');
   const { id } = await params;
   // A malformed or unknown id is "not found", never an error page.
@@ -31,7 +37,12 @@ export default async function ExecutionPage({ params, searchParams }: { params: 
         prevHref: nav.prev ? detailHref(nav.prev, list) : null,
         nextHref: nav.next ? detailHref(nav.next, list) : null,
         // Back to the list at this execution's position, with the same filters and sort.
-        listHref: listHref({ ...list, after: undefined, before: undefined, at: `${list.sort === 'created' ? detail.createdAt : list.sort === 'completed' ? (detail.completedAt ?? '') : (detail.riskScore ?? '')}~${detail.id}` }),
+        listHref: listHref({
+          ...list,
+          after: undefined,
+          before: undefined,
+          at: `${list.sort === 'created' ? detail.createdAt : list.sort === 'completed' ? (detail.completedAt ?? '') : (detail.riskScore ?? '')}~${detail.id}`,
+        }),
       }}
     />
   );

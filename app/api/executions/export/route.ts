@@ -14,9 +14,27 @@ const EXPORT_MAX_ROWS = 100_000;
 const BATCH = 1000;
 
 const HEADER = [
-  'execution_id', 'account_id', 'created_at', 'completed_at', 'status', 'decision_type', 'decision_label', 'risk_score',
-  'definition_key', 'customer_internal_reference', 'user_reference', 'reporting_criteria', 'issuing_country', 'document_type',
-  'document_number', 'name', 'feedback_status', 'feedback_reason', 'feedback_delivery', 'wiped_out_at', 'personal_data',
+  'execution_id',
+  'account_id',
+  'created_at',
+  'completed_at',
+  'status',
+  'decision_type',
+  'decision_label',
+  'risk_score',
+  'definition_key',
+  'customer_internal_reference',
+  'user_reference',
+  'reporting_criteria',
+  'issuing_country',
+  'document_type',
+  'document_number',
+  'name',
+  'feedback_status',
+  'feedback_reason',
+  'feedback_delivery',
+  'wiped_out_at',
+  'personal_data',
 ];
 
 /**
@@ -29,15 +47,29 @@ export async function GET(req: Request) {
   if (auth.error) return auth.error;
   const { user } = auth;
   const url = new URL(req.url);
-  const ids = [...new Set(url.searchParams.getAll('id').filter((x) => UUID_RE.test(x)).map((x) => x.toLowerCase()))].slice(0, 1000);
-  const params: ListParams = { ...parseListParams(url.searchParams), after: undefined, before: undefined, at: undefined };
+  const ids = [
+    ...new Set(
+      url.searchParams
+        .getAll('id')
+        .filter((x) => UUID_RE.test(x))
+        .map((x) => x.toLowerCase()),
+    ),
+  ].slice(0, 1000);
+  const params: ListParams = {
+    ...parseListParams(url.searchParams),
+    after: undefined,
+    before: undefined,
+    at: undefined,
+  };
   const where = ids.length ? inArray(executions.id, ids) : (await listWhereOf(params)).where;
 
   await audit({
     action: 'executions.export',
     actor: user,
     targetType: 'executions',
-    details: ids.length ? { selected: ids.length } : { filters: toSearchParams(params, { withCursor: false }).toString(), max: EXPORT_MAX_ROWS },
+    details: ids.length
+      ? { selected: ids.length }
+      : { filters: toSearchParams(params, { withCursor: false }).toString(), max: EXPORT_MAX_ROWS },
   });
 
   const enc = new TextEncoder();
@@ -53,15 +85,39 @@ export async function GET(req: Request) {
           controller.enqueue(enc.encode(`\uFEFF${csvLine(HEADER)}`));
           return;
         }
-        const page = await readListPage({ ...params, after: cursor }, where, Math.min(BATCH, EXPORT_MAX_ROWS - written));
-        const revealed = await revealedIds(user.id, page.rows.map((r) => r.id));
+        const page = await readListPage(
+          { ...params, after: cursor },
+          where,
+          Math.min(BATCH, EXPORT_MAX_ROWS - written),
+        );
+        const revealed = await revealedIds(
+          user.id,
+          page.rows.map((r) => r.id),
+        );
         let chunk = '';
         for (const raw of page.rows) {
           const r = toListRow(params.sort, raw, revealed.has(raw.id));
           chunk += csvLine([
-            r.id, r.accountId, r.createdAt, r.completedAt, r.status, r.decisionType, r.decisionLabel, r.riskScore,
-            r.definitionKey, r.customerInternalReference, r.userReference, r.reportingCriteria, r.issuingCountry, r.documentType,
-            r.documentNumber, r.name, r.feedbackStatus, r.feedbackReason, r.feedbackDelivery, r.wipedOutAt,
+            r.id,
+            r.accountId,
+            r.createdAt,
+            r.completedAt,
+            r.status,
+            r.decisionType,
+            r.decisionLabel,
+            r.riskScore,
+            r.definitionKey,
+            r.customerInternalReference,
+            r.userReference,
+            r.reportingCriteria,
+            r.issuingCountry,
+            r.documentType,
+            r.documentNumber,
+            r.name,
+            r.feedbackStatus,
+            r.feedbackReason,
+            r.feedbackDelivery,
+            r.wipedOutAt,
             !r.hasPersonalData ? 'removed' : r.revealed ? 'revealed' : 'masked',
           ]);
         }
