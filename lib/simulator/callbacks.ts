@@ -7,6 +7,9 @@ export interface CallbackJob {
   body: Record<string, unknown>;
 }
 
+/** Attempts kept for /__sim/callbacks: the oldest go first, so memory stays bounded. */
+export const MAX_ATTEMPTS_KEPT = 5_000;
+
 export class CallbackDispatcher {
   private readonly attempts: CallbackAttempt[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -23,7 +26,7 @@ export class CallbackDispatcher {
 
   enqueue(job: CallbackJob) {
     if (Math.random() < this.faults().dropCallbacks) {
-      this.attempts.push({
+      this.record({
         executionId: job.executionId,
         url: job.url,
         attempt: 0,
@@ -47,7 +50,7 @@ export class CallbackDispatcher {
       body,
       ...(duplicate ? { duplicate: true } : {}),
     };
-    this.attempts.push(rec);
+    this.record(rec);
     try {
       const res = await fetch(job.url, {
         method: 'POST',
@@ -87,6 +90,11 @@ export class CallbackDispatcher {
     }, delay);
     t.unref();
     this.timers.add(t);
+  }
+
+  private record(rec: CallbackAttempt) {
+    this.attempts.push(rec);
+    if (this.attempts.length > MAX_ATTEMPTS_KEPT) this.attempts.splice(0, this.attempts.length - MAX_ATTEMPTS_KEPT);
   }
 
   list(): CallbackAttempt[] {

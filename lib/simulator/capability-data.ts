@@ -141,7 +141,10 @@ export function livenessData(ctx: DataContext) {
 }
 
 export function imageChecksData(ctx: DataContext) {
-  const status = ctx.rng.chance(0.01) ? 'PENDING' : 'DONE';
+  // The draw is always made so the generator's sequence stays the same; a search that found
+  // matches has finished, so a REPEATED_FACE result always lists them.
+  const pending = ctx.rng.chance(0.01);
+  const status = pending && ctx.faceMatches.length === 0 ? 'PENDING' : 'DONE';
   const descriptions: Record<string, string> = {
     OK: 'No indication of fraud found',
     DIGITAL_COPY: 'The document is a photo of a screen',

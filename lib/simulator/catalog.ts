@@ -1,5 +1,5 @@
 // Value sets the simulator draws from: countries, names, labels, rules, workflow definitions.
-// Labels and dependencies follow /work/shared/reference/service-facts.md.
+// Labels and dependencies follow ../shared/reference/service-facts.md.
 
 export interface CountryInfo {
   code: string;

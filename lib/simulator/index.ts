@@ -1,5 +1,5 @@
 // Identity-verification service simulator: a faithful offline HTTP implementation of the service
-// interface (/work/shared/spec/identity-verification-service.md) on one base URL.
+// interface (../shared/spec/identity-verification-service.md) on one base URL.
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -7,7 +7,7 @@ import { serve } from '@hono/node-server';
 import { TokenService } from './auth';
 import { CallbackDispatcher } from './callbacks';
 import { Engine } from './state';
-import { createApp } from './server';
+import { createApp, isLoopbackHost } from './server';
 import {
   DEFAULT_FAULTS,
   DEFAULT_RATE_LIMITS,
@@ -79,6 +79,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     accessTokenLifetimeSec: opts.tokenLifetimeSec ?? 3600,
     rateLimits,
     allowInsecureCallbacks: opts.allowInsecureCallbacks ?? true,
+    callbackHostAllowed: callbackHostPolicy(opts),
     reportSecret: randomBytes(16).toString('hex'),
     log: opts.log,
     stats,
@@ -130,3 +131,17 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
 }
 export { imageFor, solidJpeg, solidPng } from './images';
 export { IdCodec } from './ids';
+
+/** Loopback, the default callback URL's host and the configured hosts; anything with the flag. */
+function callbackHostPolicy(opts: SimulatorOptions): (host: string) => boolean {
+  if (opts.allowAnyCallbackHost) return () => true;
+  const allowed = new Set((opts.callbackHosts ?? []).map((h) => h.trim().toLowerCase()).filter(Boolean));
+  if (opts.callbackUrl) {
+    try {
+      allowed.add(new URL(opts.callbackUrl).hostname.toLowerCase().replace(/^\[|\]$/g, ''));
+    } catch {
+      /* an invalid default URL fails where it is used */
+    }
+  }
+  return (host) => isLoopbackHost(host) || allowed.has(host);
+}

@@ -10,6 +10,7 @@ import {
   type WorkflowStatus,
 } from './catalog';
 import { CallbackDispatcher } from './callbacks';
+import { bad, notFound } from './errors';
 import { generateExecution, seedModel, type SeedModel } from './generator';
 import { Kind } from './ids';
 import { imageFor } from './images';
@@ -355,7 +356,12 @@ export class Engine {
     if (!e.captureState.includes('finalized')) e.captureState.push('finalized');
   }
 
+  /** R11: feedback on a PROCESSED execution whose data still exists. */
   setFeedback(ref: ExecutionRef, fb: { status: string; reason?: string }) {
+    const v = this.view(ref);
+    if (v.wiped) throw notFound('The execution data was deleted; feedback cannot be set');
+    if (v.status !== 'PROCESSED')
+      throw bad(`Feedback can be set only on a PROCESSED workflow execution; it is ${v.status}`);
     const feedback = {
       status: fb.status,
       ...(fb.reason ? { reason: fb.reason } : {}),

@@ -69,6 +69,14 @@ export interface SimulatorOptions {
   log?: (line: string) => void;
   /** Accept http, IP hosts and ports in callback URLs (local use). Default true. */
   allowInsecureCallbacks?: boolean;
+  /**
+   * Hosts callbacks may go to besides loopback addresses (the default callback URL's host is
+   * always allowed). The simulator is reachable by anyone holding its client credentials; without
+   * this a request could make it POST to any host on the network.
+   */
+  callbackHosts?: string[];
+  /** Lift the callback host restriction (an integrator's own machine, on purpose). Default false. */
+  allowAnyCallbackHost?: boolean;
   /** Delays between callback retries. Default 1 s, 2 s, 4 s, 8 s, 16 s (6 attempts in all). */
   callbackRetryDelaysMs?: number[];
   /** Timeout of one callback attempt. Default 5000 ms. */

@@ -2,22 +2,24 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
-import { startSimulator, type RunningSimulator, type SimulatorOptions } from '@/lib/simulator';
+import type { RunningSimulator, SimulatorOptions } from '@/lib/simulator';
 import { imageFor, solidJpeg, solidPng } from '@/lib/simulator/images';
+import { startTestSimulator } from '../support/simulator';
+import { waitFor } from '../support/wait';
 
 export const UA = 'Acme Review/1.0 (contract tests)';
 
 export async function start(opts: SimulatorOptions = {}): Promise<RunningSimulator> {
-  return startSimulator({
-    port: 0,
+  return startTestSimulator({
     seed: 'contract',
     executions: 300,
     processingDelayMs: 60,
     sweepIntervalMs: 20,
     callbackRetryDelaysMs: [30, 60, 120],
     callbackTimeoutMs: 1000,
+    // The spec's examples use this host; the simulator posts only to allowed hosts.
+    callbackHosts: ['hooks.example.com'],
     rateLimits: { accountBurst: 10_000, retrievalBurst: 100_000, tokenPerSec: 10 },
-    anchor: new Date('2026-06-01T12:00:00Z'),
     ...opts,
   });
 }
@@ -148,19 +150,7 @@ export async function upload(
   return call(sim, method, url, { token: txToken, raw: fileForm(bytes) });
 }
 
-export async function waitFor<T>(
-  fn: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 5000,
-  stepMs = 20,
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== null && v !== false) return v as T;
-    if (Date.now() > until) throw new Error('waitFor: timed out');
-    await new Promise((r) => setTimeout(r, stepMs));
-  }
-}
+export { waitFor };
 
 /** A tiny local webhook receiver; `status` decides what each request is answered with. */
 export async function callbackReceiver(status: (n: number) => number = () => 200) {

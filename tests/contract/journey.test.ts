@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '@/lib/simulator';
 import { call, callbackReceiver, expectProblem, images, UA, upload, waitFor, type Json } from './helpers';
-import { startSimulator } from '@/lib/simulator';
+import { startTestSimulator } from '../support/simulator';
 
 describe('End-to-end customer journey', () => {
   let sim: RunningSimulator;
@@ -11,8 +11,7 @@ describe('End-to-end customer journey', () => {
 
   beforeAll(async () => {
     hook = await callbackReceiver();
-    sim = await startSimulator({
-      port: 0,
+    sim = await startTestSimulator({
       seed: 'journey',
       executions: 50,
       processingDelayMs: 80,
