@@ -6,6 +6,9 @@ import type { FeedbackDeliveryError, FeedbackState } from '@/lib/db/schema/feedb
 import { getFourEyes } from '@/lib/feedback/settings';
 import { latestSubmissionsOf } from '@/lib/feedback/store';
 
+/** The service's answer to a failed delivery, as stored and shown. */
+export type { FeedbackDeliveryError };
+
 /**
  * Read side of feedback for pages and actions: the detail panel (form version, state, history,
  * blast radius), the bulk confirmation, the approval queue, batch progress and the sync page.

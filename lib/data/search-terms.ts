@@ -1,6 +1,7 @@
 import 'server-only';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { audit } from '@/lib/audit';
 import { db } from '@/lib/db/client';
 import { searchTerms } from '@/lib/db/schema';
 
@@ -12,12 +13,56 @@ export function normaliseSearchTerm(term: string): string {
   return term.normalize('NFC').trim().replace(/\s+/g, ' ').slice(0, SEARCH_TERM_MAX);
 }
 
+/** Searches one user may run per minute, across every console process. */
+export const SEARCHES_PER_MINUTE = () => Number(process.env.SEARCHES_PER_MINUTE ?? 30);
+
+export class SearchRateLimited extends Error {
+  constructor() {
+    super(`Too many searches: at most ${SEARCHES_PER_MINUTE()} a minute. Wait a moment and search again.`);
+  }
+}
+
+/**
+ * Counts this user's search in a fixed one-minute window (one upsert in Postgres, so several
+ * consoles share the count). Whole-value matching already makes guessing slow; the limit makes
+ * walking a list of candidate names or numbers slower still, and the audit log shows who tried.
+ */
+async function countSearch(userId: string): Promise<number> {
+  const { rows } = await db().execute<{ count: number }>(sql`
+    insert into rate_counters as r (key, window_start, count) values (${`search:${userId}`}, date_trunc('minute', now()), 1)
+    on conflict (key) do update set
+      count = case when r.window_start = date_trunc('minute', now()) then r.count + 1 else 1 end,
+      window_start = date_trunc('minute', now())
+    returning count`);
+  return rows[0].count;
+}
+
+/** A keyed hash of a search for the audit log: equal searches are linkable, the words are not readable. */
+function auditHashOf(term: string): string {
+  return createHmac('sha256', process.env.NEXTAUTH_SECRET ?? 'verdict-search')
+    .update(term.toLowerCase())
+    .digest('base64url')
+    .slice(0, 22);
+}
+
 /**
  * Stores a free-text search and returns its token for the URL. The same user searching the same
- * words gets the same token back (its expiry moves forward), so history and shared links stay stable.
+ * words gets the same token back (its expiry moves forward), so history and shared links stay
+ * stable. Every search is rate limited per user and recorded in the audit log by its token and
+ * a keyed hash, never by its words.
  */
-export async function saveSearchTerm(userId: string, raw: string): Promise<string> {
+export async function saveSearchTerm(user: { id: string; email: string }, raw: string): Promise<string> {
+  const userId = user.id;
   const term = normaliseSearchTerm(raw);
+  if ((await countSearch(userId)) > SEARCHES_PER_MINUTE()) {
+    await audit({
+      action: 'executions.search',
+      actor: user,
+      outcome: 'denied',
+      details: { reason: 'rate_limited', termHash: auditHashOf(term) },
+    });
+    throw new SearchRateLimited();
+  }
   const termHash = createHash('sha256').update(term.toLowerCase()).digest('hex');
   const token = randomBytes(12).toString('base64url');
   const d = db();
@@ -37,6 +82,11 @@ export async function saveSearchTerm(userId: string, raw: string): Promise<strin
     .returning({ token: searchTerms.token });
   // Expired searches are removed as new ones arrive: the table stays small without a job.
   await d.delete(searchTerms).where(lt(searchTerms.expiresAt, sql`now()`));
+  await audit({
+    action: 'executions.search',
+    actor: user,
+    details: { token: row.token, termHash: auditHashOf(term), words: term.split(' ').length },
+  });
   return row.token;
 }
 

@@ -4,6 +4,9 @@ import { Pool, type PoolClient } from 'pg';
 import * as schema from './schema';
 
 export type Db = NodePgDatabase<typeof schema> & { $client: Pool };
+/** A transaction of `Db`, and either: the functions that write accept both. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
 
 type Holder = { pool?: Pool; db?: Db };
 // Kept on globalThis so that hot reload in development does not open a new pool per edit.

@@ -1,6 +1,6 @@
 import 'server-only';
 import PgBoss from 'pg-boss';
-import type { Tx } from '@/lib/sync/ingest';
+import type { Tx } from '@/lib/db/client';
 
 /**
  * The one job queue of Verdict (pg-boss on the same Postgres as the cache). Console processes

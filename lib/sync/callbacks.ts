@@ -26,7 +26,7 @@ import { parseCallbackHref } from '@/lib/idv/links';
 import { CallbackBodySchema } from '@/lib/idv/schemas';
 import { jobDb } from '@/lib/jobs/boss';
 import { clientIpFrom } from '@/lib/request';
-import { markStale } from './ingest';
+import { markStale } from './purge';
 import { enqueueFetch, type JobSender } from './jobs';
 
 export interface CallbackSettings {

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import { syncFailures } from '@/lib/db/schema';
-import type { DbOrTx } from './ingest';
+import type { DbOrTx } from '@/lib/db/client';
 
 /** One open failure per execution: a repeat bumps its attempts and keeps the latest error. */
 export async function recordFetchFailure(

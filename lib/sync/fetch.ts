@@ -21,7 +21,9 @@ import {
 } from '@/lib/idv/schemas';
 import type { SyncOptions } from './config';
 import { recordFetchFailure, resolveFetchFailures } from './failures';
-import { ingestExecution, markGoneAtService, type IngestOutcome } from './ingest';
+import { ingestExecution } from './ingest';
+import type { IngestOutcome } from './map';
+import { markGoneAtService } from './purge';
 import { enqueueFetch, type FetchJob, type JobSender } from './jobs';
 
 export interface SyncDeps {

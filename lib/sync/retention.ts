@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import { settings } from '@/lib/db/schema';
-import { purgePersonalData } from './ingest';
+import { purgePersonalData } from './purge';
 
 /** settings key of the retention in days (an admin setting); RETENTION_DAYS is the default. */
 export const RETENTION_KEY = 'retention.days';

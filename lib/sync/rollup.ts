@@ -1,12 +1,73 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '@/lib/db/client';
-import { CAPABILITY_LABELS } from '@/lib/idv/schemas';
-import type { RollupRow, Tx } from './ingest';
+import type { Db, DbOrTx } from '@/lib/db/client';
+import type { executions } from '@/lib/db/schema';
+import {
+  createdInRange,
+  KNOWN_LABEL_DECISIONS as KNOWN,
+  labelsOfExecution,
+  MONTH_SCOPE,
+  rollupColumns,
+  rulesOfExecution,
+  SCOPE,
+  type DayRange,
+} from '@/lib/trends/rollup-keys';
+
+/** The fields of an execution that trends aggregate; ingest passes them before and after a change. */
+export type RollupRow = Pick<
+  typeof executions.$inferSelect,
+  | 'id'
+  | 'createdAt'
+  | 'status'
+  | 'decisionType'
+  | 'decisionLabel'
+  | 'riskScore'
+  | 'definitionKey'
+  | 'issuingCountry'
+  | 'documentType'
+  | 'feedbackStatus'
+  | 'feedbackReason'
+  | 'capabilityTags'
+> & { matchedRuleIds: string[] };
+
+/** The rollup fields of an executions row (as stored, or as ingest is about to write it). */
+export function rollupOf(
+  e: Omit<
+    RollupRow,
+    | 'matchedRuleIds'
+    | 'decisionType'
+    | 'decisionLabel'
+    | 'riskScore'
+    | 'definitionKey'
+    | 'issuingCountry'
+    | 'documentType'
+    | 'feedbackStatus'
+    | 'feedbackReason'
+    | 'capabilityTags'
+  > &
+    Partial<RollupRow>,
+  matchedRuleIds: string[],
+): RollupRow {
+  return {
+    id: e.id,
+    createdAt: e.createdAt,
+    status: e.status,
+    decisionType: e.decisionType ?? null,
+    decisionLabel: e.decisionLabel ?? null,
+    riskScore: e.riskScore ?? null,
+    definitionKey: e.definitionKey ?? null,
+    issuingCountry: e.issuingCountry ?? null,
+    documentType: e.documentType ?? null,
+    feedbackStatus: e.feedbackStatus ?? null,
+    feedbackReason: e.feedbackReason ?? null,
+    capabilityTags: e.capabilityTags ?? [],
+    matchedRuleIds,
+  };
+}
 
 /**
  * The trends rollup (lib/db/schema/trends.ts), kept current by ingest in the same transaction.
  *
- * Ingest calls `applyRollupChanges` (registered with `onExecutionsChanged`) with each changed
+ * Ingest calls `applyRollupChanges` with each changed
  * execution's fields before and after the write: the old keys get -1 and the new ones +1. An
  * unchanged execution is not passed at all and equal keys net to zero, so re-ingest writes
  * nothing; a changed decision, feedback, score, label or rule moves exactly that execution
@@ -15,13 +76,6 @@ import type { RollupRow, Tx } from './ingest';
  *
  * No 'server-only' here: ingest (and so this module) also runs in the worker and scripts.
  */
-
-export type DbOrTx = Db | Tx;
-
-/** Scope bits, numbered as Postgres' GROUPING(definition_key, issuing_country, document_type). */
-export const SCOPE = { definitionKey: 4, issuingCountry: 2, documentType: 1 } as const;
-/** Added to the scope of the month rows (their `day` is the first of the month). */
-export const MONTH_SCOPE = 8;
 
 /**
  * Every table of the rollup (lib/db/schema/trends.ts): what a reset of the cache must empty
@@ -50,24 +104,6 @@ export interface RollupKeys {
   labels: Array<{ capability: string; decisionType: string; label: string }>;
   ruleIds: string[];
 }
-
-/**
- * Capability labels counted on the trends page: those of REJECTED and WARNING entries. The
- * cache keeps them as `capability:label:LABEL` tags (what the list's capability filter matches),
- * without the entry's decision, so a documented label takes its documented decision and an
- * unknown one the worst decision (REJECTED, then WARNING) among the capability's tags.
- */
-const KNOWN_LABELS: Array<[capability: string, label: string, decision: string]> = (() => {
-  const seen = new Map<string, [string, string, string]>();
-  for (const [capability, table] of Object.entries(CAPABILITY_LABELS)) {
-    for (const decision of ['REJECTED', 'WARNING', 'NOT_EXECUTED', 'PASSED'] as const) {
-      for (const label of table?.[decision] ?? [])
-        if (!seen.has(`${capability}:${label}`)) seen.set(`${capability}:${label}`, [capability, label, decision]);
-    }
-  }
-  return [...seen.values()];
-})();
-const KNOWN = new Map(KNOWN_LABELS.map(([c, l, d]) => [`${c}:${l}`, d]));
 
 /** The trends labels of one execution, from its capability tags. */
 export function labelsOfTags(tags: readonly string[]): RollupKeys['labels'] {
@@ -112,41 +148,6 @@ export function rollupKeysOf(row: RollupRow): RollupKeys {
     ruleIds: [...new Set(row.matchedRuleIds)],
   };
 }
-
-/**
- * The same keys in SQL, over an executions row aliased `e`: used by the rebuild and by the
- * trends page's raw-table queries. Must mean exactly what `rollupKeysOf` means.
- */
-export const rollupColumns = {
-  day: sql`(e.created_at at time zone 'UTC')::date`,
-  definitionKey: sql`coalesce(e.definition_key, '')`,
-  issuingCountry: sql`coalesce(e.issuing_country, '')`,
-  documentType: sql`coalesce(e.document_type, '')`,
-  decisionType: sql`coalesce(e.decision_type, '')`,
-  // The service's "no feedback" is NA; NULL (never given) means the same.
-  feedbackStatus: sql`coalesce(nullif(e.feedback_status, 'NA'), '')`,
-  feedbackReason: sql`coalesce(nullif(e.feedback_reason, 'NA'), '')`,
-};
-
-const knownLabelsValues = sql.raw(
-  KNOWN_LABELS.map(([c, l, d]) => `('${c.replace(/'/g, "''")}', '${l.replace(/'/g, "''")}', '${d}')`).join(', '),
-);
-
-/** `(capability, decision_type, label)` rows of `e` (for a lateral join), as `labelsOfTags`. */
-export const labelsOfExecution = sql`(
-  select x.capability, coalesce(k.decision_type,
-      case when e.capability_tags @> array[x.capability || ':REJECTED'] then 'REJECTED'
-           when e.capability_tags @> array[x.capability || ':WARNING'] then 'WARNING' end) as decision_type, x.label
-  from (select distinct split_part(t, ':', 1) as capability, substr(t, length(split_part(t, ':', 1)) + 8) as label
-        from unnest(e.capability_tags) t
-        where strpos(t, ':') > 0 and substr(t, length(split_part(t, ':', 1)) + 1, 7) = ':label:') x
-  left join (values ${knownLabelsValues}) k(capability, label, decision_type) on k.capability = x.capability and k.label = x.label
-  where coalesce(k.decision_type,
-      case when e.capability_tags @> array[x.capability || ':REJECTED'] then 'REJECTED'
-           when e.capability_tags @> array[x.capability || ':WARNING'] then 'WARNING' end) in ('REJECTED', 'WARNING'))`;
-
-/** Distinct matched rule ids of `e` (for a lateral join). */
-export const rulesOfExecution = sql`(select distinct r.rule_id from rule_results r where r.execution_id = e.id and r.matched)`;
 
 /** The rollup tables and the columns (with their SQL types) that follow the cube keys in each one's primary key. */
 const CUBE_TABLES = {
@@ -381,20 +382,6 @@ function ruleNamesUpsert(where: SQL): SQL {
     order by r.rule_id, r.id desc
     on conflict (rule_id) do update set rule_name = excluded.rule_name, seen_at = now()
     where trend_rule_names.rule_name is distinct from excluded.rule_name`;
-}
-
-/** Day bounds of a rebuild or raw query: inclusive UTC dates (YYYY-MM-DD). */
-export interface DayRange {
-  from?: string;
-  to?: string;
-}
-
-/** `e.created_at` within the inclusive UTC day range. */
-export function createdInRange(range: DayRange): SQL {
-  const conds: SQL[] = [sql`true`];
-  if (range.from) conds.push(sql`e.created_at >= (${range.from}::date)::timestamp at time zone 'UTC'`);
-  if (range.to) conds.push(sql`e.created_at < (${range.to}::date + 1)::timestamp at time zone 'UTC'`);
-  return sql.join(conds, sql` and `);
 }
 
 /**

@@ -22,7 +22,9 @@ import { IdvError, IdvHttpError, IdvParseError, isNotFound, isRetryable } from '
 import { isTerminalWorkflowStatus, type WorkflowExecutionResult } from '@/lib/idv/schemas';
 import { fetchExecution, type SyncDeps } from './fetch';
 import { resolveFetchFailures } from './failures';
-import { ingestMany, prepareInput, toRows, type IngestInput, type IngestOutcome, type Tx } from './ingest';
+import type { Tx } from '@/lib/db/client';
+import { ingestMany, prepareInput } from './ingest';
+import { toRows, type IngestInput, type IngestOutcome } from './map';
 
 export type RunKind = 'backfill' | 'reconcile' | 'poll';
 export type SyncRun = typeof syncRuns.$inferSelect;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { listHref } from '@/lib/data/list-url';
-import { bucketsOf, previousPeriod, resolveTrendsFilters, trendsHref, trendsListHref } from '@/lib/data/trends-shared';
+import { listHref } from '@/lib/trends/list-links';
+import { bucketsOf, previousPeriod, resolveTrendsFilters, trendsHref, trendsListHref } from '@/lib/trends/shared';
 import { getTableName, isTable } from 'drizzle-orm';
 import * as trendSchema from '@/lib/db/schema/trends';
 import { labelsOfTags, ROLLUP_TABLES } from '@/lib/sync/rollup';

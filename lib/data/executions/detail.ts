@@ -151,7 +151,7 @@ function maskPath(field: string, value: unknown): unknown {
   let at = doc;
   keys.slice(0, -1).forEach((k) => (at = at[k] = {}));
   at[keys[keys.length - 1]] = value;
-  let out: unknown = maskDeep(doc);
+  let out: unknown = maskDeep(doc, 'part');
   for (const k of keys) out = (out as Json)[k];
   return out;
 }
@@ -288,8 +288,12 @@ export async function getExecutionDetail(
       delivery: row.feedbackDelivery,
     },
     result: revealed ? rawResult : maskDeep(rawResult),
-    steps: rawSteps.filter(isObject),
-    ruleExecutions: (Array.isArray(rulesSource) ? rulesSource : []).filter(isObject),
+    // Steps and rule executions go through the same masking as the result: a vendor may put
+    // anything in them.
+    steps: rawSteps.filter(isObject).map((x) => (revealed ? x : maskDeep(x, 'part'))),
+    ruleExecutions: (Array.isArray(rulesSource) ? rulesSource : [])
+      .filter(isObject)
+      .map((x) => (revealed ? x : maskDeep(x, 'part'))),
     comparison,
     images: row.hasPersonalData && !row.wipedOutAt ? images : [],
     links: {

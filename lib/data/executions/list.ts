@@ -139,16 +139,12 @@ const textArray = (values: string[]) =>
   )}]::text[]`;
 
 export interface SearchTerm {
-  /** Words of a free-text search (lower-cased), each must occur in the searchable text. */
+  /** Whole normalised tokens (lib/pii/search-tokens.ts): each must be a name word or the document number. */
   words: string[];
+  /** A one-word term (lower-cased, 3+ characters), also matched as the start of a reference. */
+  refPrefix?: string;
   /** Set when the whole term is a customer or user reference: matched exactly on its own index. */
   exactReference?: string;
-}
-
-/** Splits a search into words usable with the trigram index (3+ characters); null when none is. */
-export function searchWords(term: string): string[] | null {
-  const words = term.toLowerCase().normalize('NFC').split(/\s+/).filter(Boolean).slice(0, 8);
-  return words.some((w) => [...w].length >= 3) ? words : null;
 }
 
 /**
@@ -225,7 +221,15 @@ export function listWhere(p: ListParams, search?: SearchTerm | null): SQL | unde
   if (p.q) w.push(or(eq(e.id, p.q), eq(e.accountId, p.q))!);
   if (search?.exactReference)
     w.push(or(eq(e.customerInternalReference, search.exactReference), eq(e.userReference, search.exactReference))!);
-  else if (search) for (const word of search.words) w.push(sql`${e.searchText} like ${`%${likeEscape(word)}%`}`);
+  else if (search) {
+    // Personal values whole (the GIN index on the tokens); references by their start (trigrams).
+    const whole = search.words.length ? sql`${e.searchTokens} @> ${textArray(search.words)}` : undefined;
+    const ref = search.refPrefix
+      ? sql`(' ' || ${e.searchText}) like ${`% ${likeEscape(search.refPrefix)}%`}`
+      : undefined;
+    const match = whole && ref ? or(whole, ref) : (whole ?? ref);
+    if (match) w.push(match);
+  }
   return w.length ? and(...w) : undefined;
 }
 

@@ -6,15 +6,8 @@ import type { ListParams } from '@/lib/executions/list-params';
 import { getUndeliveredLabels } from '@/lib/data/feedback';
 import { revealedIds } from '@/lib/data/reveals';
 import { resolveSearchTerm } from '@/lib/data/search-terms';
-import {
-  listWhere,
-  readListWithTotal,
-  readNeighbours,
-  searchWords,
-  toListRow,
-  type ExecutionListRow,
-  type ListTotal,
-} from './list';
+import { searchTermTokens } from '@/lib/pii/search-tokens';
+import { listWhere, readListWithTotal, readNeighbours, toListRow, type ExecutionListRow, type ListTotal } from './list';
 
 export type SearchNotice = 'expired' | 'too_short' | null;
 
@@ -30,13 +23,24 @@ export interface ExecutionList {
 
 /** Resolves the list's search token to the words it filters on. */
 async function searchOf(p: ListParams) {
-  if (!p.st) return { term: null, words: null, exactReference: undefined, notice: null as SearchNotice };
+  if (!p.st)
+    return { term: null, words: null, refPrefix: undefined, exactReference: undefined, notice: null as SearchNotice };
   const term = await resolveSearchTerm(p.st);
-  if (!term) return { term: null, words: null, exactReference: undefined, notice: 'expired' as SearchNotice };
+  if (!term)
+    return {
+      term: null,
+      words: null,
+      refPrefix: undefined,
+      exactReference: undefined,
+      notice: 'expired' as SearchNotice,
+    };
   return { term, ...(await resolveSearch(term)) };
 }
 
-/** How a free-text term searches: an exact reference, or words of a substring search. */
+/**
+ * How a free-text term searches: an exact reference; otherwise whole name words and document
+ * numbers, and (for one word) the start of a reference. Never a fragment of personal data.
+ */
 export async function resolveSearch(term: string, d: Db = db()) {
   // A whole customer or user reference is looked up exactly (its own btree index): its trigrams
   // are the commonest of all ("onb-2026…"), so a substring search for it would read far more.
@@ -46,15 +50,20 @@ export async function resolveSearch(term: string, d: Db = db()) {
       .from(executions)
       .where(or(eq(executions.customerInternalReference, term), eq(executions.userReference, term)))
       .limit(1);
-    if (ref) return { words: [] as string[], exactReference: term, notice: null as SearchNotice };
+    if (ref) return { words: [] as string[], refPrefix: undefined, exactReference: term, notice: null as SearchNotice };
   }
-  const words = searchWords(term);
-  return { words, exactReference: undefined, notice: (words ? null : 'too_short') as SearchNotice };
+  const tokens = searchTermTokens(term);
+  const refPrefix = !/\s/.test(term) && [...term].length >= 3 ? term.toLowerCase() : undefined;
+  const words = tokens || refPrefix ? (tokens ?? []) : null;
+  return { words, refPrefix, exactReference: undefined, notice: (words ? null : 'too_short') as SearchNotice };
 }
 
 export async function listWhereOf(p: ListParams) {
   const s = await searchOf(p);
-  return { where: listWhere(p, s.words ? { words: s.words, exactReference: s.exactReference } : null), search: s };
+  return {
+    where: listWhere(p, s.words ? { words: s.words, refPrefix: s.refPrefix, exactReference: s.exactReference } : null),
+    search: s,
+  };
 }
 
 /** One page of the list for a user: rows masked unless that user has revealed them. */

@@ -15,6 +15,10 @@ export const users = pgTable(
     /** bcrypt hash; null for users who only sign in through SSO. */
     passwordHash: text('password_hash'),
     active: boolean('active').notNull().default(true),
+    /** Signs in through company SSO only (created without a password); a password user never does. */
+    sso: boolean('sso').notNull().default(false),
+    /** The identity provider's `sub`, bound at the first SSO sign-in; later sign-ins must match it. */
+    ssoSubject: text('sso_subject'),
     /** Column ids hidden in the executions list, remembered per user. */
     hiddenColumns: text('hidden_columns')
       .array()
@@ -24,7 +28,10 @@ export const users = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('users_email_key').on(sql`lower(${t.email})`)],
+  (t) => [
+    uniqueIndex('users_email_key').on(sql`lower(${t.email})`),
+    uniqueIndex('users_sso_subject_key').on(t.ssoSubject),
+  ],
 );
 
 /**

@@ -55,7 +55,13 @@ export const executions = pgTable(
     /** sha256 of country|type|number|first|last|dob: the service's "same identity document". */
     documentKey: text('document_key'),
     /** Lower-cased names, references and document number, for trigram search. */
+    /** Lower-cased references (not personal): found by any part. */
     searchText: text('search_text'),
+    /** Whole normalised name words and document number (lib/pii/search-tokens.ts): found only whole. */
+    searchTokens: text('search_tokens')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** `capability:DECISION` and `capability:label:LABEL` tags, for the list's capability filter. */
     capabilityTags: text('capability_tags')
       .array()
@@ -115,6 +121,7 @@ export const executions = pgTable(
     index('executions_cir_idx').on(t.customerInternalReference),
     index('executions_user_ref_idx').on(t.userReference),
     index('executions_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+    index('executions_search_tokens_idx').using('gin', t.searchTokens),
     index('executions_capability_tags_idx').using('gin', t.capabilityTags),
     index('executions_stale_idx')
       .on(t.staleSince)

@@ -1,4 +1,4 @@
-import { bigserial, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 import { executions } from './executions';
 
@@ -47,3 +47,13 @@ export const searchTerms = pgTable(
     index('search_terms_expires_idx').on(t.expiresAt),
   ],
 );
+
+/**
+ * Fixed-window counters shared by every console process (a user's searches per minute): one
+ * upsert increments and returns the count, so the limit holds across instances.
+ */
+export const rateCounters = pgTable('rate_counters', {
+  key: text('key').primaryKey(),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  count: integer('count').notNull(),
+});

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, toRows } from '@/lib/sync/ingest';
+import { canonicalJson } from '@/lib/sync/canonical-json';
+import { toRows } from '@/lib/sync/map';
 import { buildExecution } from '../../fixtures/execution';
 
 /** The definition the stored content hashes were computed with: the fast one must equal it. */

@@ -4,7 +4,7 @@
  * dates (YYYY-MM-DD), as on the executions list.
  */
 import { z } from 'zod';
-import { listHref, type ListFilters } from './list-url';
+import { listHref, type ListFilters } from './list-links';
 
 export const RANGES = ['7', '30', '90', '365', 'custom'] as const;
 export type RangeKey = (typeof RANGES)[number];
