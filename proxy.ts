@@ -39,8 +39,11 @@ function withHeaders(req: NextRequest) {
 
 export default async function proxy(req: NextRequest) {
   const path = req.nextUrl.pathname;
-  // Machine routes answer 401 themselves instead of redirecting to a page.
-  const open = path.startsWith('/api/') || PUBLIC_PAGES.some((p) => path === p || path.startsWith(`${p}/`));
+  // Machine routes answer 401 themselves instead of redirecting to a page, and set their own
+  // headers (the image proxy's sandbox policy and `private` cache header): a page policy set
+  // here would replace them. Next marks their dynamic responses uncacheable by itself.
+  if (path.startsWith('/api/')) return NextResponse.next();
+  const open = PUBLIC_PAGES.some((p) => path === p || path.startsWith(`${p}/`));
   if (!open) {
     const token = await getToken({ req, secret: process.env.NEXTAUTH_SECRET }).catch(() => null);
     if (!token) {

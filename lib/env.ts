@@ -14,6 +14,16 @@ const emptyToUndefined = (v: unknown) => (v === '' ? undefined : v);
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Interface the console listens on: loopback unless a deployment says otherwise. */
+  HOST: z
+    .preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^[0-9a-zA-Z.:-]+$/, 'must be a host name or an IP address')
+        .optional(),
+    )
+    .default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('.data'),
   DATABASE_URL: z.preprocess(
     emptyToUndefined,
@@ -30,6 +40,8 @@ const schema = z.object({
   SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   LOGIN_LOCK_MINUTES: z.coerce.number().positive().default(15),
+  /** Free-text searches one user may run per minute, all consoles together. */
+  SEARCHES_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
 
   DEMO_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').max(128).optional()),
   ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email().optional()),
@@ -59,7 +71,14 @@ const schema = z.object({
       const r = parseIpAllowlist(v);
       if (!r.ok) ctx.addIssue({ code: 'custom', message: r.error });
     }),
-  TRUST_PROXY: z.preprocess(emptyToUndefined, bool.optional()).default(false),
+  /** Proxies in front of the console that append to X-Forwarded-For (0 = none: the socket address is the client). */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  TRUST_PROXY: z.preprocess(
+    emptyToUndefined,
+    z
+      .undefined({ error: 'was replaced by TRUSTED_PROXY_HOPS (the number of proxies in front of the console)' })
+      .optional(),
+  ),
 
   WORKER: z.preprocess(emptyToUndefined, bool.optional()).default(true),
   RETENTION_DAYS: z.coerce.number().int().min(0).default(0),

@@ -1,27 +1,22 @@
 import 'server-only';
 import { headers } from 'next/headers';
+import { normalizeIp } from '@/lib/edge/client-address';
+
+export { normalizeIp };
 
 /**
- * The client's IP. `next start` appends the socket address to X-Forwarded-For, so without a
- * trusted proxy the last entry is the only one that cannot be forged; behind a trusted proxy
- * (TRUST_PROXY=1) the first entry is the original client.
+ * The client's IP as the console's edge server wrote it (`lib/edge/client-address.ts`): one
+ * X-Forwarded-For entry, taken from the socket or the trusted proxy hop, never from what the
+ * client sent.
  */
 export function clientIpFrom(h: Pick<Headers, 'get'>): string | null {
   const xff = h.get('x-forwarded-for');
-  if (xff) {
-    const parts = xff
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-    const trust = ['1', 'true', 'on', 'yes'].includes(String(process.env.TRUST_PROXY ?? '').toLowerCase());
-    const ip = trust ? parts[0] : parts[parts.length - 1];
-    if (ip) return normalizeIp(ip);
-  }
-  return h.get('x-real-ip') ? normalizeIp(h.get('x-real-ip')!) : null;
-}
-
-export function normalizeIp(ip: string): string {
-  return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+  const last = xff
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .pop();
+  return last ? normalizeIp(last) : null;
 }
 
 /** The client IP of the current request, or null outside a request. */

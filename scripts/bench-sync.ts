@@ -23,7 +23,7 @@ import { DEFAULT_SYNC_OPTIONS } from '@/lib/sync/config';
 import { ingestExecution } from '@/lib/sync/ingest';
 import { ROLLUP_TABLE_LIST } from '@/lib/sync/rollup';
 import { executeRun, openRun } from '@/lib/sync/runs';
-import { createTestDatabase } from '../tests/setup/database';
+import { createTestDatabase } from '@/lib/db/test-database';
 
 const { values } = parseArgs({
   options: {

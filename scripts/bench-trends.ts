@@ -18,7 +18,7 @@ import { Client } from 'pg';
 import { createDb, type Db } from '@/lib/db/client';
 import { runMigrations } from '@/lib/db/migrate';
 import { getTrendsData, type TrendsSource } from '@/lib/data/trends';
-import { addDays, bucketsOf, isoDay, resolveTrendsFilters } from '@/lib/data/trends-shared';
+import { addDays, bucketsOf, isoDay, resolveTrendsFilters } from '@/lib/trends/shared';
 import { applyRollupChanges, rebuildRollup, ROLLUP_TABLE_LIST } from '@/lib/sync/rollup';
 
 const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def;

@@ -28,6 +28,8 @@ async function main() {
       'client-id': { type: 'string' },
       'client-secret': { type: 'string' },
       'callback-url': { type: 'string' },
+      'callback-hosts': { type: 'string' },
+      'allow-any-callback-host': { type: 'boolean' },
       'processing-delay': { type: 'string' },
       retention: { type: 'string' },
       'no-rate-limits': { type: 'boolean' },
@@ -39,8 +41,11 @@ async function main() {
   if (values.help) {
     console.log(
       'Usage: npm run simulator -- [--port 4010] [--seed demo] [--executions 1500] [--days 90] [--client-id ID] [--client-secret SECRET]\n' +
-        '       [--callback-url URL] [--processing-delay MS] [--retention MS] [--no-rate-limits] [--quiet]\n' +
-        'Environment: SIM_PORT SIM_HOST SIM_SEED SIM_EXECUTIONS SIM_DAYS SIM_CLIENT_ID SIM_CLIENT_SECRET SIM_CALLBACK_URL SIM_PROCESSING_DELAY_MS SIM_RETENTION_MS SIM_RATE_LIMITS',
+        '       [--callback-url URL] [--callback-hosts a.example,b.example] [--allow-any-callback-host]\n' +
+        '       [--processing-delay MS] [--retention MS] [--no-rate-limits] [--quiet]\n' +
+        'Environment: SIM_PORT SIM_HOST SIM_SEED SIM_EXECUTIONS SIM_DAYS SIM_CLIENT_ID SIM_CLIENT_SECRET SIM_CALLBACK_URL SIM_CALLBACK_HOSTS\n' +
+        '             SIM_ALLOW_ANY_CALLBACK_HOST SIM_PROCESSING_DELAY_MS SIM_RETENTION_MS SIM_RATE_LIMITS\n' +
+        "Callbacks go to loopback addresses, the callback URL's host and --callback-hosts only, unless --allow-any-callback-host.",
     );
     return;
   }
@@ -55,6 +60,10 @@ async function main() {
     clientId: values['client-id'] ?? (env.SIM_CLIENT_ID || undefined),
     clientSecret: values['client-secret'] ?? (env.SIM_CLIENT_SECRET || undefined),
     callbackUrl: values['callback-url'] ?? (env.SIM_CALLBACK_URL || undefined),
+    callbackHosts: (values['callback-hosts'] ?? env.SIM_CALLBACK_HOSTS ?? '').split(',').filter(Boolean),
+    allowAnyCallbackHost:
+      values['allow-any-callback-host'] ??
+      ['1', 'true', 'on', 'yes'].includes(String(env.SIM_ALLOW_ANY_CALLBACK_HOST ?? '').toLowerCase()),
     processingDelayMs: num('processing-delay', values['processing-delay'] ?? env.SIM_PROCESSING_DELAY_MS),
     retentionMs: num('retention', values.retention ?? env.SIM_RETENTION_MS),
     rateLimits: !(values['no-rate-limits'] || env.SIM_RATE_LIMITS === '0' || env.SIM_RATE_LIMITS === 'false'),

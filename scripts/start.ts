@@ -12,18 +12,19 @@ import { ensureUsers } from '@/lib/auth/seed';
 import { createDb } from '@/lib/db/client';
 import { runMigrations } from '@/lib/db/migrate';
 import { isRealServiceConfigured } from '@/lib/env';
-import { ensureBuild, NEXT_BIN } from '@/lib/server/build-stamp';
-import { loadConfigOrExit, openDatabase, persistentSecret } from '@/lib/server/runtime';
+import { ensureBuild } from '@/lib/server/build-stamp';
+import { loadConfigOrExit, lockDownDataDir, openDatabase, persistentSecret } from '@/lib/server/runtime';
 import { startServices, type Services } from './services';
 
 const dev = process.argv.includes('--dev');
+const TSX_CLI = path.resolve('node_modules/tsx/dist/cli.mjs');
 const log = (s: string) => console.log(`[verdict] ${s}`);
 
 async function main() {
   const env = loadConfigOrExit();
   const demo = !isRealServiceConfigured(env);
   const dataDir = path.resolve(env.DATA_DIR);
-  fs.mkdirSync(dataDir, { recursive: true });
+  lockDownDataDir(dataDir);
 
   const secret = env.NEXTAUTH_SECRET ?? persistentSecret(dataDir, 'auth-secret');
   const callbackSecret = env.IDV_CALLBACK_SECRET ?? persistentSecret(dataDir, 'callback-secret', 24);
@@ -63,7 +64,8 @@ async function main() {
     log('No users configured: set ADMIN_EMAIL and ADMIN_PASSWORD (or DEMO_PASSWORD) to create the first admin.');
 
   const port = env.PORT;
-  const baseUrl = `http://localhost:${port}`;
+  const host = env.HOST;
+  const baseUrl = `http://${host === '127.0.0.1' || host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: database.url,
@@ -86,8 +88,9 @@ async function main() {
 
   if (!dev) await ensureBuild(childEnv, log);
   log(dev ? 'Starting the console in development mode…' : 'Starting the console…');
-  const child = spawn(process.execPath, [NEXT_BIN, dev ? 'dev' : 'start', '-p', String(port)], {
-    env: { ...childEnv, NODE_ENV: dev ? 'development' : 'production' },
+  // Next runs behind our own server, which decides the client's address (scripts/console-server.ts).
+  const child = spawn(process.execPath, [TSX_CLI, 'scripts/console-server.ts', ...(dev ? ['--dev'] : [])], {
+    env: { ...childEnv, PORT: String(port), HOST: host, NODE_ENV: dev ? 'development' : 'production' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   running.child = child;
@@ -97,7 +100,10 @@ async function main() {
       void shutdown(code ?? 1);
     }
   });
-  await waitForHttp(`http://127.0.0.1:${port}/api/health`, dev ? 120_000 : 30_000);
+  await waitForHttp(
+    `http://${host === '0.0.0.0' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}/api/health`,
+    dev ? 120_000 : 30_000,
+  );
   services.onConsoleReady?.();
 
   const lines = [

@@ -5,6 +5,7 @@ import { forbidden, redirect } from 'next/navigation';
 import { cache } from 'react';
 import { z } from 'zod';
 import { audit } from '@/lib/audit';
+import { logError } from '@/lib/log';
 import { hasRole, type Role } from './roles';
 import { checkSession, type SessionUser } from './sessions';
 
@@ -114,7 +115,7 @@ export function defineAction<S extends z.ZodType, T>(
         return out as ActionResult<T>;
       return { ok: true, data: out as T };
     } catch (err) {
-      console.error(`[action ${opts.name}]`, err);
+      logError(`action ${opts.name}`, err);
       return { ok: false, code: 'ERROR', error: 'Something went wrong on our side. Nothing was saved; try again.' };
     }
   };

@@ -9,7 +9,8 @@ import { users } from '@/lib/db/schema';
 import { clientIpFrom } from '@/lib/request';
 import { verifyPassword } from './password';
 import { createSession, revokeSession } from './sessions';
-import { clearFailures, lockedMinutes, recordFailure } from './throttle';
+import { resolveSsoUser } from './sso';
+import { attemptSucceeded, reserveAttempt } from './throttle';
 
 export const signInSchema = z.object({
   email: z
@@ -40,7 +41,11 @@ function headerGetter(h: HeaderBag): Pick<Headers, 'get'> {
   };
 }
 
-async function authorizeCredentials(raw: Record<string, string> | undefined, req: { headers?: HeaderBag }) {
+const lockedMessage = (minutes: number) =>
+  `Too many failed sign-ins. Try again in ${minutes || 1} minute${minutes === 1 ? '' : 's'}.`;
+
+/** Exported for the throttle's concurrency test; next-auth calls it through the provider. */
+export async function authorizeCredentials(raw: Record<string, string> | undefined, req: { headers?: HeaderBag }) {
   const h = headerGetter(req?.headers);
   const ip = clientIpFrom(h);
   const parsed = signInSchema.safeParse(raw ?? {});
@@ -50,10 +55,12 @@ async function authorizeCredentials(raw: Record<string, string> | undefined, req
   }
   const email = parsed.data.email.toLowerCase();
   const keys = [`email:${email}`, ...(ip ? [`ip:${ip}`] : [])];
-  const lockedFor = await lockedMinutes(keys);
-  if (lockedFor > 0) {
+  // The attempt is counted before the password is checked, so concurrent guesses cannot pass
+  // the limit (lib/auth/throttle.ts).
+  const attempt = await reserveAttempt(keys);
+  if (!attempt.allowed) {
     await audit({ action: 'auth.sign_in', actorEmail: email, outcome: 'denied', ip, details: { reason: 'locked' } });
-    throw new Error(`Too many failed sign-ins. Try again in ${lockedFor} minute${lockedFor === 1 ? '' : 's'}.`);
+    throw new Error(lockedMessage(attempt.lockedMinutes));
   }
   const [user] = await db()
     .select()
@@ -63,7 +70,6 @@ async function authorizeCredentials(raw: Record<string, string> | undefined, req
   const passwordOk = await verifyPassword(parsed.data.password, user?.passwordHash);
   if (!user || !passwordOk || !user.active) {
     const reason = !user ? 'unknown_user' : !passwordOk ? 'wrong_password' : 'inactive';
-    const { delayMs, locked } = await recordFailure(keys);
     await audit({
       action: 'auth.sign_in',
       actor: user ? { id: user.id, email: user.email } : null,
@@ -72,13 +78,12 @@ async function authorizeCredentials(raw: Record<string, string> | undefined, req
       ip,
       details: { reason },
     });
-    await sleep(delayMs);
+    await sleep(attempt.delayMs);
     if (reason === 'inactive' && passwordOk) throw new Error('This account is deactivated. Ask an administrator.');
-    if (locked)
-      throw new Error(`Too many failed sign-ins. Try again in ${process.env.LOGIN_LOCK_MINUTES ?? 15} minutes.`);
+    if (attempt.reachedLimit) throw new Error(lockedMessage(attempt.lockedMinutes));
     throw new Error(GENERIC);
   }
-  await clearFailures([`email:${email}`]);
+  await attemptSucceeded(keys);
   const sessionId = await createSession(user.id, { ip, userAgent: h.get('user-agent') });
   await db().update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
   await audit({
@@ -129,22 +134,19 @@ export const authOptions: NextAuthOptions = {
   ],
   callbacks: {
     /** SSO users must already exist in Verdict and be active: an admin grants the role. */
-    async signIn({ user, account }) {
+    async signIn({ account, profile }) {
       if (account?.provider !== 'oidc') return true;
-      const email = user.email?.toLowerCase();
-      const [row] = email
-        ? await db()
-            .select()
-            .from(users)
-            .where(eq(sql`lower(${users.email})`, email))
-            .limit(1)
-        : [];
-      if (!row || !row.active) {
+      const decision = await resolveSsoUser({
+        ...(profile ?? {}),
+        sub: account.providerAccountId ?? (profile as { sub?: string } | undefined)?.sub,
+      });
+      if (!decision.ok) {
+        const email = typeof profile?.email === 'string' ? profile.email.toLowerCase() : null;
         await audit({
           action: 'auth.sign_in',
-          actorEmail: email ?? null,
+          actorEmail: email,
           outcome: 'denied',
-          details: { method: 'oidc', reason: row ? 'inactive' : 'unknown_user' },
+          details: { method: 'oidc', reason: decision.reason },
         });
         return '/login?error=AccessDenied';
       }
@@ -152,11 +154,9 @@ export const authOptions: NextAuthOptions = {
     },
     async jwt({ token, user, account }) {
       if (user && account?.provider === 'oidc') {
-        const [row] = await db()
-          .select()
-          .from(users)
-          .where(eq(sql`lower(${users.email})`, (user.email ?? '').toLowerCase()))
-          .limit(1);
+        // Bound by the sign-in callback above: the provider's subject names the user.
+        const [row] = await db().select().from(users).where(eq(users.ssoSubject, account.providerAccountId)).limit(1);
+        if (!row) throw new Error('SSO sign-in without a bound user');
         const { headers } = await import('next/headers');
         const h = await headers().catch(() => undefined);
         const ip = h ? clientIpFrom(h) : null;

@@ -4,7 +4,7 @@ import { audit } from '@/lib/audit';
 import type { SessionUser } from '@/lib/auth/guards';
 import { db } from '@/lib/db/client';
 import { settings } from '@/lib/db/schema';
-import type { DbOrTx } from '@/lib/sync/ingest';
+import type { DbOrTx } from '@/lib/db/client';
 
 export const FOUR_EYES_KEY = 'feedback.four_eyes';
 

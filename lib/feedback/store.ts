@@ -4,7 +4,7 @@ import type PgBoss from 'pg-boss';
 import { executions, feedbackEvents, feedbackSubmissions } from '@/lib/db/schema';
 import type { FeedbackState } from '@/lib/db/schema/feedback';
 import { getBoss, jobDb, QUEUES } from '@/lib/jobs/boss';
-import type { DbOrTx, Tx } from '@/lib/sync/ingest';
+import type { DbOrTx, Tx } from '@/lib/db/client';
 
 /** Who moved a submission: a signed-in user, or null for the delivery worker. */
 export type Actor = { id: string; email: string } | null;

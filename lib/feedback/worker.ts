@@ -2,6 +2,7 @@ import 'server-only';
 import type PgBoss from 'pg-boss';
 import { QUEUES } from '@/lib/jobs/boss';
 import { deliverFeedback, rescueStuckFeedback, type DeliveryOptions } from './deliver';
+import { logError } from '@/lib/log';
 
 /** Runs the stall rescue every minute (pg-boss cron; one run per minute across all workers). */
 export const FEEDBACK_RESCUE_QUEUE = 'feedback.rescue';
@@ -37,6 +38,6 @@ export async function registerFeedbackWorkers(boss: PgBoss, options: FeedbackWor
   await boss.schedule(FEEDBACK_RESCUE_QUEUE, '* * * * *');
   ids.push(await boss.work(FEEDBACK_RESCUE_QUEUE, async () => void (await rescueStuckFeedback(options))));
   // Whatever stalled while no worker ran is picked up now, not a minute later.
-  await rescueStuckFeedback(options).catch((err) => console.error('[feedback] rescue failed:', err));
+  await rescueStuckFeedback(options).catch((err) => logError('feedback rescue', err));
   return ids;
 }

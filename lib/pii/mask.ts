@@ -3,10 +3,19 @@
  * JSON view all mask through here, on the server, before anything reaches a browser or a file:
  * a masked value is never "hidden with CSS".
  *
- * Personal data is recognised by the key it sits under, anywhere in a document (results, vendor
- * responses, prepared data). The keys are listed once, below, with how much of the value stays
- * visible: enough to tell two records apart at a glance (the last four characters of a document
- * number, the first letter of a name), never enough to identify a person.
+ * Two ways of telling personal data apart, by where it sits:
+ * - In the parts of a result whose shape the spec fixes (workflow, account, credentials,
+ *   decision, consent, rules, steps), personal data is recognised by the key it sits under
+ *   (`PII_KEYS`, `PATTERNS`).
+ * - In free-form parts (every capability's `data`, which carries vendor responses and prepared
+ *   data, and any member of a result the spec does not name), keys are whatever a vendor chose:
+ *   officer names, company names built on the subject's surname, geo-IP and device cities sit
+ *   under keys no list of personal keys can foresee. There every string is masked unless its
+ *   key is on the allow-list of known non-personal keys (`CLEAR_KEYS`, `CLEAR_PATTERNS`: enums,
+ *   scores, flags, match outcomes, dates that are not of a person).
+ * How much of a value stays visible is decided by its key's style: enough to tell two records
+ * apart at a glance (the last four characters of a document number, the first letter of a
+ * name), never enough to identify a person.
  */
 
 export type MaskStyle = 'name' | 'tail' | 'date' | 'email' | 'ip' | 'full' | 'address';
@@ -129,6 +138,102 @@ const PATTERNS: Array<[RegExp, MaskStyle]> = [
   [/(passport|document|personal|national_?id|ssn|social_?security)_?(number|no)$/i, 'tail'],
 ];
 
+/**
+ * Keys whose string values stay visible inside free-form data: they name outcomes, categories
+ * and properties of documents, never a person. A key not here (or a pattern below) is masked.
+ */
+const CLEAR_KEYS = new Set([
+  'id',
+  'ids',
+  'capabilityIds',
+  'type',
+  'subType',
+  'status',
+  'decision',
+  'label',
+  'details',
+  'category',
+  'classifier',
+  'captureType',
+  'version',
+  'score',
+  'reason',
+  'source',
+  'kyb_source',
+  'result',
+  'verificationResult',
+  'availability',
+  'similarity',
+  'findings',
+  'layout',
+  'material',
+  'country',
+  'countryCode',
+  'issuingCountry',
+  'nationality',
+  'gender',
+  'sex',
+  'expiryDate',
+  'issuingDate',
+  'firstIssueDate',
+  'lastIssueDate',
+  'notValidAfter',
+  'printedDocumentName',
+  'issuingAuthority',
+  'visaCategory',
+  'durationOfStay',
+  'numberOfEntries',
+  'restriction',
+  'description',
+  'code',
+  'currency',
+  'language',
+  'browserTimezone',
+  'predictedAge',
+  'ageConfidenceRange',
+  'domainExists',
+  'emailExists',
+  'totalHits',
+  'href',
+  'createdAt',
+  'startedAt',
+  'completedAt',
+  'updatedAt',
+  'obtainedAt',
+  'collectedBy',
+  'transactions',
+]);
+const CLEAR_PATTERNS: RegExp[] = [
+  // Match outcomes: MATCH / NO_MATCH / PARTIAL_MATCH under nameMatch, emailMatchToName, ...
+  /Match(es|ed)?(To[A-Z][a-zA-Z]*)?$/,
+  // Flags spelled as strings.
+  /^(is|has|was|can|should)[A-Z_]/,
+  // Outcomes, levels and counters.
+  /(Status|Type|Level|Score|Count|Result|Risk|Code|Reason|Category|Velocity|Activity|Alerts?|Transactions)$/,
+  /^total/i,
+];
+
+function isClearKey(key: string): boolean {
+  return CLEAR_KEYS.has(key) || CLEAR_PATTERNS.some((re) => re.test(key));
+}
+
+/** Top-level members of a result whose shape the spec fixes; every other member is free-form. */
+const STRUCTURED_ROOT = new Set([
+  'workflow',
+  'account',
+  'createdAt',
+  'startedAt',
+  'completedAt',
+  'credentials',
+  'decision',
+  'consent',
+  'captureClient',
+  'rules',
+  'steps',
+  'capabilities',
+  'executions',
+]);
+
 /** Keys under an address-like object that stay visible: a country is not identifying. */
 const ADDRESS_CLEAR = new Set(['country', 'countryCode', 'state', 'subdivision']);
 
@@ -182,27 +287,39 @@ export function maskScalar(value: string | number | boolean, style: MaskStyle): 
 }
 
 /**
- * Masks every personal value in a JSON-like document, returning a new one (the input is not
- * changed). Objects and arrays under a personal key are masked leaf by leaf with that key's style,
- * so an `address` keeps its shape and country but loses its lines.
+ * Masks every personal value in a JSON-like document (a result, or with `part` one step, rule
+ * execution or field),
+ * returning a new one (the input is not changed). Objects and arrays under a personal key are
+ * masked leaf by leaf with that key's style, so an `address` keeps its shape and country but
+ * loses its lines; free-form parts are masked by the allow-list (see the file comment).
  */
-export function maskDeep<T>(value: T): T {
-  return walk(value, null) as T;
+export function maskDeep<T>(value: T, kind: 'result' | 'part' = 'result'): T {
+  // Only a whole result has members the spec does not name; a step, a rule execution or one
+  // field is masked by its keys, with capability `data` free-form wherever it appears.
+  if (kind === 'result' && value && typeof value === 'object' && !Array.isArray(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>))
+      out[k] = walk(v, maskStyleOf(k), !STRUCTURED_ROOT.has(k), k);
+    return out as T;
+  }
+  return walk(value, null, false, '') as T;
 }
 
-function walk(value: unknown, style: MaskStyle | null): unknown {
+function walk(value: unknown, style: MaskStyle | null, free: boolean, key: string): unknown {
   if (value === null || value === undefined) return value;
-  if (Array.isArray(value)) return value.map((v) => walk(v, style));
+  if (Array.isArray(value)) return value.map((v) => walk(v, style, free, key));
   if (typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
       if (style === 'address' && ADDRESS_CLEAR.has(k)) out[k] = v;
-      else out[k] = walk(v, style ?? maskStyleOf(k));
+      // A capability's `data` is where vendors put what they like: free-form from here down.
+      else out[k] = walk(v, style ?? maskStyleOf(k), free || k === 'data', k);
     }
     return out;
   }
   if (style && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'))
     return maskScalar(value, style);
+  if (free && typeof value === 'string' && !isClearKey(key)) return maskScalar(value, 'full');
   return value;
 }
 

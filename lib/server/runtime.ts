@@ -27,6 +27,27 @@ export function loadConfigOrExit(): Env {
   }
 }
 
+/**
+ * The data folder holds the embedded database, its address and password, and generated secrets:
+ * only its owner may read it. New files are private (umask 077 for this process and the ones it
+ * starts), and a folder left by an older version is closed: folders 0700, files 0600.
+ */
+export function lockDownDataDir(dataDir: string) {
+  process.umask(0o077);
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const walk = (p: string) => {
+    const st = fs.lstatSync(p);
+    if (st.isSymbolicLink()) return;
+    if (st.isDirectory()) {
+      if ((st.mode & 0o777) !== 0o700) fs.chmodSync(p, 0o700);
+      for (const name of fs.readdirSync(p)) walk(path.join(p, name));
+    } else if ((st.mode & 0o077) !== 0) {
+      fs.chmodSync(p, st.mode & 0o700);
+    }
+  };
+  walk(dataDir);
+}
+
 /** A secret from the environment, or one generated once and kept (mode 600) in the data folder. */
 export function persistentSecret(dataDir: string, name: string, bytes = 32): string {
   fs.mkdirSync(dataDir, { recursive: true });
@@ -67,7 +88,9 @@ export async function openDatabase(opts: {
   }
   opts.log?.('Starting the embedded database (PGlite)…');
   const embedded = await startEmbeddedDatabase({ dataDir: path.join(opts.dataDir, 'pglite'), port: opts.port });
-  fs.writeFileSync(urlFile(opts.dataDir), embedded.url);
+  // The URL carries the embedded database's password: owner-only, like the folder.
+  fs.writeFileSync(urlFile(opts.dataDir), embedded.url, { mode: 0o600 });
+  fs.chmodSync(urlFile(opts.dataDir), 0o600);
   return {
     url: embedded.url,
     embedded,

@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Client } from 'pg';
 import { generateExecution } from '@/lib/simulator/generator';
-import { toRows } from '@/lib/sync/ingest';
+import { toRows } from '@/lib/sync/map';
 
 export interface SeedJob {
   url: string;
@@ -51,6 +51,7 @@ const COLUMNS: Array<[string, string, (r: Row) => unknown]> = [
   ['date_of_birth', 'text', (r) => r.dateOfBirth],
   ['document_key', 'text', (r) => r.documentKey],
   ['search_text', 'text', (r) => r.searchText],
+  ['search_tokens', 'text', (r) => (r.searchTokens as string[]).join(SEP)],
   ['capability_tags', 'text', (r) => (r.capabilityTags as string[]).join(SEP)],
   ['feedback_status', 'text', (r) => r.feedbackStatus],
   ['feedback_reason', 'text', (r) => r.feedbackReason],
@@ -63,7 +64,9 @@ const COLUMNS: Array<[string, string, (r: Row) => unknown]> = [
 
 function insertSql(withJson: boolean) {
   const cols = [...COLUMNS.map(([c]) => c), ...(withJson ? ['result'] : [])];
-  const sel = COLUMNS.map(([c, ,], i) => (c === 'capability_tags' ? `string_to_array(c${i}, E'\\x1f')` : `c${i}`));
+  const sel = COLUMNS.map(([c, ,], i) =>
+    c === 'capability_tags' || c === 'search_tokens' ? `string_to_array(c${i}, E'\\x1f')` : `c${i}`,
+  );
   if (withJson) sel.push(`c${COLUMNS.length}::jsonb`);
   const args = COLUMNS.map(([, t], i) => `$${i + 1}::${t}[]`);
   if (withJson) args.push(`$${COLUMNS.length + 1}::text[]`);

@@ -17,6 +17,69 @@ describe('masking personal data', () => {
     expect(maskScalar(123456789, 'tail')).toBe('••••6789');
   });
 
+  it('masks every string of free-form data unless its key is known not to be personal', () => {
+    const doc = {
+      capabilities: {
+        lookups: [
+          {
+            id: 'l1',
+            decision: { type: 'WARNING', details: { label: 'MISMATCH' } },
+            data: {
+              results: [
+                {
+                  kyb_source: 'COMPANY_REGISTRY',
+                  data: { status: 'ACTIVE', name: 'Smith Holding GmbH', officers: ['Jane Smith'], city: 'Leeds' },
+                },
+              ],
+              ipLocationCity: 'Leeds',
+              deviceModel: 'Pixel 7',
+              nameMatch: 'NO_MATCH',
+              emailMatchToName: 'MATCH',
+              riskLevel: 'HIGH',
+              torExitNode: true,
+              totalHits: '12',
+              someNewVendorField: 'Jane',
+            },
+          },
+        ],
+      },
+      rules: {
+        executions: [
+          {
+            id: 'r1',
+            rulesets: [
+              { id: 'rs', name: 'Default risk score', rulesMatched: [{ id: 'R1', name: 'Repeated face', score: 40 }] },
+            ],
+          },
+        ],
+      },
+      vendorExtra: { anything: 'Jane Smith', score: 3 },
+    };
+    const m = maskDeep(doc);
+    const entry = m.capabilities.lookups[0];
+    expect(entry.id).toBe('l1');
+    expect(entry.decision).toEqual({ type: 'WARNING', details: { label: 'MISMATCH' } });
+    const d = entry.data;
+    expect(d.results[0]).toEqual({
+      kyb_source: 'COMPANY_REGISTRY',
+      data: { status: 'ACTIVE', name: '••••••', officers: ['••••••'], city: '••••••' },
+    });
+    expect(d.ipLocationCity).toBe('••••••');
+    expect(d.deviceModel).toBe('••••••');
+    expect(d.someNewVendorField).toBe('••••••');
+    expect(d).toMatchObject({
+      nameMatch: 'NO_MATCH',
+      emailMatchToName: 'MATCH',
+      riskLevel: 'HIGH',
+      torExitNode: true,
+      totalHits: '12',
+    });
+    // Rule names are the customer's configuration, not personal data.
+    expect(m.rules.executions[0].rulesets[0].rulesMatched[0]).toEqual({ id: 'R1', name: 'Repeated face', score: 40 });
+    // A member of the result the spec does not name is free-form as a whole.
+    expect(m.vendorExtra).toEqual({ anything: '••••••', score: 3 });
+  });
+
   it('recognises personal keys anywhere, including vendor responses, and leaves the rest', () => {
     expect(maskStyleOf('firstName')).toBe('name');
     expect(maskStyleOf('trueIP')).toBe('ip');
@@ -55,7 +118,8 @@ describe('masking personal data', () => {
     expect(x.address).toEqual({ line1: '••••••', city: '••••••', country: 'GBR' });
     expect(x.mrz.line1).toMatch(/^•+$/);
     expect(x.dateOfBirthParts).toEqual({ year: '••••••', month: '••••••', day: '••••••' });
-    expect(m.capabilities.deviceRiskVerification[0].data.statedIp).toEqual({ ip: '198.51.•.•', isp: 'ISP' });
+    // Free-form vendor data: only allow-listed keys stay in clear.
+    expect(m.capabilities.deviceRiskVerification[0].data.statedIp).toEqual({ ip: '198.51.•.•', isp: '••••••' });
     expect(m.additionalInformation.vendor.response.hits[0]).toEqual({ first_name: 'A••••', phone_number: '••••7890' });
     // The input is not changed.
     expect(doc.capabilities.extraction[0].data.firstName).toBe('Ada');
@@ -76,6 +140,12 @@ describe('CSV cells', () => {
     expect(csvCell('=HYPERLINK("http://evil","x")')).toBe('"\'=HYPERLINK(""http://evil"",""x"")"');
     expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
     expect(csvCell('+1')).toBe("'+1");
+    // Another separator in the reader's locale must not start a formula cell either.
+    expect(csvCell('a;=1+1')).toBe("a;'=1+1");
+    expect(csvCell('x|@SUM(A1)')).toBe("x|'@SUM(A1)");
+    expect(csvCell('a,  -2+3')).toBe('"a,  \'-2+3"');
+    expect(csvCell(' =1+1')).toBe("' =1+1");
+    expect(csvCell('Smith-Jones')).toBe('Smith-Jones');
     expect(csvCell(-1)).toBe('-1');
     expect(csvCell('<img src=x onerror=alert(1)>')).toBe('<img src=x onerror=alert(1)>');
     expect(csvCell(null)).toBe('');

@@ -1,0 +1,51 @@
+/**
+ * The console's HTTP server: Next's request handler behind one step of our own. Every request's
+ * address claims are replaced by the socket address (or the trusted proxy hop) before Next sees
+ * it (`lib/edge/client-address.ts`). Started by `npm start` / `npm run dev` (scripts/start.ts);
+ * it listens on HOST (default 127.0.0.1, so a fresh install is not reachable from the network).
+ */
+import http from 'node:http';
+import next from 'next';
+import { applyClientAddress, trustedProxyHops } from '@/lib/edge/client-address';
+
+async function main() {
+  const dev = process.argv.includes('--dev');
+  const port = Number(process.env.PORT ?? 3000);
+  const host = process.env.HOST || '127.0.0.1';
+  const hops = trustedProxyHops();
+  const app = next({ dev, hostname: host, port, dir: process.cwd() });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+  const server = http.createServer((req, res) => {
+    applyClientAddress(req, hops);
+    void handle(req, res);
+  });
+  const upgrade = (
+    app as unknown as {
+      getUpgradeHandler?: () => (req: http.IncomingMessage, socket: unknown, head: Buffer) => Promise<void>;
+    }
+  ).getUpgradeHandler?.();
+  if (upgrade) {
+    server.on('upgrade', (req, socket, head) => {
+      applyClientAddress(req, hops);
+      void upgrade(req, socket, head);
+    });
+  }
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const stop = () => {
+    server.close(() => process.exit(0));
+    // Keep-alive sockets would hold close() open; the parent waits for our exit.
+    setTimeout(() => process.exit(0), 5_000).unref();
+    server.closeIdleConnections?.();
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((err) => {
+  console.error('[verdict] The console server failed to start:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

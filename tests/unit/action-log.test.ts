@@ -1,0 +1,28 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DrizzleQueryError } from 'drizzle-orm/errors';
+import { logError } from '@/lib/log';
+
+describe('a failed action is logged without its parameters', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('logs the class, the database code and the constraint, never the query or its params', () => {
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const cause = Object.assign(new Error('duplicate key value violates unique constraint "notes_pkey"'), {
+      code: '23505',
+      constraint: 'notes_pkey',
+    });
+    const err = new DrizzleQueryError(
+      'insert into notes (body) values ($1)',
+      ['Jane Doe, passport X1234567, reason: suspected fraud'],
+      cause,
+    );
+    logError('action addNoteAction', err);
+    const printed = spy.mock.calls.flat().map(String).join(' ');
+    expect(printed).toContain('addNoteAction');
+    expect(printed).toContain('23505');
+    expect(printed).toContain('notes_pkey');
+    expect(printed).not.toContain('Jane Doe');
+    expect(printed).not.toContain('X1234567');
+    expect(printed).not.toContain('insert into notes');
+  });
+});
