@@ -1,7 +1,7 @@
 'use client';
 import { Check, X } from 'lucide-react';
 import * as React from 'react';
-import { approveFeedbackAction, rejectFeedbackAction } from '@/app/(console)/approvals/actions';
+import { approveFeedbackAction, rejectFeedbackAction } from '@/lib/actions/approvals';
 import { Button } from '@/components/ui/button';
 import { FieldError, Label, Textarea } from '@/components/ui/input';
 import type { ActionResult } from '@/lib/auth/guards';

@@ -3,11 +3,7 @@ import { Tags } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import * as React from 'react';
-import {
-  getBatchProgressAction,
-  previewBulkFeedbackAction,
-  submitBulkFeedbackAction,
-} from '@/app/(console)/executions/feedback-actions';
+import { getBatchProgressAction, previewBulkFeedbackAction, submitBulkFeedbackAction } from '@/lib/actions/feedback';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';

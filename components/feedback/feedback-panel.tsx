@@ -2,11 +2,7 @@
 import { RotateCw } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import * as React from 'react';
-import {
-  getFeedbackPanelAction,
-  retryFeedbackAction,
-  submitFeedbackAction,
-} from '@/app/(console)/executions/feedback-actions';
+import { getFeedbackPanelAction, retryFeedbackAction, submitFeedbackAction } from '@/lib/actions/feedback';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import type { ActionResult } from '@/lib/auth/guards';

@@ -1,6 +1,6 @@
 'use client';
 import * as React from 'react';
-import { setFourEyesAction } from '@/app/(console)/admin/settings/actions';
+import { setFourEyesAction } from '@/lib/actions/settings';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import type { ActionResult } from '@/lib/auth/guards';

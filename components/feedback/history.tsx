@@ -1,6 +1,6 @@
 import * as React from 'react';
 import type { SubmissionView } from '@/lib/data/feedback';
-import type { FeedbackDeliveryError } from '@/lib/db/schema/feedback';
+import type { FeedbackDeliveryError } from '@/lib/data/feedback';
 import { REASON_LABELS, STATUS_LABELS, type FeedbackReason, type FeedbackStatus } from '@/lib/feedback/schema';
 import { EVENT_LABELS } from '@/lib/feedback/states';
 import { formatDateTime } from '@/lib/format';

@@ -1,6 +1,6 @@
 import Link from 'next/link';
-import type { ListFilters } from '@/lib/data/list-url';
-import { trendsListHref, type Kpi, type TrendsData } from '@/lib/data/trends-shared';
+import type { ListFilters } from '@/lib/trends/list-links';
+import { trendsListHref, type Kpi, type TrendsData } from '@/lib/trends/shared';
 import { formatDate, formatNumber, formatPercent } from '@/lib/format';
 import { cn } from '@/lib/utils';
 

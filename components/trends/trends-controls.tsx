@@ -11,7 +11,7 @@ import {
   type Granularity,
   type RangeKey,
   type TrendsFilters,
-} from '@/lib/data/trends-shared';
+} from '@/lib/trends/shared';
 import { cn } from '@/lib/utils';
 
 const RANGE_LABELS: Record<RangeKey, string> = {

@@ -8,10 +8,17 @@ export function Table({ className, ...props }: React.TableHTMLAttributes<HTMLTab
     </div>
   );
 }
-export function THead(props: React.HTMLAttributes<HTMLTableSectionElement>) {
-  return <thead className="bg-muted/60 text-left text-xs uppercase tracking-wide text-muted-fg" {...props} />;
+export function THead({ className, ...props }: React.HTMLAttributes<HTMLTableSectionElement>) {
+  return (
+    <thead
+      className={cn('bg-muted/60 text-left text-xs uppercase tracking-wide text-muted-fg', className)}
+      {...props}
+    />
+  );
 }
-export function TBody(props: React.HTMLAttributes<HTMLTableSectionElement>) {
+export function TBody(
+  props: React.HTMLAttributes<HTMLTableSectionElement> & { ref?: React.Ref<HTMLTableSectionElement> },
+) {
   return <tbody {...props} />;
 }
 export function TR({ className, ...props }: React.HTMLAttributes<HTMLTableRowElement>) {

@@ -1,7 +1,12 @@
 /**
- * The state of the executions list, as it lives in the URL. Browser-safe and dependency-free:
- * the table's client code builds URLs with it; the server parses them with the forgiving zod
- * schema in lib/data/executions/params.ts (bad values fall back to defaults, never an error).
+ * The state of the executions list, as it lives in the URL, defined once: `LIST_PARAMS` below
+ * is the one table of parameters, and the type (`ListParams`), the forgiving parse, the
+ * serialization, the count of active filters, every filter's chip and "Clear all filters" are
+ * all derived from it. Adding a parameter is adding one entry. Browser-safe and dependency-free
+ * (the chips run in the browser; the parse runs on the server).
+ *
+ * The parse is forgiving: every parameter is checked on its own and a bad one falls back to its
+ * default (no filter), so a mangled or outdated link still opens a list.
  *
  * No personal data ever goes into these parameters: a free-text search travels as a server-side
  * token (`st`), and only an execution or account id (a UUID) may appear as `q`.
@@ -29,107 +34,223 @@ export const FEEDBACK_FILTER_LABELS: Record<FeedbackFilter, string> = {
   awaiting_approval: 'Awaiting approval',
 };
 
-export interface ListParams {
-  decision: string[];
-  status: string[];
-  riskMin?: number;
-  riskMax?: number;
-  createdFrom?: string;
-  createdTo?: string;
-  completedFrom?: string;
-  completedTo?: string;
-  definition?: string;
-  /** Capability tags: `liveness:REJECTED` or `liveness:label:DIGITAL_COPY` (all must match). */
-  cap: string[];
-  country?: string;
-  docType?: string;
-  feedback: FeedbackFilter[];
-  criteria?: string;
-  /** The service's feedback reason (trends link to it). */
-  feedbackReason?: string;
-  /** A rule id that matched (trends link to it). */
-  rule?: string;
-  account?: string;
-  /** A UUID typed into the search box (execution or account id). */
-  q?: string;
-  /** Token of a free-text search stored on the server. */
-  st?: string;
-  sort: SortKey;
-  dir: 'asc' | 'desc';
-  size: PageSize;
-  /** Keyset cursors: rows strictly after / strictly before / from (inclusive) this position. */
-  after?: string;
-  before?: string;
-  at?: string;
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// ---------------------------------------------------------------------------------------------
+// Readers of one raw value: the value, or undefined when it is not acceptable.
+// ---------------------------------------------------------------------------------------------
+
+type Read<T> = (raw: string) => T | undefined;
+const matching =
+  (re: RegExp, max: number): Read<string> =>
+  (raw) => {
+    const s = raw.trim();
+    return s.length >= 1 && s.length <= max && re.test(s) ? s : undefined;
+  };
+const upper =
+  (read: Read<string>): Read<string> =>
+  (raw) =>
+    read(raw)?.toUpperCase();
+const lower =
+  (read: Read<string>): Read<string> =>
+  (raw) =>
+    read(raw)?.toLowerCase();
+const oneOf =
+  <T extends string>(values: readonly T[]): Read<T> =>
+  (raw) =>
+    (values as readonly string[]).includes(raw) ? (raw as T) : undefined;
+
+/** A value from the service (status, decision type, key...): kept as text, unknown ones included. */
+const token = matching(/^[\w.:\-/ ]+$/, 80);
+const text = (max: number) => matching(/^[\s\S]+$/, max);
+const uuid = lower(matching(UUID_RE, 36));
+const isoDay: Read<string> = (raw) => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(raw)) return undefined;
+  const d = new Date(`${raw}T00:00:00.000Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(raw) ? raw : undefined;
+};
+const risk: Read<number> = (raw) => {
+  if (!/^-?\d{1,3}$/.test(raw.trim())) return undefined;
+  const n = Number(raw);
+  return n >= -1 && n <= 100 ? n : undefined;
+};
+const cursor = matching(/^[^~]*~[0-9a-f-]{36}$/i, 120);
+const capTag = matching(/^[A-Za-z0-9_]+:(label:)?[\w\-.]+$/, 120);
+const pageSize: Read<PageSize> = (raw) =>
+  (PAGE_SIZES as readonly number[]).find((s) => String(s) === raw) as PageSize | undefined;
+
+// ---------------------------------------------------------------------------------------------
+// The table
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * What a parameter does: `filter` selects rows (counted in "Filters (N)", shown as a chip,
+ * cleared by "Clear all filters"); `search` comes from the search box (`q` is shown as a chip);
+ * `view` is sort and page size; `cursor` is the keyset position.
+ */
+type Role = 'filter' | 'search' | 'view' | 'cursor';
+
+interface Param<T, Many extends boolean, Default> {
+  many: Many;
+  read: Read<T>;
+  role: Role;
+  /** Values kept of a repeated parameter. */
+  max?: number;
+  /** A view parameter's value when absent; left out of URLs. */
+  default?: Default;
+  /** The chip of one value, for filters and searches. */
+  chip?: (value: T) => string;
+  /** The start of a range: one chip (and one filter in the count) for it and its `end`. */
+  range?: { end: string; chip: (from: T | undefined, to: T | undefined) => string };
+  /** The end of a range: shown and counted with its start. */
+  rangeEnd?: true;
 }
 
-export const DEFAULT_LIST_PARAMS: ListParams = {
-  decision: [],
-  status: [],
-  cap: [],
-  feedback: [],
-  sort: 'created',
-  dir: 'desc',
-  size: 25,
+const many = <T>(read: Read<T>, chip: (v: T) => string, max = 10): Param<T, true, never> => ({
+  many: true,
+  read,
+  role: 'filter',
+  max,
+  chip,
+});
+const one = <T>(read: Read<T>, chip: (v: T) => string, role: Role = 'filter'): Param<T, false, undefined> => ({
+  many: false,
+  read,
+  role,
+  chip,
+});
+const view = <T>(read: Read<T>, value: T): Param<T, false, T> => ({ many: false, read, role: 'view', default: value });
+const position = (): Param<string, false, undefined> => ({ many: false, read: cursor, role: 'cursor' });
+const rangeStart = <T>(
+  read: Read<T>,
+  end: string,
+  chip: (from: T | undefined, to: T | undefined) => string,
+): Param<T, false, undefined> => ({
+  many: false,
+  read,
+  role: 'filter',
+  range: { end, chip },
+});
+const rangeEnd = <T>(read: Read<T>): Param<T, false, undefined> => ({
+  many: false,
+  read,
+  role: 'filter',
+  rangeEnd: true,
+});
+
+const capChip = (v: string) => {
+  const [cap, a, b] = v.split(':');
+  return `${cap}: ${a === 'label' ? `label ${b}` : a}`;
 };
 
-/** Parameters that select rows (everything but sort, size and position). */
-export const FILTER_KEYS = [
-  'decision',
-  'status',
-  'riskMin',
-  'riskMax',
-  'createdFrom',
-  'createdTo',
-  'completedFrom',
-  'completedTo',
-  'definition',
-  'cap',
-  'country',
-  'docType',
-  'feedback',
-  'criteria',
-  'feedbackReason',
-  'rule',
-  'account',
-  'q',
-  'st',
-] as const satisfies ReadonlyArray<keyof ListParams>;
+/** Every parameter of the list's URL, in URL order. */
+export const LIST_PARAMS = {
+  decision: many(upper(token), (v) => `Decision: ${v}`),
+  status: many(upper(token), (v) => `Status: ${v}`),
+  riskMin: rangeStart(risk, 'riskMax', (a, b) => `Risk ${a ?? -1}–${b ?? 100}`),
+  riskMax: rangeEnd(risk),
+  createdFrom: rangeStart(isoDay, 'createdTo', (a, b) => `Created ${a ?? '…'} – ${b ?? '…'}`),
+  createdTo: rangeEnd(isoDay),
+  completedFrom: rangeStart(isoDay, 'completedTo', (a, b) => `Completed ${a ?? '…'} – ${b ?? '…'}`),
+  completedTo: rangeEnd(isoDay),
+  definition: one(token, (v) => `Workflow: ${v}`),
+  /** Capability tags: `liveness:REJECTED` or `liveness:label:DIGITAL_COPY` (all must match). */
+  cap: many(capTag, capChip, 5),
+  country: one(upper(matching(/^[A-Za-z]{2,3}$/, 3)), (v) => `Country: ${v}`),
+  docType: one(upper(token), (v) => `Document: ${v}`),
+  feedback: many(oneOf(FEEDBACK_FILTERS), (v) => `Feedback: ${FEEDBACK_FILTER_LABELS[v]}`),
+  criteria: one(text(255), (v) => `Criteria: ${v}`),
+  /** The service's feedback reason (trends link to it). */
+  feedbackReason: one(upper(token), (v) => `Fraud reason: ${v}`),
+  /** A rule id that matched (trends link to it). */
+  rule: one(text(200), (v) => `Matched rule: ${v}`),
+  account: one(uuid, (v) => `Account ${v.slice(0, 8)}…`),
+  /** A UUID typed into the search box (execution or account id). */
+  q: one(uuid, (v) => `Id ${v.slice(0, 8)}…`, 'search'),
+  /** Token of a free-text search stored on the server (shown in the search box, not as a chip). */
+  st: { many: false, read: matching(/^[A-Za-z0-9_-]{8,40}$/, 40), role: 'search' } as Param<string, false, undefined>,
+  sort: view(oneOf(SORT_KEYS), 'created' as SortKey),
+  dir: view(oneOf(['asc', 'desc'] as const), 'desc' as 'asc' | 'desc'),
+  size: view(pageSize, 25 as PageSize),
+  /** Keyset cursors: rows strictly after / strictly before / from (inclusive) this position. */
+  after: position(),
+  before: position(),
+  at: position(),
+};
 
-export const CURSOR_KEYS = ['after', 'before', 'at'] as const;
+type Table = typeof LIST_PARAMS;
+export type ListParamKey = keyof Table;
+/* eslint-disable @typescript-eslint/no-explicit-any -- type-level matching over the table */
+type ValueOf<P> = P extends Param<infer T, true, any> ? T[] : P extends Param<infer T, false, any> ? T : never;
+/** Repeated parameters and view parameters (which have a default) are always present. */
+type RequiredKeys = { [K in ListParamKey]: Table[K] extends Param<any, false, undefined> ? never : K }[ListParamKey];
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+/** The list's state: repeated parameters as arrays, view parameters always set, the rest optional. */
+export type ListParams = { [K in RequiredKeys]: ValueOf<Table[K]> } & {
+  [K in Exclude<ListParamKey, RequiredKeys>]?: ValueOf<Table[K]>;
+};
+
+const KEYS = Object.keys(LIST_PARAMS) as ListParamKey[];
+const keysWith = (role: Role) => KEYS.filter((k) => LIST_PARAMS[k].role === role);
+
+/** Parameters that select rows (everything but search, sort, size and position). */
+export const FILTER_KEYS = keysWith('filter');
+export const CURSOR_KEYS = keysWith('cursor');
+
+/** The state of a list with nothing chosen. */
+export const DEFAULT_LIST_PARAMS: ListParams = Object.fromEntries(
+  KEYS.flatMap((k) => {
+    const p = LIST_PARAMS[k] as Param<unknown, boolean, unknown>;
+    return p.many ? [[k, []]] : p.role === 'view' ? [[k, p.default]] : [];
+  }),
+) as ListParams;
+
+export type RawSearchParams = Record<string, string | string[] | undefined>;
+
+/** The forgiving reading of a list URL (see the file comment). */
+export function parseListParams(raw: RawSearchParams | URLSearchParams): ListParams {
+  const values = (k: string): string[] => {
+    if (raw instanceof URLSearchParams) return raw.getAll(k);
+    const v = raw[k];
+    return v === undefined ? [] : Array.isArray(v) ? v : [v];
+  };
+  const out: Record<string, unknown> = { ...DEFAULT_LIST_PARAMS };
+  for (const k of KEYS) {
+    const p = LIST_PARAMS[k] as Param<unknown, boolean, unknown>;
+    if (p.many) {
+      const kept: unknown[] = [];
+      for (const v of values(k)) {
+        const r = p.read(v);
+        if (r !== undefined && !kept.includes(r)) kept.push(r);
+        if (kept.length >= (p.max ?? 10)) break;
+      }
+      out[k] = kept;
+    } else {
+      const first = values(k)[0];
+      const r = first === undefined || first === '' ? undefined : p.read(first);
+      if (r !== undefined) out[k] = r;
+    }
+  }
+  const p = out as ListParams;
+  // A range typed backwards is meant the other way round.
+  if (p.riskMin !== undefined && p.riskMax !== undefined && p.riskMin > p.riskMax)
+    [p.riskMin, p.riskMax] = [p.riskMax, p.riskMin];
+  return p;
+}
 
 /** The URL query of a list state; defaults are left out so URLs stay short. */
 export function toSearchParams(p: Partial<ListParams>, opts: { withCursor?: boolean } = {}): URLSearchParams {
   const out = new URLSearchParams();
-  const put = (k: string, v: string | number | undefined) => {
-    if (v !== undefined && v !== '') out.append(k, String(v));
-  };
-  for (const v of p.decision ?? []) put('decision', v);
-  for (const v of p.status ?? []) put('status', v);
-  put('riskMin', p.riskMin);
-  put('riskMax', p.riskMax);
-  put('createdFrom', p.createdFrom);
-  put('createdTo', p.createdTo);
-  put('completedFrom', p.completedFrom);
-  put('completedTo', p.completedTo);
-  put('definition', p.definition);
-  for (const v of p.cap ?? []) put('cap', v);
-  put('country', p.country);
-  put('docType', p.docType);
-  for (const v of p.feedback ?? []) put('feedback', v);
-  put('criteria', p.criteria);
-  put('feedbackReason', p.feedbackReason);
-  put('rule', p.rule);
-  put('account', p.account);
-  put('q', p.q);
-  put('st', p.st);
-  if (p.sort && p.sort !== DEFAULT_LIST_PARAMS.sort) put('sort', p.sort);
-  if (p.dir && p.dir !== DEFAULT_LIST_PARAMS.dir) put('dir', p.dir);
-  if (p.size && p.size !== DEFAULT_LIST_PARAMS.size) put('size', p.size);
-  if (opts.withCursor !== false) {
-    put('after', p.after);
-    put('before', p.before);
-    put('at', p.at);
+  for (const k of KEYS) {
+    const def = LIST_PARAMS[k] as Param<unknown, boolean, unknown>;
+    if (def.role === 'cursor' && opts.withCursor === false) continue;
+    const v = p[k] as unknown;
+    const list = Array.isArray(v) ? v : [v];
+    for (const x of list) {
+      if (x === undefined || x === null || x === '' || (def.role === 'view' && x === def.default)) continue;
+      out.append(k, String(x));
+    }
   }
   return out;
 }
@@ -145,15 +266,46 @@ export function detailHref(id: string, p: Partial<ListParams>): string {
   return `/executions/${id}${qs ? `?${qs}` : ''}`;
 }
 
-/** How many filters are active (for the "Filters (3)" badge). */
+const isSet = (v: unknown) => (Array.isArray(v) ? v.length > 0 : v !== undefined && v !== '');
+
+/** How many filters are active (for the "Filters (3)" badge): a range counts once. */
 export function activeFilterCount(p: ListParams): number {
-  let n = 0;
-  for (const k of FILTER_KEYS) {
-    if (k === 'q' || k === 'st') continue;
-    const v = p[k];
-    if (Array.isArray(v) ? v.length > 0 : v !== undefined && v !== '') n++;
-  }
-  return n;
+  return FILTER_KEYS.filter((k) => {
+    const def = LIST_PARAMS[k] as Param<unknown, boolean, unknown>;
+    if (def.rangeEnd) return false;
+    return isSet(p[k]) || (def.range !== undefined && isSet(p[def.range.end as ListParamKey]));
+  }).length;
 }
 
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export interface FilterChip {
+  key: string;
+  label: string;
+  /** The change to the list's state that removes this chip's filter. */
+  remove: Partial<ListParams>;
+}
+
+/** A chip for every value of every active filter (and an id search). */
+export function filterChips(p: ListParams): FilterChip[] {
+  const out: FilterChip[] = [];
+  for (const k of KEYS) {
+    const def = LIST_PARAMS[k] as Param<unknown, boolean, unknown>;
+    if (def.range) {
+      const end = def.range.end as ListParamKey;
+      if (isSet(p[k]) || isSet(p[end]))
+        out.push({ key: k, label: def.range.chip(p[k], p[end]), remove: { [k]: undefined, [end]: undefined } });
+      continue;
+    }
+    if (!def.chip) continue;
+    const v = p[k] as unknown;
+    if (Array.isArray(v))
+      for (const x of v)
+        out.push({ key: `${k}-${String(x)}`, label: def.chip(x), remove: { [k]: v.filter((y) => y !== x) } });
+    else if (isSet(v)) out.push({ key: k, label: def.chip(v), remove: { [k]: undefined } });
+  }
+  return out;
+}
+
+/** The change to the list's state that clears every filter (the search stays). */
+export function clearedFilters(): Partial<ListParams> {
+  return Object.fromEntries(FILTER_KEYS.map((k) => [k, LIST_PARAMS[k].many ? [] : undefined])) as Partial<ListParams>;
+}

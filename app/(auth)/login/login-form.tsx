@@ -5,11 +5,7 @@ import { useState, useTransition } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { FieldError, Input, Label } from '@/components/ui/input';
-
-/** Only same-site paths may be a destination after sign-in. */
-function safeNext(next: string | null) {
-  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/login') ? next : '/';
-}
+import { safeNext } from '@/lib/auth/safe-next';
 
 export function LoginForm({ oidcName }: { oidcName: string | null }) {
   const router = useRouter();
@@ -17,7 +13,8 @@ export function LoginForm({ oidcName }: { oidcName: string | null }) {
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<{ email?: string; password?: string }>({});
   const [pending, start] = useTransition();
-  const next = safeNext(params.get('next'));
+  // Resolved in the browser, against the origin the browser will navigate from.
+  const destination = () => safeNext(params.get('next'), window.location.origin);
 
   function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -36,7 +33,7 @@ export function LoginForm({ oidcName }: { oidcName: string | null }) {
         setError(res?.error && res.error !== 'CredentialsSignin' ? res.error : 'Wrong e-mail or password.');
         return;
       }
-      router.replace(next);
+      router.replace(destination());
       router.refresh();
     });
   }
@@ -86,7 +83,7 @@ export function LoginForm({ oidcName }: { oidcName: string | null }) {
         </Button>
       </form>
       {oidcName ? (
-        <Button variant="secondary" onClick={() => signIn('oidc', { callbackUrl: next })}>
+        <Button variant="secondary" onClick={() => signIn('oidc', { callbackUrl: destination() })}>
           Sign in with {oidcName}
         </Button>
       ) : null}

@@ -11,7 +11,7 @@ import { getFeedbackDeliveryStats } from '@/lib/data/feedback';
 import { getSyncOverview, type SyncRun } from '@/lib/data/sync';
 import { FeedbackDeliveryStatsCard } from '@/components/feedback/delivery-stats';
 import { formatDateTime, formatNumber, formatRelative } from '@/lib/format';
-import { retryFailedAction, startSyncRunAction } from './actions';
+import { retryFailedAction, startSyncRunAction } from '@/lib/actions/sync';
 
 export const metadata: Metadata = { title: 'Sync' };
 

@@ -1,21 +1,14 @@
 import type { Metadata } from 'next';
-import {
-  BreakdownChart,
-  DecisionsChart,
-  FraudChart,
-  FraudReasonsChart,
-  LabelsChart,
-  RiskDistributionChart,
-  RiskOverTimeChart,
-  RulesChart,
-} from '@/components/charts/trends-charts';
-import { FeedbackMatrix, RulePrecision, SpikeAlerts } from '@/components/charts/trends-tables';
+import { DecisionsChart, RiskDistributionChart, RiskOverTimeChart } from '@/components/trends/decision-charts';
+import { FraudChart, FraudReasonsChart } from '@/components/trends/fraud-charts';
+import { BreakdownChart, LabelsChart, RulesChart } from '@/components/trends/label-charts';
+import { FeedbackMatrix, RulePrecision, SpikeAlerts } from '@/components/trends/trends-tables';
 import { PageHeader } from '@/components/shell/page-header';
 import { KpiCards } from '@/components/trends/kpi-cards';
 import { TrendsControls } from '@/components/trends/trends-controls';
 import { requireRole } from '@/lib/auth/guards';
 import { getTrendsData } from '@/lib/data/trends';
-import { resolveTrendsFilters } from '@/lib/data/trends-shared';
+import { resolveTrendsFilters } from '@/lib/trends/shared';
 import { formatDate, formatDateTime, formatRelative } from '@/lib/format';
 
 export const metadata: Metadata = { title: 'Trends' };

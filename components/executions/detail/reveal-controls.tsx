@@ -6,7 +6,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
 import { FieldError, Label, Textarea } from '@/components/ui/input';
-import { hidePersonalDataAction, revealPersonalDataAction } from '@/app/(console)/executions/review-actions';
+import { hidePersonalDataAction, revealPersonalDataAction } from '@/lib/actions/review';
 import { formatDateTime } from '@/lib/format';
 
 /** Reveal (with a reason, for 15 minutes) or hide this execution's personal data. */

@@ -1,28 +1,34 @@
 'use client';
 import { ChevronLeft, ChevronRight, ChevronsLeft, Download, SlidersHorizontal } from 'lucide-react';
+import type { RowSelectionState } from '@tanstack/react-table';
 import dynamic from 'next/dynamic';
+import { useRouter } from 'next/navigation';
 import * as React from 'react';
+import { DataTable } from '@/components/data-table/data-table';
 import { Button } from '@/components/ui/button';
 import { OnFirstUse } from '@/components/ui/on-first-use';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Select } from '@/components/ui/input';
-import { saveHiddenColumnsAction } from '@/app/(console)/executions/review-actions';
+import { saveHiddenColumnsAction } from '@/lib/actions/review';
 import type { ListFacets } from '@/lib/data/executions/facets';
 import type { ExecutionListRow, ListTotal } from '@/lib/data/executions/list';
 import type { ListColumnId } from '@/lib/executions/columns';
 import {
   activeFilterCount,
+  detailHref,
   PAGE_SIZES,
+  SORT_LABELS,
   toSearchParams,
   type ListParams,
   type PageSize,
+  type SortKey,
 } from '@/lib/executions/list-params';
 import { formatApproximate, formatNumber } from '@/lib/format';
 import { ActiveFilters } from './active-filters';
 import { ColumnsButton } from './column-menu-button';
-import { ExecutionsTable } from './executions-table';
+import { buildExecutionColumns, EXECUTION_SORT_COLUMNS } from './executions-columns';
 import { ListNavProvider, useListNav } from './list-nav';
-import { SearchBox } from './search-box';
+import { SEARCH_INPUT_ID, SearchBox } from './search-box';
 
 // The bulk feedback dialog appears only with a selection: loaded then, not with the list.
 const BulkFeedbackDialog = dynamic(
@@ -128,8 +134,18 @@ function View(props: ExecutionsViewProps) {
   const { params, pending } = useListNav();
   const [showFilters, setShowFilters] = React.useState(false);
   const [hidden, setHidden] = React.useState(props.hiddenColumns);
-  const [selected, setSelected] = React.useState<string[]>([]);
-  const [clearSignal, setClearSignal] = React.useState(0);
+  const { go } = useListNav();
+  const router = useRouter();
+  // Selection belongs to the view (the bulk actions act on it); a new page starts with none.
+  const [selection, setSelection] = React.useState<RowSelectionState>({});
+  const [rowsSeen, setRowsSeen] = React.useState(props.rows);
+  if (rowsSeen !== props.rows) {
+    setRowsSeen(props.rows);
+    setSelection({});
+  }
+  const selected = Object.keys(selection).filter((id) => selection[id]);
+  const columns = React.useMemo(() => buildExecutionColumns(params), [params]);
+  const columnVisibility = React.useMemo(() => Object.fromEntries(hidden.map((c) => [c, false])), [hidden]);
   const filters = activeFilterCount(params);
   const exportQuery = toSearchParams(params, { withCursor: false }).toString();
 
@@ -176,7 +192,7 @@ function View(props: ExecutionsViewProps) {
         {selected.length ? (
           <div className="flex items-center gap-2" role="group" aria-label="Selected rows">
             <span>{selected.length} selected</span>
-            <BulkFeedbackDialog executionIds={selected} role={props.role} onDone={() => setClearSignal((n) => n + 1)} />
+            <BulkFeedbackDialog executionIds={selected} role={props.role} onDone={() => setSelection({})} />
             <Button asChild size="sm" variant="secondary">
               <a
                 href={`/api/executions/export?${new URLSearchParams(selected.map((id) => ['id', id])).toString()}`}
@@ -185,7 +201,7 @@ function View(props: ExecutionsViewProps) {
                 <Download aria-hidden className="h-4 w-4" /> Export selected
               </a>
             </Button>
-            <Button size="sm" variant="ghost" onClick={() => setClearSignal((n) => n + 1)}>
+            <Button size="sm" variant="ghost" onClick={() => setSelection({})}>
               Clear selection
             </Button>
           </div>
@@ -198,12 +214,30 @@ function View(props: ExecutionsViewProps) {
         )}
       </div>
       {props.rows.length ? (
-        <ExecutionsTable
+        <DataTable
+          columns={columns}
           rows={props.rows}
-          hidden={hidden}
-          onHiddenChange={changeHidden}
-          onSelectionChange={setSelected}
-          clearSignal={clearSignal}
+          getRowId={(r) => r.id}
+          caption={`Executions, ${SORT_LABELS[params.sort]} ${params.dir === 'desc' ? 'descending' : 'ascending'}`}
+          columnVisibility={columnVisibility}
+          onColumnVisibilityChange={(next) =>
+            changeHidden(
+              Object.entries(next)
+                .filter(([, v]) => v === false)
+                .map(([k]) => k as ListColumnId),
+            )
+          }
+          rowSelection={selection}
+          onRowSelectionChange={setSelection}
+          sort={{
+            key: params.sort,
+            dir: params.dir,
+            columns: EXECUTION_SORT_COLUMNS,
+            onSort: (key, dir) => go({ sort: key as SortKey, dir }),
+          }}
+          onOpen={(r) => router.push(detailHref(r.id, params))}
+          searchInputId={SEARCH_INPUT_ID}
+          busy={pending}
         />
       ) : (
         <EmptyState title={filters || params.st || params.q ? 'No executions match' : 'No executions yet'}>

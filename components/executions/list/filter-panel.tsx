@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Input, Label, Select } from '@/components/ui/input';
 import type { ListFacets } from '@/lib/data/executions/facets';
 import {
+  clearedFilters,
   FEEDBACK_FILTER_LABELS,
   FEEDBACK_FILTERS,
   type FeedbackFilter,
@@ -292,23 +293,7 @@ export function FilterPanel({ facets, onDone }: { facets: ListFacets; onDone(): 
           type="button"
           variant="ghost"
           onClick={() => {
-            go({
-              decision: [],
-              status: [],
-              riskMin: undefined,
-              riskMax: undefined,
-              createdFrom: undefined,
-              createdTo: undefined,
-              completedFrom: undefined,
-              completedTo: undefined,
-              definition: undefined,
-              cap: [],
-              country: undefined,
-              docType: undefined,
-              feedback: [],
-              criteria: undefined,
-              account: undefined,
-            });
+            go(clearedFilters());
             onDone();
           }}
         >

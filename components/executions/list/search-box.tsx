@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { saveSearchAction } from '@/app/(console)/executions/review-actions';
+import { saveSearchAction } from '@/lib/actions/review';
 import { useListNav } from './list-nav';
 
 export const SEARCH_INPUT_ID = 'execution-search';
@@ -44,7 +44,7 @@ export function SearchBox({ term, notice }: { term: string | null; notice: 'expi
     (notice === 'expired'
       ? 'This search link has expired: search again.'
       : notice === 'too_short'
-        ? 'Type at least 3 characters of a word to search.'
+        ? 'Type a whole name, a whole document number, or the start of a reference.'
         : null);
   return (
     <form

@@ -6,7 +6,7 @@ import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { requireRole } from '@/lib/auth/guards';
 import { listUsers } from '@/lib/data/users';
 import { formatDateTime } from '@/lib/format';
-import { CreateUserForm, UserRowActions } from './users-forms';
+import { CreateUserForm, UserRowActions } from '@/components/admin/users-forms';
 
 export const metadata: Metadata = { title: 'Users' };
 

@@ -4,10 +4,10 @@ import { ExecutionsView } from '@/components/executions/list/executions-view';
 import { PageHeader } from '@/components/shell/page-header';
 import { requireRole } from '@/lib/auth/guards';
 import { getListFacets } from '@/lib/data/executions/facets';
-import { parseListParams, type RawSearchParams } from '@/lib/data/executions/params';
+import { parseListParams, type RawSearchParams } from '@/lib/executions/list-params';
 import { getHiddenColumns } from '@/lib/data/executions/preferences';
 import { findExecutionJump, listExecutions } from '@/lib/data/executions/queries';
-import { saveSearchTerm } from '@/lib/data/search-terms';
+import { saveSearchTerm, SearchRateLimited } from '@/lib/data/search-terms';
 import { listHref } from '@/lib/executions/list-params';
 
 export const metadata: Metadata = { title: 'Executions' };
@@ -22,7 +22,11 @@ export default async function ExecutionsPage({ searchParams }: { searchParams: P
     if (id) redirect(`/executions/${id}`);
   } else if (typeof raw.q === 'string' && raw.q.trim()) {
     // Free text typed into the address bar: keep the search, move it out of the URL.
-    redirect(listHref({ ...params, st: await saveSearchTerm(user.id, raw.q) }));
+    const st = await saveSearchTerm(user, raw.q).catch((err) => {
+      if (err instanceof SearchRateLimited) return null;
+      throw err;
+    });
+    redirect(listHref(st ? { ...params, st } : params));
   }
   const [list, facets, hiddenColumns] = await Promise.all([
     listExecutions(params, user.id),

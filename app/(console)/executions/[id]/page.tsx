@@ -5,10 +5,10 @@ import { FeedbackPanel } from '@/components/feedback/feedback-panel';
 import { requireRole } from '@/lib/auth/guards';
 import { getExecutionDetail } from '@/lib/data/executions/detail';
 import { getFeedbackPanel } from '@/lib/data/feedback';
-import { parseListParams, type RawSearchParams } from '@/lib/data/executions/params';
+import { parseListParams, type RawSearchParams } from '@/lib/executions/list-params';
 import { getNeighbourIds } from '@/lib/data/executions/queries';
 import { detailHref, listHref, UUID_RE } from '@/lib/executions/list-params';
-import { refreshExecutionAction } from '../actions';
+import { refreshExecutionAction } from '@/lib/actions/executions';
 
 // The title names no person: tabs and history stay free of personal data.
 export const metadata: Metadata = { title: 'Execution' };

@@ -2,12 +2,13 @@ import { inArray } from 'drizzle-orm';
 import { audit } from '@/lib/audit';
 import { routeUser } from '@/lib/auth/guards';
 import { readListPage, toListRow } from '@/lib/data/executions/list';
-import { parseListParams } from '@/lib/data/executions/params';
+import { parseListParams } from '@/lib/executions/list-params';
 import { listWhereOf } from '@/lib/data/executions/queries';
 import { revealedIds } from '@/lib/data/reveals';
 import { executions } from '@/lib/db/schema';
 import { csvLine } from '@/lib/executions/csv';
 import { toSearchParams, UUID_RE, type ListParams } from '@/lib/executions/list-params';
+import { logError } from '@/lib/log';
 
 /** Most rows one export writes; the list's export button says so. */
 const EXPORT_MAX_ROWS = 100_000;
@@ -126,7 +127,7 @@ export async function GET(req: Request) {
         cursor = page.next ?? undefined;
         if (!page.next || written >= EXPORT_MAX_ROWS) controller.close();
       } catch (err) {
-        console.error('[export] failed:', err instanceof Error ? err.message : err);
+        logError('export', err);
         controller.error(err);
       }
     },

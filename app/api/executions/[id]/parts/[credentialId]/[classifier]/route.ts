@@ -5,6 +5,7 @@ import { getActiveReveal } from '@/lib/data/reveals';
 import { UUID_RE } from '@/lib/executions/list-params';
 import { getIdvClient, isNotFound } from '@/lib/idv';
 import { PART_CLASSIFIERS } from '@/lib/idv/schemas';
+import { logError } from '@/lib/log';
 
 /** Only raster images are served: an SVG or HTML body could carry script. */
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png']);
@@ -68,7 +69,7 @@ export async function GET(
       await cachePart(executionId, credId, classifier, contentType, part.bytes);
     } catch (err) {
       if (isNotFound(err)) return problem(404, 'Not Found', 'The service no longer has this image.');
-      console.error('[image proxy] fetching a part failed:', err instanceof Error ? err.message : err);
+      logError('image proxy', err);
       return problem(502, 'Bad Gateway', 'The verification service did not deliver the image. Try again later.');
     }
   }

@@ -2,10 +2,10 @@
 import { defineAction } from '@/lib/auth/guards';
 import { findExecutionJump } from '@/lib/data/executions/queries';
 import { createReveal, endReveal } from '@/lib/data/reveals';
-import { normaliseSearchTerm, saveSearchTerm } from '@/lib/data/search-terms';
+import { normaliseSearchTerm, saveSearchTerm, SearchRateLimited } from '@/lib/data/search-terms';
 import { saveHiddenColumns } from '@/lib/data/executions/preferences';
 import { UUID_RE } from '@/lib/executions/list-params';
-import { hiddenColumnsSchema, hideSchema, revealSchema, searchSchema } from './review-schemas';
+import { hiddenColumnsSchema, hideSchema, revealSchema, searchSchema } from './schemas/review';
 
 /**
  * Turns what was typed into the search box into URL parameters without personal data: an id (a
@@ -22,7 +22,13 @@ export const saveSearchAction = defineAction(
       const id = await findExecutionJump(t.toLowerCase());
       return id ? { kind: 'execution' as const, id } : { kind: 'id' as const, q: t.toLowerCase() };
     }
-    return { kind: 'token' as const, st: await saveSearchTerm(user.id, t) };
+    try {
+      return { kind: 'token' as const, st: await saveSearchTerm(user, t) };
+    } catch (err) {
+      if (err instanceof SearchRateLimited)
+        return { ok: false as const, code: 'CONFLICT' as const, error: err.message };
+      throw err;
+    }
   },
 );
 

@@ -11,7 +11,7 @@ import { syncOptionsFromEnv } from '@/lib/sync/config';
 import { listFailedFetches, markFailuresRetrying } from '@/lib/sync/failures';
 import { enqueueFetch, enqueueRun } from '@/lib/sync/jobs';
 import { openRun } from '@/lib/sync/runs';
-import { retryFailedSchema, startSyncRunSchema } from './schemas';
+import { retryFailedSchema, startSyncRunSchema } from './schemas/sync';
 
 const LABEL = { backfill: 'backfill', reconcile: 'reconciliation' } as const;
 

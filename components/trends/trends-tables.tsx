@@ -2,8 +2,8 @@
 import * as React from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
-import type { ListFilters } from '@/lib/data/list-url';
-import { decisionFilter, sortDecisions, SPIKE_RULE, trendsListHref, type TrendsData } from '@/lib/data/trends-shared';
+import type { ListFilters } from '@/lib/trends/list-links';
+import { decisionFilter, sortDecisions, SPIKE_RULE, trendsListHref, type TrendsData } from '@/lib/trends/shared';
 import { formatDate, formatNumber, formatPercent } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { cell, ChartCard, decisionName, type ChartTable } from './chart-kit';

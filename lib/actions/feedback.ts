@@ -10,7 +10,8 @@ import {
   feedbackFormSchema,
   submissionIdSchema,
 } from '@/lib/feedback/schema';
-import { retryFeedback, submitBulkFeedback, submitFeedback } from '@/lib/feedback/submit';
+import { retryFeedback } from '@/lib/feedback/decide';
+import { submitBulkFeedback, submitFeedback } from '@/lib/feedback/submit';
 
 /**
  * Feedback actions of the executions pages. Each checks the session and role and parses its

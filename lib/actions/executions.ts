@@ -8,7 +8,7 @@ import { getIdvClient } from '@/lib/idv/client';
 import { getBoss } from '@/lib/jobs/boss';
 import { syncOptionsFromEnv } from '@/lib/sync/config';
 import { refreshExecution, type RefreshResult } from '@/lib/sync/refresh';
-import { refreshExecutionSchema } from './refresh-schema';
+import { refreshExecutionSchema } from './schemas/executions';
 
 /**
  * "Refresh now": fetches one execution from the service at once (R2 + R7 + R8) and writes it to

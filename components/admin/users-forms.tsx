@@ -4,7 +4,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { FieldError, Input, Label, Select } from '@/components/ui/input';
 import type { ActionResult } from '@/lib/auth/guards';
-import { changeRoleAction, createUserAction, setActiveAction } from './actions';
+import { changeRoleAction, createUserAction, setActiveAction } from '@/lib/actions/users';
 
 const ROLE_OPTIONS = [
   { value: 'analyst', label: 'Analyst — review and feedback' },

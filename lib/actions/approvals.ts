@@ -1,7 +1,7 @@
 'use server';
 import { defineAction } from '@/lib/auth/guards';
 import { approveSchema, rejectSchema } from '@/lib/feedback/schema';
-import { decideFeedback } from '@/lib/feedback/submit';
+import { decideFeedback } from '@/lib/feedback/decide';
 
 /**
  * Four-eyes decisions: managers (and admins) approve or reject an analyst's FRAUD / NOT_FRAUD

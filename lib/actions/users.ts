@@ -8,7 +8,7 @@ import { revokeUserSessions } from '@/lib/auth/sessions';
 import { findUserByEmail, getUser, countOtherActiveAdmins } from '@/lib/data/users';
 import { db } from '@/lib/db/client';
 import { users } from '@/lib/db/schema';
-import { changeRoleSchema, createUserSchema, setActiveSchema } from './schemas';
+import { changeRoleSchema, createUserSchema, setActiveSchema } from './schemas/users';
 
 export const createUserAction = defineAction(
   { name: 'users.create', role: 'admin', schema: createUserSchema },
@@ -25,7 +25,13 @@ export const createUserAction = defineAction(
     const created = await db().transaction(async (tx) => {
       const [row] = await tx
         .insert(users)
-        .values({ email: input.email.toLowerCase(), name: input.name, role: input.role, passwordHash })
+        .values({
+          email: input.email.toLowerCase(),
+          name: input.name,
+          role: input.role,
+          passwordHash,
+          sso: !passwordHash,
+        })
         .returning({ id: users.id });
       await audit(
         {

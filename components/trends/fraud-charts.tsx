@@ -1,0 +1,199 @@
+'use client';
+import { formatNumber, formatPercent } from '@/lib/format';
+import type { ListFilters } from '@/lib/trends/list-links';
+import type { Bucket } from '@/lib/trends/shared';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  ComposedChart,
+  Line,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import {
+  axisProps,
+  cell,
+  ChartCard,
+  ChartTooltip,
+  Legend,
+  linkedBar,
+  linkedDot,
+  SERIES_COLORS,
+  type ChartTable,
+} from './chart-kit';
+import { type Props, HEIGHT, useChart, seriesTable } from './series-kit';
+
+/** Confirmed fraud: its rate over time and the reasons given. */
+export function FraudChart({ data }: Props) {
+  const { label, title, href, animate, navigate } = useChart(data);
+  const rows = data.buckets.map((b, i) => {
+    const x = data.fraud[i];
+    return { label: label(b), b, fraud: x.fraud, rate: x.total ? x.fraud / x.total : null };
+  });
+  const table: ChartTable = {
+    caption: 'Confirmed fraud per period',
+    columns: ['Period', 'Executions', 'FRAUD', 'NOT_FRAUD', 'Confirmed fraud rate'],
+    rows: data.buckets.map((b, i) => {
+      const x = data.fraud[i];
+      return [
+        cell(title(b)),
+        cell(x.total, x.total ? href(b) : null),
+        cell(x.fraud, x.fraud ? href(b, { feedback: 'FRAUD' }) : null),
+        cell(x.notFraud, x.notFraud ? href(b, { feedback: 'NOT_FRAUD' }) : null),
+        { ...cell(formatPercent(x.total ? x.fraud / x.total : null)), numeric: true },
+      ];
+    }),
+  };
+  return (
+    <ChartCard
+      id="fraud"
+      title="Confirmed fraud"
+      description="Executions analysts marked FRAUD (bars) and their share of the period’s executions (line)."
+      table={table}
+      empty={data.fraud.every((x) => x.total === 0) && 'No executions in this period'}
+    >
+      <ResponsiveContainer width="100%" height={HEIGHT}>
+        <ComposedChart data={rows} margin={{ top: 4, right: 0, left: -8, bottom: 0 }}>
+          <CartesianGrid vertical={false} stroke="var(--border)" strokeDasharray="3 3" />
+          <XAxis dataKey="label" {...axisProps} minTickGap={12} />
+          <YAxis yAxisId="n" {...axisProps} allowDecimals={false} />
+          <YAxis
+            yAxisId="rate"
+            orientation="right"
+            {...axisProps}
+            tickFormatter={(v: number) => formatPercent(v)}
+            width={48}
+          />
+          <Tooltip
+            cursor={{ fill: 'var(--muted)' }}
+            content={(p) => (
+              <ChartTooltip
+                {...p}
+                format={(v, name) =>
+                  name === 'Fraud rate' ? formatPercent(v as number | null) : formatNumber(Number(v))
+                }
+              />
+            )}
+          />
+          <Bar
+            yAxisId="n"
+            dataKey="fraud"
+            name="FRAUD"
+            fill="var(--reject)"
+            fillOpacity={0.75}
+            isAnimationActive={animate}
+            shape={linkedBar(
+              (row: (typeof rows)[number]) => ({
+                href: href(row.b, { feedback: 'FRAUD' }),
+                label: `Confirmed fraud, ${title(row.b)}: ${formatNumber(row.fraud)} executions`,
+              }),
+              navigate,
+            )}
+          />
+          <Line
+            yAxisId="rate"
+            dataKey="rate"
+            name="Fraud rate"
+            stroke="var(--chart-5)"
+            strokeWidth={2}
+            activeDot={false}
+            connectNulls={false}
+            isAnimationActive={animate}
+            dot={linkedDot(
+              (row: (typeof rows)[number]) =>
+                // Days without confirmed fraud get no point: there is nothing to list.
+                !row.fraud
+                  ? null
+                  : {
+                      href: href(row.b, { feedback: 'FRAUD' }),
+                      label: `Confirmed fraud rate, ${title(row.b)}: ${formatPercent(row.rate)} (${formatNumber(row.fraud)} executions)`,
+                    },
+              navigate,
+              'var(--chart-5)',
+            )}
+          />
+        </ComposedChart>
+      </ResponsiveContainer>
+      <Legend
+        items={[
+          { key: 'f', name: 'FRAUD (count)', color: 'var(--reject)' },
+          { key: 'r', name: 'Fraud rate', color: 'var(--chart-5)' },
+        ]}
+      />
+    </ChartCard>
+  );
+}
+
+/** The reasons analysts gave for FRAUD, per period. */
+export function FraudReasonsChart({ data }: Props) {
+  const { label, title, href, whole, animate, navigate } = useChart(data);
+  const reasons = data.fraudReasons;
+  const reasonName = (r: string) => (r === '' ? 'No reason given' : r);
+  const filter = (r: string): ListFilters => ({ feedback: 'FRAUD', ...(r ? { feedbackReason: r } : {}) });
+  const rows = data.buckets.map((b, i) => ({
+    label: label(b),
+    b,
+    ...Object.fromEntries(reasons.map((r, j) => [`f${j}`, r.series[i]])),
+  }));
+  type Row = { b: Bucket } & Record<string, number>;
+  const table = seriesTable(
+    'Executions confirmed as FRAUD per period, by reason',
+    ['Reason', 'Total'],
+    data,
+    reasons.map((r) => ({
+      cells: [cell(reasonName(r.reason)), cell(r.total, href(whole, filter(r.reason)))],
+      series: r.series,
+      link: filter(r.reason),
+    })),
+    title,
+    href,
+  );
+  return (
+    <ChartCard
+      id="fraud-reasons"
+      title="Why it was fraud"
+      description="Reasons analysts gave with FRAUD feedback, per period."
+      table={table}
+      empty={reasons.length === 0 && 'No confirmed fraud in this period'}
+    >
+      <ResponsiveContainer width="100%" height={HEIGHT}>
+        <BarChart data={rows} margin={{ top: 4, right: 8, left: -8, bottom: 0 }}>
+          <CartesianGrid vertical={false} stroke="var(--border)" strokeDasharray="3 3" />
+          <XAxis dataKey="label" {...axisProps} minTickGap={12} />
+          <YAxis {...axisProps} allowDecimals={false} />
+          <Tooltip
+            cursor={{ fill: 'var(--muted)' }}
+            content={(p) => <ChartTooltip {...p} format={(v) => formatNumber(Number(v))} />}
+          />
+          {reasons.map((r, j) => (
+            <Bar
+              key={r.reason}
+              dataKey={`f${j}`}
+              name={reasonName(r.reason)}
+              stackId="f"
+              fill={SERIES_COLORS[j % SERIES_COLORS.length]}
+              isAnimationActive={animate}
+              shape={linkedBar(
+                (row: Row) => ({
+                  href: href(row.b, filter(r.reason)),
+                  label: `${reasonName(r.reason)}, ${title(row.b)}: ${formatNumber(row[`f${j}`])} executions`,
+                }),
+                navigate,
+              )}
+            />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+      <Legend
+        items={reasons.map((r, j) => ({
+          key: r.reason,
+          name: reasonName(r.reason),
+          color: SERIES_COLORS[j % SERIES_COLORS.length],
+        }))}
+      />
+    </ChartCard>
+  );
+}
