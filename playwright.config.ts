@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
+import { PASSWORD as E2E_PASSWORD } from './tests/e2e/helpers';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
-export const E2E_PASSWORD = 'e2e-demo-password';
 
 export default defineConfig({
   testDir: 'tests/e2e',

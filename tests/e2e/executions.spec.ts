@@ -261,6 +261,9 @@ test.describe('execution detail', () => {
     const res = await page.request.get(`/api/executions/${FX.every}/parts/0e2e0000-0000-4000-c000-000000000001/FRONT`);
     expect(res.status()).toBe(200);
     expect(res.headers()['cache-control']).toContain('no-store');
+    // The route's own headers survive the proxy: private, and a sandbox for the image itself.
+    expect(res.headers()['cache-control']).toContain('private');
+    expect(res.headers()['content-security-policy']).toBe("default-src 'none'; sandbox");
     await page.getByRole('button', { name: /Open Document front/ }).click();
     const viewer = page.getByRole('dialog');
     await viewer.getByRole('button', { name: /Rotate .* right/ }).click();

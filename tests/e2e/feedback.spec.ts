@@ -1,12 +1,9 @@
 import fs from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { drizzle } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
-import { Pool } from 'pg';
-import * as schema from '@/lib/db/schema';
 import { ingestMany } from '@/lib/sync/ingest';
 import { signInAs, storageState } from './helpers';
-import { e2eDatabaseUrl } from './seed';
+import { withE2eDb } from './db';
 import { dataJourney, simAddress, simFaults, simGet, type SimAddress } from './sim';
 
 /**
@@ -36,28 +33,19 @@ async function backfill(api: APIRequestContext, sim: SimAddress): Promise<SimExe
     if (!workflowExecutions.length) break;
     all.push(...workflowExecutions);
   }
-  const pool = new Pool({ connectionString: e2eDatabaseUrl(), max: 1 });
-  try {
-    const db = drizzle(pool, { schema });
-    const now = new Date();
+  const now = new Date();
+  await withE2eDb(async (db) => {
     for (let i = 0; i < all.length; i += 100)
       await ingestMany(
-        db as never,
+        db,
         all.slice(i, i + 100).map((result) => ({ result, fetchedAt: now })),
       );
-  } finally {
-    await pool.end();
-  }
+  });
   return all;
 }
 
-async function query<T>(text: ReturnType<typeof sql>): Promise<T[]> {
-  const pool = new Pool({ connectionString: e2eDatabaseUrl(), max: 1 });
-  try {
-    return (await drizzle(pool).execute(text)).rows as T[];
-  } finally {
-    await pool.end();
-  }
+async function query<T extends Record<string, unknown>>(text: ReturnType<typeof sql>): Promise<T[]> {
+  return withE2eDb(async (db) => (await db.execute(text)).rows as T[]);
 }
 
 /**
@@ -77,15 +65,12 @@ async function accountWithExecutions(api: APIRequestContext, sim: SimAddress, n:
     }).toPass({ timeout: 30_000 });
     results.push(e!);
   }
-  const db = new Pool({ connectionString: e2eDatabaseUrl(), max: 1 });
-  try {
-    await ingestMany(
-      drizzle(db, { schema }) as never,
+  await withE2eDb((db) =>
+    ingestMany(
+      db,
       results.map((result) => ({ result, fetchedAt: new Date() })),
-    );
-  } finally {
-    await db.end();
-  }
+    ),
+  );
   return results;
 }
 

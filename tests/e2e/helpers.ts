@@ -1,5 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 
+/** The demo users' password in every browser test (the console is started with it as DEMO_PASSWORD). */
 export const PASSWORD = 'e2e-demo-password';
 export const USERS = {
   analyst: 'analyst@verdict.local',

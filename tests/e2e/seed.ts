@@ -1,18 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import * as schema from '@/lib/db/schema';
 import { imageFor } from '@/lib/simulator/images';
 import { ingestMany } from '@/lib/sync/ingest';
+import { withE2eDb } from './db';
 import { FIXTURE_IMAGES, generatedExecutions, unusualExecutions } from '../fixtures/review';
-
-/** The database the console under test uses: the run's Postgres, or its embedded PGlite. */
-export function e2eDatabaseUrl(): string {
-  if (process.env.E2E_DATABASE_URL) return process.env.E2E_DATABASE_URL;
-  const file = path.join(process.env.E2E_DATA_DIR || '.data/e2e', 'pglite.url');
-  return fs.readFileSync(file, 'utf8').trim();
-}
 
 /**
  * The fixtures are not at the service (the simulator), so a backfill that reaches its end would
@@ -40,18 +31,15 @@ async function waitForStartupBackfill(pool: Pool, timeoutMs = 180_000) {
  * Seeds the review workspace's fixtures through ingest (the app's one mapping), and caches the
  * fixtures' images so the image route serves them without the service.
  */
-export async function seedReviewData(url = e2eDatabaseUrl(), generated = 120) {
-  // One connection: the embedded database serves one at a time.
-  const pool = new Pool({ connectionString: url, max: 1 });
-  try {
-    await waitForStartupBackfill(pool);
-    const db = drizzle(pool, { schema });
+export async function seedReviewData(generated = 120) {
+  await withE2eDb(async (db) => {
+    await waitForStartupBackfill(db.$client);
     const now = new Date();
     const inputs = [...unusualExecutions(now), ...generatedExecutions(generated, now)].map((x) => ({
       ...x,
       fetchedAt: now,
     }));
-    await ingestMany(db as never, inputs);
+    await ingestMany(db, inputs);
     for (const img of FIXTURE_IMAGES) {
       const { bytes, contentType } = imageFor(img.kind, img.variant);
       await db
@@ -65,7 +53,5 @@ export async function seedReviewData(url = e2eDatabaseUrl(), generated = 120) {
         })
         .onConflictDoNothing();
     }
-  } finally {
-    await pool.end();
-  }
+  });
 }

@@ -97,6 +97,34 @@ test.describe('trends (manager)', () => {
   });
 });
 
+test.describe('from a trends link to the list', () => {
+  test.use({ storageState: storageState('manager') });
+
+  test('a matched-rules link shows every filter it sets as a chip, and Clear all filters clears them all', async ({
+    page,
+  }) => {
+    await page.goto(`/trends?definitionKey=${E2E_TRENDS_WORKFLOW}&range=30`);
+    const card = page.locator('[data-chart="rules"]');
+    await card.getByRole('button', { name: 'Table' }).click();
+    const link = card.getByRole('table').locator('a[href*="rule=e2e-rule-velocity"]').first();
+    await expect(link).toBeVisible();
+    await link.click();
+    await expect(page).toHaveURL(/\/executions\?.*rule=e2e-rule-velocity/);
+
+    const chips = page.getByRole('list', { name: 'Active filters' });
+    await expect(chips.getByRole('button', { name: 'Remove filter Matched rule: e2e-rule-velocity' })).toBeVisible();
+    // Every counted filter has its chip: the count on the button equals the chips shown.
+    const count = Number((await page.getByRole('button', { name: /^Filters/ }).innerText()).replace(/\D/g, ''));
+    await expect(chips.getByRole('button')).toHaveCount(count);
+
+    await page.getByRole('button', { name: /^Filters/ }).click();
+    await page.getByRole('button', { name: 'Clear all filters' }).click();
+    await expect(page).not.toHaveURL(/rule=/);
+    await expect(page.getByRole('list', { name: 'Active filters' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^Filters/ })).toHaveText('Filters');
+  });
+});
+
 test.describe('trends spike alerts', () => {
   test.use({ storageState: storageState('manager') });
 

@@ -2,11 +2,12 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ensureUsers } from '@/lib/auth/seed';
 import { checkSession, createSession, revokeSession, revokeUserSessions } from '@/lib/auth/sessions';
-import { clearFailures, lockedMinutes, recordFailure } from '@/lib/auth/throttle';
-import { verifyPassword } from '@/lib/auth/password';
+import { authorizeCredentials } from '@/lib/auth/options';
+import { attemptSucceeded, lockedMinutes, reserveAttempt } from '@/lib/auth/throttle';
+import { hashPassword, verifyPassword } from '@/lib/auth/password';
 import { audit } from '@/lib/audit';
 import { db } from '@/lib/db/client';
-import { auditLog, userSessions, users } from '@/lib/db/schema';
+import { auditLog, loginThrottle, userSessions, users } from '@/lib/db/schema';
 
 describe('users and sessions (real database)', () => {
   it('creates the three demo users once, with the demo password, and keeps existing roles', async () => {
@@ -67,32 +68,55 @@ describe('users and sessions (real database)', () => {
     expect(await checkSession('no-such-session')).toEqual({ ok: false, reason: 'missing' });
   });
 
-  it('failed sign-ins slow down, then lock the e-mail; success clears it', async () => {
+  it('attempts slow down, then lock the e-mail; a success clears it', async () => {
     const key = `email:lock-${Date.now()}@example.test`;
-    const delays: number[] = [];
-    let locked = false;
-    for (let i = 0; i < 5; i++) {
-      const r = await recordFailure([key]);
-      delays.push(r.delayMs);
-      locked = r.locked;
-    }
-    expect(delays[0]).toBe(0);
-    expect(delays[4]).toBeGreaterThan(delays[2]);
-    expect(locked).toBe(true);
+    const seen = [];
+    for (let i = 0; i < 6; i++) seen.push(await reserveAttempt([key]));
+    expect(seen[0].delayMs).toBe(0);
+    expect(seen[4].delayMs).toBeGreaterThan(seen[2].delayMs);
+    expect(seen.slice(0, 5).every((r) => r.allowed)).toBe(true);
+    expect(seen[4].reachedLimit).toBe(true);
+    // Over the limit, the password is not even checked.
+    expect(seen[5]).toMatchObject({ allowed: false });
+    expect(seen[5].lockedMinutes).toBeGreaterThan(0);
     expect(await lockedMinutes([key])).toBeGreaterThan(0);
-    await clearFailures([key]);
+    await attemptSucceeded([key]);
     expect(await lockedMinutes([key])).toBe(0);
   });
 
-  it('failures counted for a shared IP do not claim a lock on an e-mail that has not reached its own limit', async () => {
+  it('attempts counted for a shared IP do not claim a lock on an e-mail that has not reached its own limit', async () => {
     const ip = `ip:10.9.${Date.now() % 250}.${Math.floor(Math.random() * 250)}`;
-    for (let i = 0; i < 8; i++) await recordFailure([`email:other-${i}-${Date.now()}@example.test`, ip]);
+    for (let i = 0; i < 8; i++) await reserveAttempt([`email:other-${i}-${Date.now()}@example.test`, ip]);
     const email = `email:fresh-${Date.now()}@example.test`;
-    const r = await recordFailure([email, ip]);
-    // The IP has 9 failures (allowance 20), the e-mail 1: nothing is locked, and it is not said to be.
-    expect(r.locked).toBe(false);
+    const r = await reserveAttempt([email, ip]);
+    // The IP has 9 attempts (allowance 20), the e-mail 1: nothing is locked, and it is not said to be.
+    expect(r).toMatchObject({ allowed: true, reachedLimit: false });
     expect(await lockedMinutes([email, ip])).toBe(0);
-    await clearFailures([email, ip]);
+    // A success gives the IP its attempt back, so an office signing in does not use up its allowance.
+    await attemptSucceeded([email, ip]);
+    const [row] = await db().select().from(loginThrottle).where(eq(loginThrottle.key, ip));
+    expect(row.failures).toBe(8);
+  });
+
+  it('15 concurrent wrong passwords against one e-mail check at most 5 of them (limit 5)', async () => {
+    const email = `race-${Date.now()}@example.test`;
+    await db()
+      .insert(users)
+      .values({ email, name: 'Race', role: 'analyst', passwordHash: await hashPassword('the-right-password') });
+    const headers = { 'x-forwarded-for': `198.51.100.${Math.floor(Math.random() * 250)}` };
+    const results = await Promise.allSettled(
+      Array.from({ length: 15 }, (_, i) => authorizeCredentials({ email, password: `wrong-${i}` }, { headers })),
+    );
+    expect(results.every((r) => r.status === 'rejected')).toBe(true);
+    // Each checked password leaves a 'wrong_password' entry; the others were refused before bcrypt.
+    const rows = await db().select().from(auditLog).where(eq(auditLog.actorEmail, email));
+    const reasons = rows.map((r) => (r.details as { reason?: string }).reason);
+    expect(reasons.filter((r) => r === 'wrong_password').length).toBeLessThanOrEqual(5);
+    expect(reasons.filter((r) => r === 'locked').length).toBeGreaterThanOrEqual(10);
+    // And the right password is refused while the lock lasts.
+    await expect(authorizeCredentials({ email, password: 'the-right-password' }, { headers })).rejects.toThrow(
+      /Too many failed sign-ins/,
+    );
   });
 
   it('the audit log is append-only: rows cannot be changed or deleted', async () => {

@@ -3,7 +3,7 @@ import { Pool, type PoolClient } from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { getTrendsData } from '@/lib/data/trends';
-import { resolveTrendsFilters } from '@/lib/data/trends-shared';
+import { resolveTrendsFilters } from '@/lib/trends/shared';
 import { ingestMany } from '@/lib/sync/ingest';
 import { trendExecution } from '../fixtures/trends';
 

@@ -7,10 +7,10 @@ import {
   readListPage,
   readListWithTotal,
   readNeighbours,
-  searchWords,
   type ListRowRaw,
 } from '@/lib/data/executions/list';
-import { parseListParams } from '@/lib/data/executions/params';
+import { searchTermTokens } from '@/lib/pii/search-tokens';
+import { parseListParams } from '@/lib/executions/list-params';
 import { DEFAULT_LIST_PARAMS, type ListParams, type SortKey } from '@/lib/executions/list-params';
 import { ingestMany } from '@/lib/sync/ingest';
 import { buildExecution } from '../fixtures/execution';
@@ -152,14 +152,16 @@ describe('executions list: keyset pages (real database)', () => {
     });
 
     const s = params({});
-    expect(await countList(listWhere(s, { words: searchWords('zebulon tester7')! }))).toEqual({
+    expect(await countList(listWhere(s, { words: searchTermTokens('zebulon tester7')! }))).toEqual({
       exact: true,
       count: 1,
     });
-    expect(await countList(listWhere(s, { words: searchWords('ZEBU')! }))).toEqual({ exact: true, count: 1 });
+    expect(await countList(listWhere(s, { words: searchTermTokens('ZEBULON')! }))).toEqual({ exact: true, count: 1 });
+    // Personal data matches whole values only: a fragment of a name finds nothing.
+    expect(await countList(listWhere(s, { words: searchTermTokens('ZEBU')! }))).toEqual({ exact: true, count: 0 });
     // LIKE wildcards typed by a user are literal characters, not patterns.
-    expect(await countList(listWhere(s, { words: searchWords('%%%')! }))).toEqual({ exact: true, count: 0 });
-    expect(searchWords('ab')).toBeNull();
+    expect(await countList(listWhere(s, { words: [], refPrefix: '%%%' }))).toEqual({ exact: true, count: 0 });
+    expect(searchTermTokens('a')).toBeNull();
   });
 
   it('a page comes with its total: the rows when all fit on a first page, else the count run beside it', async () => {

@@ -18,7 +18,8 @@ import {
 } from '@/lib/data/feedback';
 import { bulkFeedbackSchema, rejectSchema } from '@/lib/feedback/schema';
 import { getFourEyes, setFourEyes } from '@/lib/feedback/settings';
-import { decideFeedback, submitBulkFeedback, submitFeedback } from '@/lib/feedback/submit';
+import { decideFeedback } from '@/lib/feedback/decide';
+import { submitBulkFeedback, submitFeedback } from '@/lib/feedback/submit';
 import { registerFeedbackWorkers } from '@/lib/feedback/worker';
 import { getBoss, stopBoss } from '@/lib/jobs/boss';
 import { ingestExecution } from '@/lib/sync/ingest';

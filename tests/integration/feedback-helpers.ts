@@ -12,7 +12,8 @@ import { db } from '@/lib/db/client';
 import { auditLog, feedbackEvents, feedbackSubmissions, users, type Role } from '@/lib/db/schema';
 import { IdvClient, IDV_CONFIG_DEFAULTS, setIdvClient } from '@/lib/idv';
 import { QUEUES } from '@/lib/jobs/boss';
-import { startSimulator, type RunningSimulator, type SimulatorOptions } from '@/lib/simulator';
+import type { RunningSimulator, SimulatorOptions } from '@/lib/simulator';
+import { startTestSimulator } from '../support/simulator';
 import { ingestExecution } from '@/lib/sync/ingest';
 
 export const SECRET = 'feedback-test-secret-0123456789-0123456789';
@@ -54,7 +55,7 @@ export async function startSim(over: SimulatorOptions = {}, into?: Sim): Promise
       if (m[2] === '200') target.writes.set(m[1], (target.writes.get(m[1]) ?? 0) + 1);
     },
   };
-  target.sim = await startSimulator(options);
+  target.sim = await startTestSimulator(options);
   target.options = { ...options, port: Number(new URL(target.sim.url).port) };
   setIdvClient(
     new IdvClient({
@@ -143,21 +144,7 @@ export async function serviceFeedback(e: CachedExecution): Promise<{ status: str
 
 export const newKey = () => randomUUID().replace(/-/g, '');
 
-export async function until<T>(
-  fn: () => Promise<T>,
-  ok: (v: T) => boolean,
-  timeoutMs = 20_000,
-  what = 'condition',
-): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() - started > timeoutMs)
-      throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+export { until } from '../support/wait';
 
 export async function submissionsOf(executionId: string) {
   return db()

@@ -45,10 +45,9 @@ vi.mock('next/headers', async () => {
 const asUser = <T>(value: string, fn: () => Promise<T>) => cookie.als!.run(value, fn);
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
-const { submitFeedbackAction, retryFeedbackAction, getFeedbackPanelAction } =
-  await import('@/app/(console)/executions/feedback-actions');
-const { approveFeedbackAction } = await import('@/app/(console)/approvals/actions');
-const { setFourEyesAction } = await import('@/app/(console)/admin/settings/actions');
+const { submitFeedbackAction, retryFeedbackAction, getFeedbackPanelAction } = await import('@/lib/actions/feedback');
+const { approveFeedbackAction } = await import('@/lib/actions/approvals');
+const { setFourEyesAction } = await import('@/lib/actions/settings');
 
 let s: Sim;
 let ex: CachedExecution[];

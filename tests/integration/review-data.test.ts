@@ -3,7 +3,10 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getExecutionDetail } from '@/lib/data/executions/detail';
 import { createReveal, endReveal, getActiveReveal, revealedIds } from '@/lib/data/reveals';
-import { resolveSearchTerm, saveSearchTerm } from '@/lib/data/search-terms';
+import { countList, listWhere } from '@/lib/data/executions/list';
+import { resolveSearch } from '@/lib/data/executions/queries';
+import { resolveSearchTerm, saveSearchTerm, SEARCHES_PER_MINUTE } from '@/lib/data/search-terms';
+import { DEFAULT_LIST_PARAMS as LIST_DEFAULTS } from '@/lib/executions/list-params';
 import { db } from '@/lib/db/client';
 import { auditLog, searchTerms, users } from '@/lib/db/schema';
 import { ingestMany } from '@/lib/sync/ingest';
@@ -109,11 +112,11 @@ describe('execution detail data', () => {
 
 describe('search tokens', () => {
   it('stores a search once per user and term, resolves it for anyone, and forgets expired ones', async () => {
-    const a = await saveSearchTerm(user.id, '  Philippa   Quartermaine ');
+    const a = await saveSearchTerm(user, '  Philippa   Quartermaine ');
     expect(a).toMatch(/^[A-Za-z0-9_-]{16}$/);
-    expect(await saveSearchTerm(user.id, 'philippa quartermaine')).toBe(a);
+    expect(await saveSearchTerm(user, 'philippa quartermaine')).toBe(a);
     expect(await resolveSearchTerm(a)).toBe('Philippa Quartermaine');
-    const b = await saveSearchTerm(other.id, 'Philippa Quartermaine');
+    const b = await saveSearchTerm(other, 'Philippa Quartermaine');
     expect(b).not.toBe(a);
     await db()
       .update(searchTerms)
@@ -121,5 +124,51 @@ describe('search tokens', () => {
       .where(eq(searchTerms.token, b));
     expect(await resolveSearchTerm(b)).toBeNull();
     expect(await resolveSearchTerm('nonexistenttoken')).toBeNull();
+  });
+});
+
+describe('search that reveals nothing', () => {
+  const count = async (term: string) => {
+    const r = await resolveSearch(term);
+    if (!r.words) return 0;
+    const total = await countList(
+      listWhere(LIST_DEFAULTS, { words: r.words, refPrefix: r.refPrefix, exactReference: r.exactReference }),
+    );
+    return total.exact ? total.count : total.estimate;
+  };
+
+  it('finds a document number whole, never from a fragment; a name whole, never from a part', async () => {
+    expect(await count(PERSON.documentNumber)).toBeGreaterThan(0);
+    expect(await count(PERSON.documentNumber.toLowerCase())).toBeGreaterThan(0);
+    // From a masked ••••1234, growing the fragment one character at a time finds nothing.
+    for (let i = 3; i < PERSON.documentNumber.length; i++) expect(await count(PERSON.documentNumber.slice(-i))).toBe(0);
+    expect(await count(PERSON.documentNumber.slice(0, 5))).toBe(0);
+    expect(await count('Quartermaine')).toBeGreaterThan(0);
+    expect(await count('Quarterm')).toBe(0);
+    expect(await count('Philippa Quartermaine')).toBeGreaterThan(0);
+  });
+
+  it('records every search in the audit log by token and keyed hash, never its words', async () => {
+    const searcher = { id: randomUUID(), email: `searcher-${Date.now()}@example.test` };
+    await db().insert(users).values({ id: searcher.id, email: searcher.email, name: 'Searcher', role: 'analyst' });
+    const token = await saveSearchTerm(searcher, `${PERSON.documentNumber}`);
+    const rows = await db().select().from(auditLog).where(eq(auditLog.actorId, searcher.id));
+    expect(rows.map((r) => r.action)).toEqual(['executions.search']);
+    expect(rows[0].details).toMatchObject({ token });
+    expect(JSON.stringify(rows[0])).not.toContain(PERSON.documentNumber);
+    expect(JSON.stringify(rows[0]).toLowerCase()).not.toContain(PERSON.documentNumber.toLowerCase());
+  });
+
+  it('limits searches per user per minute, across processes (in Postgres), with a clear message', async () => {
+    const busy = { id: randomUUID(), email: `busy-${Date.now()}@example.test` };
+    await db().insert(users).values({ id: busy.id, email: busy.email, name: 'Busy', role: 'analyst' });
+    // Start at the beginning of a minute window so the count is not split across two.
+    await db().execute(
+      sql`insert into rate_counters (key, window_start, count) values (${`search:${busy.id}`}, date_trunc('minute', now()), ${SEARCHES_PER_MINUTE() - 1})`,
+    );
+    await saveSearchTerm(busy, 'first allowed search');
+    await expect(saveSearchTerm(busy, 'one too many')).rejects.toThrow(/Too many searches/);
+    const denied = await db().select().from(auditLog).where(eq(auditLog.actorId, busy.id));
+    expect(denied.map((r) => r.outcome).sort()).toEqual(['denied', 'success']);
   });
 });

@@ -10,7 +10,7 @@ import type { RunningSimulator } from '@/lib/simulator';
 import { handleCallback, secretMatches, type CallbackDeps } from '@/lib/sync/callbacks';
 import { ingestExecution } from '@/lib/sync/ingest';
 import { buildExecution } from '../fixtures/execution';
-import { clientFor, dropQueueSchema, queueSchema, resetCache, startSim } from './sync-helpers';
+import { callbackServer, clientFor, dropQueueSchema, queueSchema, resetCache, startSim } from './sync-helpers';
 
 const SECRET = 'callback-secret-0123456789';
 const schema = queueSchema();
@@ -192,6 +192,34 @@ describe('callback receiver', () => {
       expect(await counts()).toEqual(before);
     });
   }
+
+  it('over real HTTP, an X-Forwarded-For naming an allowed address does not pass the allowlist', async () => {
+    // The request comes from 127.0.0.1 and claims 203.0.113.9 (allowed); the edge step replaces the claim.
+    const server = await callbackServer(deps({ allowlist: allowlist('203.0.113.0/24') }));
+    try {
+      const before = await counts();
+      const res = await fetch(server.url(SECRET), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9', 'x-real-ip': '203.0.113.9' },
+        body: JSON.stringify(body()),
+      });
+      expect(res.status).toBe(403);
+      expect(await counts()).toEqual(before);
+    } finally {
+      await server.close();
+    }
+    const local = await callbackServer(deps({ allowlist: allowlist('127.0.0.1/32') }));
+    try {
+      const res = await fetch(local.url(SECRET), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.1' },
+        body: JSON.stringify(body()),
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await local.close();
+    }
+  });
 
   it('lets an allowed source address through', async () => {
     expect((await handleCallback(post(body()), deps({ allowlist: allowlist('203.0.113.0/24') }))).status).toBe(200);

@@ -8,6 +8,7 @@
  * (`resetCache`) instead of namespacing rows.
  */
 import http from 'node:http';
+import { applyClientAddress } from '@/lib/edge/client-address';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -17,7 +18,8 @@ import { IdvClient } from '@/lib/idv/client';
 import { IDV_CONFIG_DEFAULTS } from '@/lib/idv/config';
 import { isRetryable } from '@/lib/idv/errors';
 import { listCapabilityEntries, type WorkflowExecutionResult } from '@/lib/idv/schemas';
-import { startSimulator, type RunningSimulator, type SimulatorOptions } from '@/lib/simulator';
+import type { RunningSimulator, SimulatorOptions } from '@/lib/simulator';
+import { startTestSimulator } from '../support/simulator';
 import { imageFor } from '@/lib/simulator/images';
 import { handleCallback, type CallbackDeps } from '@/lib/sync/callbacks';
 import { DEFAULT_SYNC_OPTIONS, type SyncOptions } from '@/lib/sync/config';
@@ -26,14 +28,8 @@ import { ROLLUP_TABLE_LIST } from '@/lib/sync/rollup';
 export const ANCHOR = new Date('2026-06-01T12:00:00Z');
 
 export function startSim(opts: SimulatorOptions = {}): Promise<RunningSimulator> {
-  return startSimulator({
-    port: 0,
+  return startTestSimulator({
     seed: `sync-${randomBytes(3).toString('hex')}`,
-    executions: 120,
-    processingDelayMs: 150,
-    sweepIntervalMs: 25,
-    callbackRetryDelaysMs: [100, 200, 400],
-    callbackTimeoutMs: 2000,
     rateLimits: false,
     anchor: ANCHOR,
     ...opts,
@@ -101,15 +97,12 @@ export async function dropQueueSchema(db: Db, schema: string) {
 /** handleCallback behind a real HTTP server, as the service reaches the console. */
 export async function callbackServer(deps: CallbackDeps) {
   const server = http.createServer(async (req, res) => {
+    // The console's own edge step, as scripts/console-server.ts runs it before Next.
+    applyClientAddress(req);
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-    // As `next start` does: the socket address is the last X-Forwarded-For entry.
-    headers.set(
-      'x-forwarded-for',
-      [req.headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', '),
-    );
     const request = new Request(`http://127.0.0.1${req.url}`, {
       method: req.method,
       headers,
@@ -192,20 +185,6 @@ export async function listAll(idv: IdvClient): Promise<WorkflowExecutionResult[]
     const r = await idv.listExecutions({ page, size: 100 });
     out.push(...r.workflowExecutions);
     if (r.workflowExecutions.length + r.skipped.length < 100) return out;
-  }
-}
-
-export async function waitUntil<T>(
-  fn: () => Promise<T | undefined | null | false>,
-  timeoutMs = 10_000,
-  stepMs = 100,
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`waitUntil: timed out after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, stepMs));
   }
 }
 

@@ -26,8 +26,8 @@ import {
   serviceDetails,
   startSim,
   TEST_OPTIONS,
-  waitUntil,
 } from './sync-helpers';
+import { waitFor } from '../support/wait';
 
 const SECRET = 'journey-callback-secret-42';
 const schema = queueSchema();
@@ -79,7 +79,7 @@ async function cachedCounts(id: string) {
 describe('callbacks through the worker', () => {
   it('a journey completed through the API is cached within seconds of its callback, with every capability entry, step and rule', async () => {
     const { accountId, executionId } = await journey(idv, { callbackUrl: server.url(SECRET) });
-    const row = await waitUntil(async () => {
+    const row = await waitFor(async () => {
       const [r] = await db()
         .select()
         .from(executions)
@@ -117,7 +117,7 @@ describe('callbacks through the worker', () => {
       body: JSON.stringify({ workflowExecution: { id: executionId, status: 'PROCESSED' }, account: { id: accountId } }),
     });
     expect(res.status).toBe(200);
-    await waitUntil(
+    await waitFor(
       async () =>
         (
           await db()
@@ -127,7 +127,7 @@ describe('callbacks through the worker', () => {
         )[0],
     );
     sim.faults.stallProcessing = false;
-    const row = await waitUntil(async () => {
+    const row = await waitFor(async () => {
       const [r] = await db()
         .select()
         .from(executions)
@@ -142,7 +142,7 @@ describe('callbacks through the worker', () => {
     const executionId = randomUUID();
     const before = sim.stats().byStatus['404'] ?? 0;
     await enqueueFetch(worker.boss, { executionId, accountId: randomUUID(), reason: 'callback', attempt: 0 });
-    const failure = await waitUntil(
+    const failure = await waitFor(
       async () =>
         (
           await db()
@@ -161,7 +161,7 @@ describe('callbacks through the worker', () => {
 
   it('refresh now fetches one execution at once; a deletion at the service keeps its decision and drops personal data', async () => {
     const { accountId, executionId } = await journey(idv, { callbackUrl: server.url(SECRET) });
-    await waitUntil(
+    await waitFor(
       async () =>
         (
           await db()

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { getTrendsData } from '@/lib/data/trends';
-import { resolveTrendsFilters, type TrendsFilters } from '@/lib/data/trends-shared';
+import { resolveTrendsFilters, type TrendsFilters } from '@/lib/trends/shared';
 import { ingestExecution, ingestMany } from '@/lib/sync/ingest';
 import { rebuildRollup } from '@/lib/sync/rollup';
 import { trendExecution, type TrendExecutionSpec } from '../fixtures/trends';

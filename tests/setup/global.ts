@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { createTestDatabase } from './database';
+import { createTestDatabase } from '../../lib/db/test-database';
 
 declare module 'vitest' {
   export interface ProvidedContext {

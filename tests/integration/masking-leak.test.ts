@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import { inArray } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getExecutionDetail } from '@/lib/data/executions/detail';
+import { readListPage, toListRow } from '@/lib/data/executions/list';
+import { db } from '@/lib/db/client';
+import { executions, users } from '@/lib/db/schema';
+import { csvLine } from '@/lib/executions/csv';
+import { maskStyleOf } from '@/lib/pii/mask';
+import { generateExecution } from '@/lib/simulator';
+import { ingestMany } from '@/lib/sync/ingest';
+
+/**
+ * Thousands of simulator executions, every personal value they carry collected from the raw
+ * documents, and none of them may appear in clear in what a user without a reveal receives: the
+ * detail payload (header, capabilities, raw JSON, steps, rules, comparison, links) and the CSV.
+ */
+const N = 1500;
+const seed = `leak-${randomUUID().slice(0, 8)}`;
+const user = { id: randomUUID(), email: `leak-${Date.now()}@example.test` };
+/** Keys of free-form vendor data that carry personal values no list of personal keys names. */
+const FREE_FORM_PERSONAL = new Set(['city', 'ipLocationCity', 'officers', 'name', 'placeOfBirth', 'isp']);
+
+type Doc = { result: Record<string, unknown>; steps: unknown; rules: unknown };
+let docs: Doc[] = [];
+let ids: string[] = [];
+
+function personalValues(value: unknown, key = '', inData = false, under = false, out = new Set<string>()): Set<string> {
+  if (value === null || value === undefined) return out;
+  if (Array.isArray(value)) {
+    for (const v of value) personalValues(v, key, inData, under, out);
+    return out;
+  }
+  if (typeof value === 'object') {
+    for (const [k, v] of Object.entries(value))
+      personalValues(
+        v,
+        k,
+        inData || k === 'data',
+        under || maskStyleOf(k) !== null || (inData && FREE_FORM_PERSONAL.has(k)),
+        out,
+      );
+    return out;
+  }
+  const s = String(value);
+  // Short values (a house number, a two-letter state) are found by chance in any text; ids of
+  // other executions (the network's matches sit under `documentNumber`) are not personal.
+  if (
+    under &&
+    (typeof value === 'string' || typeof value === 'number') &&
+    s.length >= 5 &&
+    !/^(true|false)$/.test(s) &&
+    !UUID.test(s)
+  )
+    out.add(s);
+  return out;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The value as a whole token: "16349" inside an id or another number is not a leak. */
+const appearsIn = (text: string, value: string) =>
+  new RegExp(`(?<![A-Za-z0-9])${escape(value)}(?![A-Za-z0-9])`).test(text);
+
+beforeAll(async () => {
+  await db().insert(users).values({ id: user.id, email: user.email, name: 'Leak test', role: 'analyst' });
+  const anchor = new Date();
+  docs = Array.from(
+    { length: N },
+    (_, i) => generateExecution(seed, i, { count: N, days: 60, anchor }) as unknown as Doc,
+  );
+  for (let i = 0; i < N; i += 250) {
+    await ingestMany(
+      db(),
+      docs
+        .slice(i, i + 250)
+        .map((d) => ({ result: d.result, steps: d.steps, rules: d.rules, fetchedAt: new Date() })) as never,
+    );
+  }
+  ids = docs.map((d) => (d.result.workflow as { id: string }).id);
+}, 300_000);
+
+describe(`masking of ${N} generated executions`, () => {
+  it('the masked detail payload carries no personal value in clear', async () => {
+    const leaks: string[] = [];
+    let checked = 0;
+    for (const d of docs) {
+      const id = (d.result.workflow as { id: string }).id;
+      const secrets = personalValues(
+        d.result,
+        '',
+        false,
+        false,
+        personalValues(d.steps, '', false, false, personalValues(d.rules)),
+      );
+      const detail = await getExecutionDetail(id, user);
+      expect(detail).not.toBeNull();
+      const text = JSON.stringify(detail);
+      for (const s of secrets) {
+        checked++;
+        if (appearsIn(text, s)) leaks.push(`${id}: ${s}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(N * 5);
+    expect(leaks.slice(0, 20)).toEqual([]);
+  }, 300_000);
+
+  it('the masked CSV export carries no personal value in clear', async () => {
+    const secrets = new Set<string>();
+    for (const d of docs) personalValues(d.result, '', false, false, secrets);
+    const params = {
+      decision: [],
+      status: [],
+      cap: [],
+      feedback: [],
+      sort: 'created',
+      dir: 'desc',
+      size: 100,
+    } as never;
+    let csv = '';
+    let after: string | undefined;
+    do {
+      const page = await readListPage({ ...(params as object), after } as never, inArray(executions.id, ids), 500);
+      for (const raw of page.rows) {
+        const r = toListRow('created', raw, false);
+        csv += csvLine([
+          r.id,
+          r.customerInternalReference,
+          r.userReference,
+          r.issuingCountry,
+          r.documentType,
+          r.documentNumber,
+          r.name,
+        ]);
+      }
+      after = page.next ?? undefined;
+    } while (after);
+    expect(csv.split('\r\n').length).toBeGreaterThan(N);
+    expect([...secrets].filter((s) => appearsIn(csv, s)).slice(0, 20)).toEqual([]);
+  }, 120_000);
+});
