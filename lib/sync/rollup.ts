@@ -31,20 +31,7 @@ export type RollupRow = Pick<
 
 /** The rollup fields of an executions row (as stored, or as ingest is about to write it). */
 export function rollupOf(
-  e: Omit<
-    RollupRow,
-    | 'matchedRuleIds'
-    | 'decisionType'
-    | 'decisionLabel'
-    | 'riskScore'
-    | 'definitionKey'
-    | 'issuingCountry'
-    | 'documentType'
-    | 'feedbackStatus'
-    | 'feedbackReason'
-    | 'capabilityTags'
-  > &
-    Partial<RollupRow>,
+  e: Pick<RollupRow, 'id' | 'createdAt' | 'status'> & Partial<RollupRow>,
   matchedRuleIds: string[],
 ): RollupRow {
   return {

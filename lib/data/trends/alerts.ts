@@ -177,29 +177,23 @@ export async function spikeAlerts({ database, f, mode, slice }: Ctx): Promise<Sp
   const [rej, lab] = [[rejected], labRows].map((series) =>
     rateSpikes(series, totRows, R.baselineDays).map((x) => ({ ...x, day: addDays(wide.from, x.d) })),
   );
+  const figures = (x: (typeof rej)[number]) => ({
+    day: x.day,
+    n: x.n,
+    total: x.total,
+    rate: x.rate,
+    mean: x.mean,
+    sd: x.sd ?? 0,
+    baselineDays: x.baseline_days,
+  });
   const alerts: SpikeAlert[] = [
-    ...rej.map((x) => ({
-      day: x.day,
-      kind: 'reject_rate' as const,
-      n: x.n,
-      total: x.total,
-      rate: x.rate,
-      mean: x.mean,
-      sd: x.sd ?? 0,
-      baselineDays: x.baseline_days,
-    })),
+    ...rej.map((x) => ({ ...figures(x), kind: 'reject_rate' as const })),
     ...lab.map((x) => ({
-      day: x.day,
+      ...figures(x),
       kind: 'label' as const,
       capability: x.capability,
       decisionType: x.decision_type,
       label: x.label,
-      n: x.n,
-      total: x.total,
-      rate: x.rate,
-      mean: x.mean,
-      sd: x.sd ?? 0,
-      baselineDays: x.baseline_days,
     })),
   ];
   return alerts

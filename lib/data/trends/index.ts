@@ -118,42 +118,14 @@ export async function getTrendsData(
     const values = await Promise.all(Object.values(jobs).map((job) => job()));
     Object.keys(jobs).forEach((name, i) => ((r as Record<string, unknown>)[name] = values[i]));
   }
-  const {
-    decisions,
-    riskDistribution: riskDist,
-    riskOverTime: riskTime,
-    labels,
-    rules,
-    countries,
-    docTypes,
-    fraud,
-    fraudReasons: reasons,
-    matrix,
-    rulePrecision: precision,
-    kpis: k,
-    alerts,
-    options,
-    asOf,
-  } = r;
+  // Every job's result goes out under its own name; only the decisions are split in two.
+  const { decisions, ...rest } = r;
   return {
+    ...rest,
     filters: f,
     previous: previousPeriod(f),
     buckets,
-    kpis: k,
     decisionTypes: decisions.types,
     decisions: decisions.series,
-    riskDistribution: riskDist,
-    riskOverTime: riskTime,
-    labels,
-    rules,
-    countries,
-    docTypes,
-    fraud,
-    fraudReasons: reasons,
-    matrix,
-    rulePrecision: precision,
-    alerts,
-    options,
-    asOf,
   };
 }
