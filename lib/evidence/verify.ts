@@ -79,7 +79,9 @@ export async function verifyChain(db: Db, o: VerifyOptions = {}): Promise<Verify
     failure: null,
     ms: 0,
   };
+  let lastAt: string | null = null;
   const done = (failure: ChainFailure | null) => {
+    result.verifiedAt = lastAt ? parseAt(lastAt) : null;
     result.ok = !failure;
     result.failure = failure;
     result.ms = performance.now() - started;
@@ -196,7 +198,7 @@ export async function verifyChain(db: Db, o: VerifyOptions = {}): Promise<Verify
       prevHash = storedHash;
       result.entries++;
       result.verifiedSeq = seq;
-      result.verifiedAt = parseAt(f.at);
+      lastAt = f.at;
     }
     o.onProgress?.(result.entries, prevSeq);
   }
