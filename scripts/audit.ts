@@ -5,19 +5,23 @@
  * first entry that does not match. Exit code 1 when one does not.
  *
  * `npm run audit -- checkpoint`: signs the chain's head now (the worker does it every 15 minutes).
-
+ *
+ * `npm run audit -- verify-export <file>`: checks an audit export (CSV or JSON lines) offline,
+ * without the database, and names the first line that does not hold.
  */
 import path from 'node:path';
 import { createDb } from '@/lib/db/client';
 import { runMigrations } from '@/lib/db/migrate';
 import { writeCheckpoint } from '@/lib/evidence/checkpoint';
+import { verifyExportFile } from '@/lib/evidence/export-file';
 import { auditSigningKey } from '@/lib/evidence/signing';
 import { recordVerification, verifyChain } from '@/lib/evidence/verify';
 import { loadConfigOrExit, openDatabase } from '@/lib/server/runtime';
 
 const USAGE = `Usage:
   npm run audit -- verify [--from <ISO time>] [--to <ISO time>]
-  npm run audit -- checkpoint`;
+  npm run audit -- checkpoint
+  npm run audit -- verify-export <file>`;
 
 function flag(args: string[], name: string): Date | undefined {
   const i = args.indexOf(name);
@@ -33,6 +37,26 @@ function flag(args: string[], name: string): Date | undefined {
 
 async function main() {
   const [cmd, ...args] = process.argv.slice(2);
+  if (cmd === 'verify-export') {
+    if (!args[0]) {
+      console.error(USAGE);
+      process.exit(2);
+    }
+    const r = await verifyExportFile(args[0]);
+    if (!r.ok) {
+      const f = r.failure!;
+      console.log(
+        `NOT VERIFIED: ${f.line ? `line ${f.line}` : 'the file'}${f.seq !== null ? ` (position ${f.seq}${f.id !== null ? `, entry id ${f.id}` : ''})` : ''}: ${f.reason}`,
+      );
+      console.log(`${r.entries} entries before it verified.`);
+      process.exit(1);
+    }
+    console.log(
+      `Verified: ${r.entries} entries (${r.format}), positions ${r.firstSeq ?? '-'} to ${r.lastSeq ?? '-'}` +
+        `${r.gaps ? `, ${r.gaps} gaps (a filtered export holds some entries only)` : ', contiguous'}; last hash ${r.lastHash ?? '-'}`,
+    );
+    return;
+  }
   if (cmd !== 'verify' && cmd !== 'checkpoint') {
     console.error(USAGE);
     process.exit(2);

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { AuditExportForm } from '@/components/audit/export-form';
 import { IntegrityStatus } from '@/components/audit/integrity-status';
 import { PageHeader } from '@/components/shell/page-header';
 import { Badge } from '@/components/ui/badge';
@@ -50,6 +51,7 @@ export default async function AuditPage({
         description="Every sign-in, change and read of personal data, newest first. Entries cannot be edited or removed, and each one carries the hash of the one before it."
       />
       <IntegrityStatus last={integrity.last} lastOk={integrity.lastOk} checkpoint={integrity.checkpoint} />
+      <AuditExportForm actors={actors} defaults={{ from: q.from, to: q.to }} />
       <form
         method="get"
         className="mb-4 flex flex-wrap items-end gap-3"

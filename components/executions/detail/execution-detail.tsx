@@ -38,9 +38,11 @@ export interface DetailProps {
   refreshAction?: (input: { executionId: string }) => Promise<ActionResult<unknown>>;
   /** Where the feedback form (a separate feature) renders. */
   feedbackSlot?: React.ReactNode;
+  /** Evidence for an examiner, offered by the page to the roles that may have it. */
+  evidence?: { auditExportHref?: string | null };
 }
 
-export function ExecutionDetailView({ detail: d, nav, refreshAction, feedbackSlot }: DetailProps) {
+export function ExecutionDetailView({ detail: d, nav, refreshAction, feedbackSlot, evidence }: DetailProps) {
   const groups = capabilityGroups(d.result);
   const rules = ruleExecutions(d.ruleExecutions);
   const steps = stepViews(d.steps, groups);
@@ -180,7 +182,7 @@ export function ExecutionDetailView({ detail: d, nav, refreshAction, feedbackSlo
           <LinkedSection detail={d} />
           <CaptureSection result={d.result} />
           <RawSection detail={d} />
-          <AuditSection entries={d.audit} />
+          <AuditSection entries={d.audit} exportHref={evidence?.auditExportHref} />
         </div>
       </div>
     </div>
