@@ -28,6 +28,7 @@ export const ROUTE_ACCESS: Record<string, Access> = {
   '/api/idv/callback': 'public',
   '/api/executions/export': 'analyst',
   '/api/audit/export': 'manager',
+  '/api/executions/[id]/report': 'analyst',
   '/api/executions/[id]/parts/[credentialId]/[classifier]': 'analyst',
 };
 

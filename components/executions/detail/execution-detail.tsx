@@ -39,7 +39,7 @@ export interface DetailProps {
   /** Where the feedback form (a separate feature) renders. */
   feedbackSlot?: React.ReactNode;
   /** Evidence for an examiner, offered by the page to the roles that may have it. */
-  evidence?: { auditExportHref?: string | null };
+  evidence?: { auditExportHref?: string | null; reportHref?: string | null };
 }
 
 export function ExecutionDetailView({ detail: d, nav, refreshAction, feedbackSlot, evidence }: DetailProps) {
@@ -95,6 +95,15 @@ export function ExecutionDetailView({ detail: d, nav, refreshAction, feedbackSlo
           </div>
           <div className="flex flex-wrap items-center gap-2">
             <RefreshButton executionId={d.id} action={refreshAction} />
+            {evidence?.reportHref ? (
+              <a
+                href={evidence.reportHref}
+                download
+                className="inline-flex h-9 items-center rounded-md border border-border px-3 text-sm font-medium hover:bg-muted"
+              >
+                Case report (PDF)
+              </a>
+            ) : null}
             <RevealControls executionId={d.id} reveal={reveal} disabled={!d.hasPersonalData} />
           </div>
         </div>

@@ -36,6 +36,7 @@ export default async function ExecutionPage({
       refreshAction={refreshExecutionAction}
       feedbackSlot={feedback ? <FeedbackPanel initial={feedback} role={user.role} /> : null}
       evidence={{
+        reportHref: `/api/executions/${detail.id}/report`,
         auditExportHref: hasRole(user.role, ROUTE_ACCESS['/api/audit/export'] as Role)
           ? `/api/audit/export?execution=${detail.id}&format=csv`
           : null,
