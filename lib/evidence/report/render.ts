@@ -96,7 +96,7 @@ export function renderCaseReport(data: CaseReportData, opts: { caseSections?: Re
     gone.push(
       `The service wiped this execution's personal data and images on ${formatDateTime(d.wipedOutAt)}: the images and personal values are no longer available anywhere.`,
     );
-  if (d.personalDataPurgedAt || !d.hasPersonalData)
+  if (d.personalDataPurgedAt || (!d.hasPersonalData && !d.wipedOutAt))
     gone.push(
       `Verdict removed the personal data from its cache${d.personalDataPurgedAt ? ` on ${formatDateTime(d.personalDataPurgedAt)}` : ''} (retention): names, dates of birth, document numbers, addresses and images are not in this report.`,
     );
