@@ -32,7 +32,14 @@ const nextConfig = {
   poweredByHeader: false,
   turbopack: { root: turbopackRoot() },
   // Server-only packages that must not be bundled (PGlite loads WASM files from its own folder).
-  serverExternalPackages: ['@electric-sql/pglite', '@electric-sql/pglite-socket', 'pg-boss', 'pg', 'bcryptjs'],
+  serverExternalPackages: [
+    '@electric-sql/pglite',
+    '@electric-sql/pglite-socket',
+    'pg-boss',
+    'pg',
+    'bcryptjs',
+    'pdfkit',
+  ],
   experimental: {
     // forbidden() renders app/forbidden.tsx with status 403.
     authInterrupts: true,

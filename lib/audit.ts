@@ -18,6 +18,10 @@ export interface AuditEntry {
 /**
  * The one way to write the audit trail. Never put personal data from the service in `details`:
  * record which record was read, not what it says.
+ *
+ * One INSERT: the table's trigger chains the entry (position, previous hash, hash) under the
+ * chain head's row lock, held until the caller's transaction ends, so keep audited transactions
+ * short (lib/evidence/README.md).
  */
 export async function audit(entry: AuditEntry, tx: Pick<ReturnType<typeof db>, 'insert'> = db()): Promise<void> {
   const ip = entry.ip === undefined ? await currentIp() : entry.ip;

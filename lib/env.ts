@@ -63,6 +63,11 @@ const schema = z.object({
   IDV_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   IDV_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
   IDV_USER_AGENT: z.string().min(1).default('Verdict/0.1'),
+  /** Signs checkpoints of the audit chain (lib/evidence/signing.ts): Ed25519 PEM, or a 32-byte seed in hex or base64. */
+  AUDIT_SIGNING_KEY: z.preprocess(
+    emptyToUndefined,
+    z.string().min(43, 'must be a PEM key or 32 bytes in hex or base64').optional(),
+  ),
   IDV_CALLBACK_SECRET: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
   CALLBACK_IP_ALLOWLIST: z
     .string()

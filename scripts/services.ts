@@ -7,6 +7,8 @@ import path from 'node:path';
 import type { Env } from '@/lib/env';
 import { IdvClient } from '@/lib/idv/client';
 import { idvConfigFromEnv } from '@/lib/idv/config';
+import { auditSigningKey } from '@/lib/evidence/signing';
+import { registerEvidenceWorkers } from '@/lib/evidence/worker';
 import { registerFeedbackWorkers } from '@/lib/feedback/worker';
 import { removeSimulatorAddress, writeSimulatorAddress } from '@/lib/server/service-address';
 import { startSimulator, type RunningSimulator } from '@/lib/simulator';
@@ -85,6 +87,12 @@ export async function startServices(opts: {
     process.env.DATABASE_URL ||= opts.databaseUrl;
     process.env.DB_POOL_MAX ||= '4';
     await registerFeedbackWorkers(worker.boss, { idv: () => idv, log: (s) => opts.log(`feedback: ${s}`) });
+    // Checkpoints and verification of the audit chain, signed with a key kept outside the database.
+    await registerEvidenceWorkers(worker.boss, {
+      db: worker.deps.db,
+      key: auditSigningKey(path.resolve(opts.env.DATA_DIR)),
+      log: (s) => opts.log(`audit: ${s}`),
+    });
   } else {
     opts.log('WORKER=off: the sync runs in `npm run worker` (callbacks are queued until one runs).');
   }

@@ -5,6 +5,8 @@
 import path from 'node:path';
 import { runMigrations } from '@/lib/db/migrate';
 import { loadConfigOrExit, openDatabase } from '@/lib/server/runtime';
+import { auditSigningKey } from '@/lib/evidence/signing';
+import { registerEvidenceWorkers } from '@/lib/evidence/worker';
 import { registerFeedbackWorkers } from '@/lib/feedback/worker';
 import { cliIdvClient, startProcessWorker } from '@/lib/sync/process';
 
@@ -19,6 +21,11 @@ async function main() {
   const idv = cliIdvClient(env, dataDir);
   const worker = await startProcessWorker({ env, databaseUrl: database.url, idv, log });
   await registerFeedbackWorkers(worker.boss, { idv: () => idv, log: (s) => log(`feedback: ${s}`) });
+  await registerEvidenceWorkers(worker.boss, {
+    db: worker.deps.db,
+    key: auditSigningKey(dataDir),
+    log: (s) => log(`audit: ${s}`),
+  });
   log(`Sync worker running (poll every ${env.SYNC_POLL_MINUTES} min). Press Ctrl+C to stop.`);
   let stopping = false;
   const stop = async () => {

@@ -27,6 +27,8 @@ export const ROUTE_ACCESS: Record<string, Access> = {
   // Checks its own secret and source-IP allowlist (lib/sync/callbacks.ts).
   '/api/idv/callback': 'public',
   '/api/executions/export': 'analyst',
+  '/api/audit/export': 'manager',
+  '/api/executions/[id]/report': 'analyst',
   '/api/executions/[id]/parts/[credentialId]/[classifier]': 'analyst',
 };
 

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { db } from '@/lib/db/client';
-import { auditLog } from '@/lib/db/schema';
+import { auditCheckpoints, auditLog, auditVerifications } from '@/lib/db/schema';
 
 /** Forgiving schema for the audit page's URL: bad values fall back to "no filter". */
 export const auditQuerySchema = z.object({
@@ -58,4 +58,30 @@ export async function listAuditForTarget(targetType: string, targetId: string, l
     .where(and(eq(auditLog.targetType, targetType), eq(auditLog.targetId, targetId)))
     .orderBy(desc(auditLog.id))
     .limit(limit);
+}
+
+/**
+ * What the audit page says about the chain: the newest verification (an alarm when it failed),
+ * the newest one that passed ("verified up to"), and the newest signed checkpoint.
+ */
+export async function getAuditIntegrity() {
+  const d = db();
+  const newest = (where?: SQL) =>
+    d
+      .select()
+      .from(auditVerifications)
+      .where(where)
+      .orderBy(desc(auditVerifications.finishedAt), desc(auditVerifications.id))
+      .limit(1);
+  const [[last], [lastOk], [checkpoint]] = await Promise.all([
+    newest(),
+    newest(eq(auditVerifications.ok, true)),
+    d.select().from(auditCheckpoints).orderBy(desc(auditCheckpoints.seq), desc(auditCheckpoints.id)).limit(1),
+  ]);
+  return {
+    last: last ?? null,
+    lastOk: lastOk ?? null,
+    lastFailure: last && !last.ok ? last : null,
+    checkpoint: checkpoint ?? null,
+  };
 }

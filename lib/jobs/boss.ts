@@ -19,6 +19,10 @@ export const QUEUES = {
   retention: 'sync.retention',
   /** Deliver one feedback to the service (R11). Data: { feedbackId } */
   deliverFeedback: 'feedback.deliver',
+  /** Sign the audit chain's head (lib/evidence/checkpoint.ts). */
+  auditCheckpoint: 'audit.checkpoint',
+  /** Verify the whole audit chain and record the result for the audit page. */
+  auditVerify: 'audit.verify',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -33,6 +37,8 @@ const QUEUE_OPTIONS: Partial<Record<QueueName, Omit<PgBoss.Queue, 'name'>>> = {
   [QUEUES.poll]: { policy: 'short', retryLimit: 0, expireInSeconds: 3600 },
   [QUEUES.reconcile]: { policy: 'short', retryLimit: 0, expireInSeconds: 3600 },
   [QUEUES.retention]: { policy: 'short', retryLimit: 0, expireInSeconds: 3600 },
+  [QUEUES.auditCheckpoint]: { policy: 'short', retryLimit: 0, expireInSeconds: 900 },
+  [QUEUES.auditVerify]: { policy: 'short', retryLimit: 0, expireInSeconds: 3600 },
 };
 
 /** JOB_SCHEMA (lib/env.ts, default pgboss), read without validating the whole configuration. */

@@ -1,5 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { AuditExportForm } from '@/components/audit/export-form';
+import { IntegrityStatus } from '@/components/audit/integrity-status';
 import { PageHeader } from '@/components/shell/page-header';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -8,7 +10,13 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Input, Label, Select } from '@/components/ui/input';
 import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { requireRole } from '@/lib/auth/guards';
-import { auditQuerySchema, listAuditActions, listAuditActors, listAuditEntries } from '@/lib/data/audit';
+import {
+  auditQuerySchema,
+  getAuditIntegrity,
+  listAuditActions,
+  listAuditActors,
+  listAuditEntries,
+} from '@/lib/data/audit';
 import { formatDateTime } from '@/lib/format';
 
 export const metadata: Metadata = { title: 'Audit log' };
@@ -25,10 +33,11 @@ export default async function AuditPage({
   const q = auditQuerySchema.parse(
     Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v || undefined])),
   );
-  const [{ rows, nextBefore }, actions, actors] = await Promise.all([
+  const [{ rows, nextBefore }, actions, actors, integrity] = await Promise.all([
     listAuditEntries(q),
     listAuditActions(),
     listAuditActors(),
+    getAuditIntegrity(),
   ]);
   const qs = (extra: Record<string, string | undefined>) => {
     const p = new URLSearchParams();
@@ -39,8 +48,10 @@ export default async function AuditPage({
     <>
       <PageHeader
         title="Audit log"
-        description="Every sign-in, change and read of personal data, newest first. Entries cannot be edited or removed."
+        description="Every sign-in, change and read of personal data, newest first. Entries cannot be edited or removed, and each one carries the hash of the one before it."
       />
+      <IntegrityStatus last={integrity.last} lastOk={integrity.lastOk} checkpoint={integrity.checkpoint} />
+      <AuditExportForm actors={actors} defaults={{ from: q.from, to: q.to }} />
       <form
         method="get"
         className="mb-4 flex flex-wrap items-end gap-3"

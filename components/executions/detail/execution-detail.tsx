@@ -38,9 +38,11 @@ export interface DetailProps {
   refreshAction?: (input: { executionId: string }) => Promise<ActionResult<unknown>>;
   /** Where the feedback form (a separate feature) renders. */
   feedbackSlot?: React.ReactNode;
+  /** Evidence for an examiner, offered by the page to the roles that may have it. */
+  evidence?: { auditExportHref?: string | null; reportHref?: string | null };
 }
 
-export function ExecutionDetailView({ detail: d, nav, refreshAction, feedbackSlot }: DetailProps) {
+export function ExecutionDetailView({ detail: d, nav, refreshAction, feedbackSlot, evidence }: DetailProps) {
   const groups = capabilityGroups(d.result);
   const rules = ruleExecutions(d.ruleExecutions);
   const steps = stepViews(d.steps, groups);
@@ -93,6 +95,15 @@ export function ExecutionDetailView({ detail: d, nav, refreshAction, feedbackSlo
           </div>
           <div className="flex flex-wrap items-center gap-2">
             <RefreshButton executionId={d.id} action={refreshAction} />
+            {evidence?.reportHref ? (
+              <a
+                href={evidence.reportHref}
+                download
+                className="inline-flex h-9 items-center rounded-md border border-border px-3 text-sm font-medium hover:bg-muted"
+              >
+                Case report (PDF)
+              </a>
+            ) : null}
             <RevealControls executionId={d.id} reveal={reveal} disabled={!d.hasPersonalData} />
           </div>
         </div>
@@ -180,7 +191,7 @@ export function ExecutionDetailView({ detail: d, nav, refreshAction, feedbackSlo
           <LinkedSection detail={d} />
           <CaptureSection result={d.result} />
           <RawSection detail={d} />
-          <AuditSection entries={d.audit} />
+          <AuditSection entries={d.audit} exportHref={evidence?.auditExportHref} />
         </div>
       </div>
     </div>

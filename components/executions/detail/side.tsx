@@ -225,9 +225,27 @@ const ACTION_TEXT: Record<string, string> = {
   'executions.export': 'exported',
 };
 
-export function AuditSection({ entries }: { entries: ExecutionDetail['audit'] }) {
+export function AuditSection({
+  entries,
+  exportHref,
+}: {
+  entries: ExecutionDetail['audit'];
+  /** The examiner's export of this execution's trail (managers and admins only). */
+  exportHref?: string | null;
+}) {
   return (
-    <Section id="audit" title="Audit trail" description="Who read or changed this execution, newest first.">
+    <Section
+      id="audit"
+      title="Audit trail"
+      description="Who read or changed this execution, newest first."
+      actions={
+        exportHref ? (
+          <a href={exportHref} className="text-xs font-medium text-primary underline-offset-2 hover:underline" download>
+            Export audit
+          </a>
+        ) : null
+      }
+    >
       {entries.length ? (
         <ol className="flex flex-col gap-1.5 text-sm">
           {entries.map((e) => {

@@ -163,6 +163,7 @@ function maskPath(field: string, value: unknown): unknown {
 export async function getExecutionDetail(
   id: string,
   user: { id: string; email: string },
+  opts: { record?: boolean } = {},
 ): Promise<ExecutionDetail | null> {
   if (!UUID_RE.test(id)) return null;
   id = id.toLowerCase();
@@ -249,7 +250,15 @@ export async function getExecutionDetail(
     }
   }
 
-  await audit({ action: 'execution.view', actor: user, targetType: 'execution', targetId: id, details: { revealed } });
+  // The case report records its own read (lib/data/case-report.ts).
+  if (opts.record ?? true)
+    await audit({
+      action: 'execution.view',
+      actor: user,
+      targetType: 'execution',
+      targetId: id,
+      details: { revealed },
+    });
   const auditRows = await listAuditForTarget('execution', id, 50);
 
   const name = [row.firstName, row.lastName].filter(Boolean).join(' ') || null;

@@ -1,4 +1,17 @@
-import { bigserial, index, jsonb, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from './auth';
 
 export const auditOutcomeEnum = pgEnum('audit_outcome', ['success', 'failure', 'denied']);
@@ -6,6 +19,13 @@ export const auditOutcomeEnum = pgEnum('audit_outcome', ['success', 'failure', '
 /**
  * Append-only audit trail: who did or read what, on which record, when, from where, with what
  * outcome. A trigger in the migrations refuses UPDATE and DELETE on this table.
+ *
+ * Tamper evidence: a BEFORE INSERT trigger (`audit_log_chain`, drizzle/0010_audit_chain.sql)
+ * gives every row its place in one hash chain: `seq`, the previous entry's `hash` as
+ * `prev_hash`, and `hash` = SHA-256(prev_hash || SHA-256(canonical content)). Whatever the
+ * insert supplies for these three is overwritten, so they are nullable here only for the
+ * insert's type; the migration makes them NOT NULL. lib/evidence/chain.ts defines the
+ * canonical content; lib/evidence/verify.ts walks the chain.
  */
 export const auditLog = pgTable(
   'audit_log',
@@ -21,11 +41,71 @@ export const auditLog = pgTable(
     outcome: auditOutcomeEnum('outcome').notNull().default('success'),
     ip: text('ip'),
     details: jsonb('details').$type<Record<string, unknown>>(),
+    /** Position in the chain (1, 2, ...), given under the chain head's row lock. */
+    seq: bigint('seq', { mode: 'number' }),
+    /** Hex SHA-256 of the previous entry (64 zeros for the first). */
+    prevHash: text('prev_hash'),
+    /** Hex SHA-256(prev_hash || SHA-256(canonical content)). */
+    hash: text('hash'),
   },
   (t) => [
     index('audit_log_at_idx').on(t.at.desc(), t.id.desc()),
     index('audit_log_actor_idx').on(t.actorId, t.at.desc()),
     index('audit_log_action_idx').on(t.action, t.at.desc()),
     index('audit_log_target_idx').on(t.targetType, t.targetId, t.at.desc()),
+    uniqueIndex('audit_log_seq_key').on(t.seq),
   ],
+);
+
+/**
+ * The one row that holds the chain's last position and hash. The insert trigger locks it
+ * (SELECT ... FOR UPDATE) and moves it in the same transaction as the insert, so concurrent
+ * writers, in any number of processes, append one after another and can never fork the chain.
+ */
+export const auditChainHead = pgTable('audit_chain_head', {
+  id: integer('id').primaryKey(),
+  seq: bigint('seq', { mode: 'number' }).notNull(),
+  hash: text('hash').notNull(),
+  at: timestamp('at', { withTimezone: true }),
+});
+
+/**
+ * A signed statement "the chain had this hash at this position", made periodically by the worker
+ * with a key kept outside the database (AUDIT_SIGNING_KEY or `.data/audit-signing-key`). Someone
+ * who rewrites the table and recomputes every hash still cannot produce these signatures.
+ */
+export const auditCheckpoints = pgTable(
+  'audit_checkpoints',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    hash: text('hash').notNull(),
+    signedAt: timestamp('signed_at', { withTimezone: true }).notNull(),
+    /** First 16 hex characters of SHA-256 of the raw Ed25519 public key. */
+    keyId: text('key_id').notNull(),
+    /** Base64 Ed25519 signature of lib/evidence/signing.ts#checkpointMessage. */
+    signature: text('signature').notNull(),
+  },
+  (t) => [index('audit_checkpoints_seq_idx').on(t.seq)],
+);
+
+/** What the last verifications found: the audit page shows the newest. */
+export const auditVerifications = pgTable(
+  'audit_verifications',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }).notNull(),
+    ok: boolean('ok').notNull(),
+    /** 'job' (the worker's schedule) or 'cli' (`npm run audit -- verify`). */
+    source: text('source').notNull(),
+    entries: bigint('entries', { mode: 'number' }).notNull(),
+    checkpoints: integer('checkpoints').notNull(),
+    /** The last entry that verified (with everything before it in the walked range). */
+    verifiedSeq: bigint('verified_seq', { mode: 'number' }),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    /** The first entry or checkpoint that does not match: { seq, id, reason }. */
+    failure: jsonb('failure').$type<{ seq: number | null; id: number | null; checkpointId?: number; reason: string }>(),
+  },
+  (t) => [index('audit_verifications_finished_idx').on(t.finishedAt.desc())],
 );

@@ -3,6 +3,8 @@ import { notFound } from 'next/navigation';
 import { ExecutionDetailView } from '@/components/executions/detail/execution-detail';
 import { FeedbackPanel } from '@/components/feedback/feedback-panel';
 import { requireRole } from '@/lib/auth/guards';
+import { ROUTE_ACCESS } from '@/lib/auth/access';
+import { hasRole, type Role } from '@/lib/auth/roles';
 import { getExecutionDetail } from '@/lib/data/executions/detail';
 import { getFeedbackPanel } from '@/lib/data/feedback';
 import { parseListParams, type RawSearchParams } from '@/lib/executions/list-params';
@@ -33,6 +35,12 @@ export default async function ExecutionPage({
       detail={detail}
       refreshAction={refreshExecutionAction}
       feedbackSlot={feedback ? <FeedbackPanel initial={feedback} role={user.role} /> : null}
+      evidence={{
+        reportHref: `/api/executions/${detail.id}/report`,
+        auditExportHref: hasRole(user.role, ROUTE_ACCESS['/api/audit/export'] as Role)
+          ? `/api/audit/export?execution=${detail.id}&format=csv`
+          : null,
+      }}
       nav={{
         prevHref: nav.prev ? detailHref(nav.prev, list) : null,
         nextHref: nav.next ? detailHref(nav.next, list) : null,

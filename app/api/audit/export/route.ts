@@ -1,0 +1,62 @@
+import { audit } from '@/lib/audit';
+import { routeUser } from '@/lib/auth/guards';
+import { auditExportChunks, parseAuditExport } from '@/lib/data/audit-export';
+import { logError } from '@/lib/log';
+
+const problem = (status: number, title: string, detail: string) =>
+  Response.json({ title, status, detail }, { status, headers: { 'Cache-Control': 'no-store, private' } });
+
+/**
+ * The audit log for an examiner: a period (at most a year), a user or an execution, as CSV or JSON
+ * lines, with each entry's position and chain hashes so that `npm run audit -- verify-export`
+ * checks the file without the database. Streamed in batches; the export is itself audited.
+ */
+export async function GET(req: Request) {
+  const auth = await routeUser('manager');
+  if (auth.error) return auth.error;
+  const { user } = auth;
+  const parsed = await parseAuditExport(new URL(req.url).searchParams);
+  if (!parsed.ok) return problem(parsed.status, parsed.status === 404 ? 'Not Found' : 'Bad Request', parsed.detail);
+  const f = parsed.filter;
+
+  await audit({
+    action: 'audit.export',
+    actor: user,
+    targetType: f.execution ? 'execution' : f.user ? 'user' : 'audit_log',
+    targetId: f.execution ?? f.user?.id,
+    details: {
+      from: f.from?.toISOString() ?? null,
+      to: f.to?.toISOString() ?? null,
+      user: f.user?.email ?? null,
+      format: f.format,
+    },
+  });
+
+  const enc = new TextEncoder();
+  const chunks = auditExportChunks(f);
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await chunks.next();
+        if (next.done) controller.close();
+        else controller.enqueue(enc.encode(next.value));
+      } catch (err) {
+        logError('audit export', err);
+        controller.error(err);
+      }
+    },
+    async cancel() {
+      await chunks.return(undefined);
+    },
+  });
+  const stamp = new Date().toISOString().slice(0, 16).replace(/[-:T]/g, '');
+  const scope = f.execution ? `execution-${f.execution.slice(0, 8)}` : f.user ? 'user' : 'period';
+  return new Response(stream, {
+    headers: {
+      'Content-Type': f.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+      'Content-Disposition': `attachment; filename="audit-${scope}-${stamp}.${f.format}"`,
+      'Cache-Control': 'no-store, private',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}

@@ -1,0 +1,55 @@
+import { Alert } from '@/components/ui/alert';
+import { formatDateTime, formatNumber } from '@/lib/format';
+
+interface Verification {
+  ok: boolean;
+  finishedAt: Date;
+  entries: number;
+  checkpoints: number;
+  verifiedSeq: number | null;
+  verifiedAt: Date | null;
+  failure: { seq: number | null; id: number | null; checkpointId?: number; reason: string } | null;
+}
+
+/**
+ * The state of the tamper-evident chain, from the newest recorded verification (the worker's
+ * hourly job or `npm run audit -- verify`): an alarm when it failed, else how far it holds.
+ */
+export function IntegrityStatus({
+  last,
+  lastOk,
+  checkpoint,
+}: {
+  last: Verification | null;
+  lastOk: Verification | null;
+  checkpoint: { seq: number; signedAt: Date } | null;
+}) {
+  const signed = checkpoint
+    ? ` Last signed checkpoint: position ${formatNumber(checkpoint.seq)}, ${formatDateTime(checkpoint.signedAt)}.`
+    : ' No signed checkpoint yet.';
+  if (!last)
+    return (
+      <Alert tone="info" className="mb-4" data-testid="audit-integrity">
+        The audit chain has not been verified yet: the worker verifies it every hour, or run{' '}
+        <code>npm run audit -- verify</code>.{signed}
+      </Alert>
+    );
+  if (!last.ok && last.failure)
+    return (
+      <Alert tone="error" className="mb-4" data-testid="audit-integrity">
+        <strong>Audit log verification failed</strong> on {formatDateTime(last.finishedAt)}:{' '}
+        {last.failure.id !== null
+          ? `entry ${last.failure.id} (position ${formatNumber(last.failure.seq)})`
+          : `position ${formatNumber(last.failure.seq)}`}
+        {last.failure.checkpointId ? `, checkpoint ${last.failure.checkpointId}` : ''} — {last.failure.reason}. Entries
+        before it verify up to {formatDateTime(last.verifiedAt)}.
+        {lastOk ? ` The last passing verification reached ${formatDateTime(lastOk.verifiedAt)}.` : ''}
+      </Alert>
+    );
+  return (
+    <Alert tone="success" className="mb-4" data-testid="audit-integrity">
+      Verified up to {formatDateTime(last.verifiedAt)}: {formatNumber(last.entries)} entries chained, {last.checkpoints}{' '}
+      signed checkpoints hold (checked {formatDateTime(last.finishedAt)}).{signed}
+    </Alert>
+  );
+}

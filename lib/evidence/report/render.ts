@@ -1,0 +1,207 @@
+import 'server-only';
+import PDFDocument from 'pdfkit';
+import type { CaseReportData } from '@/lib/data/case-report';
+import { formatDateTime } from '@/lib/format';
+import { capabilityGroups, ruleExecutions } from '@/lib/review/result';
+import { riskBandOf } from '@/lib/review/glossary';
+
+/**
+ * A section the report does not know yet. Case work (outcome, notes) adds its sections here
+ * through `renderCaseReport(data, { caseSections })`; they are printed after the feedback history
+ * and before the audit trail.
+ */
+export interface ReportSection {
+  title: string;
+  /** Label and value pairs, then free paragraphs. */
+  rows?: Array<[string, string]>;
+  paragraphs?: string[];
+}
+
+// The standard PDF fonts cover Windows-1252 only: anything else is shown as "?" instead of garbage.
+const WIN_ANSI_EXTRA = '€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ';
+const safe = (v: unknown): string =>
+  String(v ?? '—').replace(/[^\n\x20-\x7e\xa0-\xff]/gu, (c) => (WIN_ANSI_EXTRA.includes(c) ? c : '?'));
+
+const DECISION_WORDS: Record<string, string> = {
+  PASSED: 'Passed',
+  REJECTED: 'Rejected',
+  WARNING: 'Warning',
+  NOT_EXECUTED: 'Not executed',
+};
+
+/**
+ * The case report of one execution as a PDF stream: decision and risk, every check in plain words,
+ * rules and scores, images (only under the requester's active reveal), feedback history, the
+ * case sections given, and the execution's audit trail ending with the chain hash of its last
+ * entry. Personal data arrives masked or clear from the data layer; nothing here unmasks.
+ */
+export function renderCaseReport(data: CaseReportData, opts: { caseSections?: ReportSection[] } = {}) {
+  const d = data.detail;
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 50,
+    info: { Title: `Case report ${d.id}`, Author: 'Verdict', Subject: 'Identity verification case report' },
+  });
+  const width = doc.page.width - 100;
+  const heading = (title: string) => {
+    if (doc.y > doc.page.height - 140) doc.addPage();
+    doc.moveDown(0.8).font('Helvetica-Bold').fontSize(13).fillColor('#111111').text(safe(title));
+    doc
+      .moveTo(50, doc.y + 2)
+      .lineTo(50 + width, doc.y + 2)
+      .strokeColor('#bbbbbb')
+      .stroke();
+    doc.moveDown(0.4).font('Helvetica').fontSize(9.5);
+  };
+  const row = (label: string, value: unknown) => {
+    doc
+      .font('Helvetica-Bold')
+      .text(`${safe(label)}: `, { continued: true })
+      .font('Helvetica')
+      .text(safe(value));
+  };
+  const para = (text: string, o: PDFKit.Mixins.TextOptions = {}) => doc.font('Helvetica').text(safe(text), o);
+
+  // Title block.
+  doc.font('Helvetica-Bold').fontSize(18).text('Case report');
+  doc.font('Helvetica').fontSize(10).fillColor('#333333');
+  row('Execution', d.id);
+  row('Account', d.accountId);
+  row('Generated', `${formatDateTime(data.generatedAt)} for ${data.requester.email}`);
+  row(
+    'Personal data',
+    data.revealed
+      ? `shown in clear under the requester's reveal (reason: ${d.reveal?.reason ?? '—'}), recorded in the audit log`
+      : 'masked (the requester has no active reveal)',
+  );
+  doc.fillColor('#111111');
+
+  heading('Decision and risk');
+  const decision = d.decisionType ? (DECISION_WORDS[d.decisionType] ?? d.decisionType) : 'No decision yet';
+  row('Decision', `${decision}${d.decisionLabel ? ` (${d.decisionLabel})` : ''}`);
+  row(
+    'Risk score',
+    d.riskScore === null ? 'none' : `${d.riskScore}${riskBandOf(d.riskScore) ? ` (${riskBandOf(d.riskScore)})` : ''}`,
+  );
+  row('Status', d.status);
+  row('Created', formatDateTime(d.createdAt));
+  row('Completed', formatDateTime(d.completedAt));
+  row('Workflow definition', d.definitionKey ?? '—');
+  row('Customer reference', d.customerInternalReference ?? '—');
+  row('Name', d.name ?? '—');
+  row('Document', [d.documentType, d.issuingCountry, d.documentNumber].filter(Boolean).join(' · ') || '—');
+
+  const gone: string[] = [];
+  if (d.wipedOutAt)
+    gone.push(
+      `The service wiped this execution's personal data and images on ${formatDateTime(d.wipedOutAt)}: the images and personal values are no longer available anywhere.`,
+    );
+  if (d.personalDataPurgedAt || (!d.hasPersonalData && !d.wipedOutAt))
+    gone.push(
+      `Verdict removed the personal data from its cache${d.personalDataPurgedAt ? ` on ${formatDateTime(d.personalDataPurgedAt)}` : ''} (retention): names, dates of birth, document numbers, addresses and images are not in this report.`,
+    );
+  if (d.goneAt)
+    gone.push(
+      `The service deleted this execution on ${formatDateTime(d.goneAt)}: what follows is Verdict's last cached copy.`,
+    );
+  if (gone.length) {
+    heading('What is gone');
+    for (const g of gone) para(g).moveDown(0.2);
+    para('The decision, the checks, the rules, the feedback and the audit trail below remain.');
+  }
+
+  heading('Checks');
+  const groups = capabilityGroups(d.result);
+  if (!groups.length) para('The stored result has no checks.');
+  for (const g of groups) {
+    doc
+      .font('Helvetica-Bold')
+      .text(`${safe(g.title)}: ${safe(g.worst ? (DECISION_WORDS[g.worst] ?? g.worst) : 'no decision')}`);
+    if (g.what) doc.font('Helvetica-Oblique').fillColor('#555555').text(safe(g.what)).fillColor('#111111');
+    for (const e of g.entries) {
+      const words = e.explanation ?? (e.label ? `Label ${e.label} (no plain-words text known).` : 'No label.');
+      para(
+        `• ${e.decisionType ? (DECISION_WORDS[e.decisionType] ?? e.decisionType) : 'No decision'}${e.label ? ` — ${e.label}` : ''}: ${words}`,
+        { indent: 12 },
+      );
+    }
+    doc.moveDown(0.3);
+  }
+
+  heading('Rules and scores');
+  const runs = ruleExecutions(d.ruleExecutions);
+  if (!runs.length) para('No rules were executed.');
+  for (const run of runs) {
+    for (const rs of run.rulesets) {
+      doc.font('Helvetica-Bold').text(`Ruleset ${safe(rs.name ?? rs.id)}: score ${safe(rs.score ?? '—')}`);
+      for (const r of rs.matched) para(`• Matched: ${r.name ?? r.id} (score ${r.score ?? '—'})`, { indent: 12 });
+      if (rs.notMatched.length) para(`${rs.notMatched.length} rules did not match.`, { indent: 12 });
+    }
+  }
+
+  heading('Images');
+  if (!d.images.length)
+    para(gone.length ? 'No images: they were removed with the personal data.' : 'This execution has no images.');
+  else if (!data.revealed)
+    para(
+      `${d.images.length} images withheld: personal data is masked. A reviewer who reveals this execution's personal data (with a reason, recorded) gets them in the report.`,
+    );
+  else {
+    for (const img of data.images) {
+      const caption = `${img.category ?? 'Credential'} ${img.classifier.toLowerCase()} (${img.credentialId.slice(0, 8)})`;
+      if (!img.bytes) {
+        para(`${caption}: not included, ${img.missing}.`);
+        continue;
+      }
+      if (doc.y > doc.page.height - 260) doc.addPage();
+      para(caption);
+      try {
+        doc.image(img.bytes, { fit: [Math.min(width, 320), 200] });
+      } catch {
+        para('(the image could not be read)');
+      }
+      doc.moveDown(0.5);
+    }
+    if (d.images.length > data.images.length)
+      para(`${d.images.length - data.images.length} more images are in the console.`);
+  }
+
+  heading('Feedback history');
+  if (!data.feedback.length) para('No feedback was given.');
+  for (const f of data.feedback) {
+    doc
+      .font('Helvetica-Bold')
+      .text(`${safe(f.status)}${f.reason ? ` (${safe(f.reason)})` : ''}: ${safe(f.state.replace(/_/g, ' '))}`);
+    para(
+      `Submitted by ${f.submittedByEmail} on ${formatDateTime(f.submittedAt)}${f.decidedByEmail ? `; decided by ${f.decidedByEmail} on ${formatDateTime(f.decidedAt)}` : ''}${f.deliveredAt ? `; delivered ${formatDateTime(f.deliveredAt)}` : ''}.`,
+      { indent: 12 },
+    );
+    if (f.note) para(`Note: ${f.note}`, { indent: 12 });
+  }
+
+  for (const s of opts.caseSections ?? []) {
+    heading(s.title);
+    for (const [k, v] of s.rows ?? []) row(k, v);
+    for (const p of s.paragraphs ?? []) para(p).moveDown(0.2);
+  }
+
+  heading('Audit trail');
+  para(
+    `${data.trail.length} entries about this execution, oldest first (position in the audit chain, time, who, what, outcome).`,
+  );
+  doc.moveDown(0.2).fontSize(8.5);
+  for (const t of data.trail)
+    para(
+      `#${t.seq}  ${formatDateTime(t.at)}  ${t.actorEmail ?? 'system'}  ${t.action}${t.outcome !== 'success' ? ` (${t.outcome})` : ''}`,
+    );
+  const last = data.trail[data.trail.length - 1];
+  doc.moveDown(0.4).fontSize(9.5);
+  if (last) {
+    row('Chain hash of the last entry', `${last.hash} (position ${last.seq})`);
+    para(
+      'Every audit entry carries the SHA-256 hash of the one before it; `npm run audit -- verify` checks the chain and its signed checkpoints, and an audit export of this execution verifies offline.',
+    );
+  }
+  doc.end();
+  return doc;
+}

@@ -1,0 +1,126 @@
+/**
+ * `npm run audit -- verify [--from <iso>] [--to <iso>]`: walks the audit chain of the configured
+ * database (DATABASE_URL, or the running `npm start`'s embedded one), checks the signed
+ * checkpoints with the audit signing key, records the result for the audit page, and names the
+ * first entry that does not match. Exit code 1 when one does not.
+ *
+ * `npm run audit -- checkpoint`: signs the chain's head now (the worker does it every 15 minutes).
+ *
+ * `npm run audit -- verify-export <file>`: checks an audit export (CSV or JSON lines) offline,
+ * without the database, and names the first line that does not hold.
+ */
+import path from 'node:path';
+import { createDb } from '@/lib/db/client';
+import { runMigrations } from '@/lib/db/migrate';
+import { writeCheckpoint } from '@/lib/evidence/checkpoint';
+import { verifyExportFile } from '@/lib/evidence/export-file';
+import { auditSigningKey } from '@/lib/evidence/signing';
+import { recordVerification, verifyChain } from '@/lib/evidence/verify';
+import { loadConfigOrExit, openDatabase } from '@/lib/server/runtime';
+
+const USAGE = `Usage:
+  npm run audit -- verify [--from <ISO time>] [--to <ISO time>]
+  npm run audit -- checkpoint
+  npm run audit -- verify-export <file>`;
+
+function flag(args: string[], name: string): Date | undefined {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const v = args[i + 1];
+  const d = v ? new Date(v) : new Date(NaN);
+  if (Number.isNaN(d.getTime())) {
+    console.error(`${name} needs an ISO 8601 date or time, e.g. 2026-11-01 or 2026-11-01T12:00:00Z`);
+    process.exit(2);
+  }
+  return d;
+}
+
+async function main() {
+  const [cmd, ...args] = process.argv.slice(2);
+  if (cmd === 'verify-export') {
+    if (!args[0]) {
+      console.error(USAGE);
+      process.exit(2);
+    }
+    const r = await verifyExportFile(args[0]);
+    if (!r.ok) {
+      const f = r.failure!;
+      console.log(
+        `NOT VERIFIED: ${f.line ? `line ${f.line}` : 'the file'}${f.seq !== null ? ` (position ${f.seq}${f.id !== null ? `, entry id ${f.id}` : ''})` : ''}: ${f.reason}`,
+      );
+      console.log(`${r.entries} entries before it verified.`);
+      process.exit(1);
+    }
+    console.log(
+      `Verified: ${r.entries} entries (${r.format}), positions ${r.firstSeq ?? '-'} to ${r.lastSeq ?? '-'}` +
+        `${r.gaps ? `, ${r.gaps} gaps (a filtered export holds some entries only)` : ', contiguous'}; last hash ${r.lastHash ?? '-'}`,
+    );
+    return;
+  }
+  if (cmd !== 'verify' && cmd !== 'checkpoint') {
+    console.error(USAGE);
+    process.exit(2);
+  }
+  const env = loadConfigOrExit();
+  const dataDir = path.resolve(env.DATA_DIR);
+  const database = await openDatabase({ dataDir, own: false });
+  await runMigrations(database.url);
+  const db = createDb(database.url, 2);
+  const key = auditSigningKey(dataDir);
+  try {
+    if (cmd === 'checkpoint') {
+      const { checkpoint, verification } = await writeCheckpoint(db, key);
+      if (!verification.ok) {
+        console.log(`No checkpoint: position ${verification.failure?.seq}: ${verification.failure?.reason}`);
+        process.exitCode = 1;
+      } else
+        console.log(
+          checkpoint ? `Checkpoint ${checkpoint.id} signed at position ${checkpoint.seq}.` : 'Nothing new to sign.',
+        );
+      return;
+    }
+    const startedAt = new Date();
+    const from = flag(args, '--from');
+    const to = flag(args, '--to');
+    let shown = 0;
+    const r = await verifyChain(db, {
+      from,
+      to,
+      key,
+      onProgress: (n) => {
+        if (process.stderr.isTTY && n - shown >= 100_000) {
+          shown = n;
+          process.stderr.write(`\r${n.toLocaleString('en')} entries…`);
+        }
+      },
+    });
+    if (shown) process.stderr.write('\n');
+    await recordVerification(db, r, 'cli', startedAt);
+    const secs = (r.ms / 1000).toFixed(1);
+    if (r.ok) {
+      console.log(
+        `Verified: ${r.entries} entries (positions ${r.firstSeq ?? '-'} to ${r.verifiedSeq ?? '-'}), ` +
+          `${r.checkpoints} signed checkpoints (key ${key.keyId}) in ${secs} s; ` +
+          `verified up to ${r.verifiedAt?.toISOString() ?? '-'}.`,
+      );
+    } else {
+      const f = r.failure!;
+      console.log(
+        `NOT VERIFIED: ${f.id !== null ? `entry id ${f.id} at position ${f.seq}` : `position ${f.seq}`}` +
+          `${f.checkpointId ? ` (checkpoint ${f.checkpointId})` : ''}: ${f.reason}`,
+      );
+      console.log(
+        `${r.entries} entries before it verified (up to ${r.verifiedAt?.toISOString() ?? 'none'}), in ${secs} s.`,
+      );
+      process.exitCode = 1;
+    }
+  } finally {
+    await db.$client.end();
+    await database.close();
+  }
+}
+
+main().catch((err) => {
+  console.error('[audit]', err instanceof Error ? err.message : err);
+  process.exit(1);
+});

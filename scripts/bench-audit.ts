@@ -1,0 +1,260 @@
+/**
+ * `npm run bench:audit`: the tamper-evident audit log at one million entries.
+ *
+ * Seeds a dedicated database `verdict_bench_audit` on the local Postgres (TEST_DATABASE_URL's
+ * server, else postgres://postgres@127.0.0.1:5432) with N chained entries in one set-based
+ * statement (the chain folded by the migration's own aggregate, the insert trigger off for the
+ * seeding only), signs a checkpoint, then:
+ * - times `verifyChain` over the whole chain (what `npm run audit -- verify` runs), against a
+ *   naive verifier that reads one entry per query (timed on a sample and scaled, said so);
+ * - times appends through the real writer (lib/audit.ts, the trigger on) with W concurrent
+ *   writers on their own connections, p50 / p95, against the same inserts into a copy of the
+ *   table without the chain; and checks that the chain still verifies after them.
+ *
+ * Options: --entries=N (default 1,000,000), --appends=N (per writer, default 1,000),
+ * --writers=W (default 4), --naive-sample=N (default 20,000), --keep (reuse a seeded database),
+ * --appends-only (with --keep: time the appends alone, for a rerun when the machine is quieter).
+ */
+import { performance } from 'node:perf_hooks';
+import { Client } from 'pg';
+import { audit } from '@/lib/audit';
+import { createDb, type Db } from '@/lib/db/client';
+import { runMigrations } from '@/lib/db/migrate';
+import { CANONICAL_AT_SQL, entryHash, GENESIS_HASH } from '@/lib/evidence/chain';
+import { signCheckpoint, signingKeyFrom } from '@/lib/evidence/signing';
+import { verifyChain } from '@/lib/evidence/verify';
+
+const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def;
+const ENTRIES = Number(arg('entries', '1000000'));
+const APPENDS = Number(arg('appends', '1000'));
+const WRITERS = Number(arg('writers', '4'));
+const NAIVE_SAMPLE = Number(arg('naive-sample', '20000'));
+const KEEP = process.argv.includes('--keep');
+const APPENDS_ONLY = process.argv.includes('--appends-only');
+const DB_NAME = 'verdict_bench_audit';
+// A fixed key: the benchmark's checkpoints mean nothing outside its own database.
+const KEY = signingKeyFrom('42'.repeat(32));
+
+const log = (s: string) => console.log(`[bench:audit] ${s}`);
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function serverUrl(): URL {
+  const u = new URL(process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(u.hostname))
+    throw new Error(`refusing a non-local server: ${u.hostname}`);
+  return u;
+}
+
+async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+  const c = new Client({ connectionString: serverUrl().toString() });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+function pct(xs: number[], p: number) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+/** N entries with realistic variety, chained in one statement by the migration's aggregate. */
+async function seed(db: Db) {
+  const t0 = performance.now();
+  const c = db.$client;
+  await c.query('alter table audit_log disable trigger audit_log_chain');
+  await c.query(`
+    insert into audit_log (id, at, actor_id, actor_email, action, target_type, target_id, outcome, ip, details, seq, prev_hash, hash)
+    select g, at, null, email, action, tt, tid, outcome, ip, details, g,
+      encode(lag(h, 1, '\\x${GENESIS_HASH}'::bytea) over (order by g), 'hex'), encode(h, 'hex')
+    from (
+      select s.*, audit_chain_fold(sha256(convert_to(audit_canonical(g, at, null, email, action, tt, tid, outcome, ip, details), 'UTF8')))
+        over (order by g rows between unbounded preceding and current row) as h
+      from (
+        select g,
+          timestamptz '2025-11-24 00:00:00+00' + (g * interval '31 seconds') + ((g % 997) * interval '1 microsecond') as at,
+          'user' || (g % 40) || '@example.test' as email,
+          (array['execution.view','pii.reveal','image.view','auth.sign_in','executions.export','feedback.submit'])[1 + g % 6] as action,
+          case when g % 6 = 3 then null else 'execution' end as tt,
+          case when g % 6 = 3 then null else md5((g % 50000)::text)::uuid::text end as tid,
+          (case when g % 50 = 0 then 'denied' when g % 37 = 0 then 'failure' else 'success' end)::audit_outcome as outcome,
+          '10.0.' || (g % 200) || '.' || (g % 250) as ip,
+          case when g % 3 = 0 then jsonb_build_object('revealed', g % 2 = 0, 'n', g)
+               when g % 3 = 1 then jsonb_build_object('reason', 'case ' || g, 'minutes', 15)
+               else null end as details
+        from generate_series(1, ${ENTRIES}) g
+      ) s
+    ) x`);
+  await c.query(`select setval(pg_get_serial_sequence('audit_log', 'id'), ${ENTRIES})`);
+  await c.query(
+    `update audit_chain_head set (seq, hash, at) = (select seq, hash, at from audit_log order by seq desc limit 1) where id = 1`,
+  );
+  await c.query('alter table audit_log enable trigger audit_log_chain');
+  await c.query('vacuum analyze audit_log');
+  const [head] = (await c.query('select seq::int, hash from audit_chain_head')).rows;
+  const signedAt = new Date();
+  await c.query('insert into audit_checkpoints (seq, hash, signed_at, key_id, signature) values ($1, $2, $3, $4, $5)', [
+    head.seq,
+    head.hash,
+    signedAt,
+    KEY.keyId,
+    signCheckpoint(KEY, { seq: head.seq, hash: head.hash, signedAt }),
+  ]);
+  log(
+    `seeded ${ENTRIES.toLocaleString('en')} chained entries and a signed checkpoint in ${secs(performance.now() - t0)}`,
+  );
+}
+
+/** The naive verifier: one query per entry, in order. */
+async function naiveVerify(db: Db, n: number): Promise<number> {
+  const t0 = performance.now();
+  let prev = GENESIS_HASH;
+  for (let seq = 1; seq <= n; seq++) {
+    const r = await db.$client.query(
+      `select seq::text, ${CANONICAL_AT_SQL} as at, actor_id::text, actor_email, action, target_type, target_id,
+        outcome::text, ip, details::text, prev_hash, hash from audit_log where seq = $1`,
+      [seq],
+    );
+    const x = r.rows[0];
+    const ok =
+      x.prev_hash === prev &&
+      entryHash(prev, {
+        seq: x.seq,
+        at: x.at,
+        actorId: x.actor_id,
+        actorEmail: x.actor_email,
+        action: x.action,
+        targetType: x.target_type,
+        targetId: x.target_id,
+        outcome: x.outcome,
+        ip: x.ip,
+        details: x.details,
+      }) === x.hash;
+    if (!ok) throw new Error(`naive verifier: entry ${seq} does not match`);
+    prev = x.hash;
+  }
+  return performance.now() - t0;
+}
+
+/** W writers, each on its own connection, each appending `n` entries one after another. */
+async function appendRun(
+  url: string,
+  writers: number,
+  n: number,
+  write: (db: Db, i: number, w: number) => Promise<unknown>,
+) {
+  const dbs = Array.from({ length: writers }, () => createDb(url, 1));
+  // One warm-up write each: connections open and plans are cached before timing.
+  await Promise.all(dbs.map((d, w) => write(d, -1, w)));
+  const lat: number[] = [];
+  const t0 = performance.now();
+  await Promise.all(
+    dbs.map(async (d, w) => {
+      for (let i = 0; i < n; i++) {
+        const s = performance.now();
+        await write(d, i, w);
+        lat.push(performance.now() - s);
+      }
+    }),
+  );
+  const wall = performance.now() - t0;
+  await Promise.all(dbs.map((d) => d.$client.end()));
+  return { p50: pct(lat, 50), p95: pct(lat, 95), perSec: (n * writers) / (wall / 1000) };
+}
+
+async function main() {
+  const base = serverUrl();
+  const exists = await admin(
+    async (c) => (await c.query('select 1 from pg_database where datname = $1', [DB_NAME])).rowCount,
+  );
+  const url = new URL(base.toString());
+  url.pathname = `/${DB_NAME}`;
+  if (!KEEP || !exists) {
+    await admin(async (c) => {
+      await c.query(`drop database if exists ${DB_NAME} with (force)`);
+      await c.query(`create database ${DB_NAME}`);
+    });
+    await runMigrations(url.toString());
+  }
+  const db = createDb(url.toString(), 4);
+  const [{ n }] = (await db.$client.query('select count(*)::int as n from audit_log')).rows;
+  if (n < ENTRIES) await seed(db);
+  else log(`reusing ${n.toLocaleString('en')} entries (--keep)`);
+  const load = () =>
+    import('node:os').then((os) =>
+      os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' '),
+    );
+  log(`load average before timing: ${await load()}`);
+
+  if (!APPENDS_ONLY) {
+    // Verify: the real verifier over the whole chain, with the checkpoint's signature.
+    const v = await verifyChain(db, { key: KEY });
+    if (!v.ok) throw new Error(`the seeded chain does not verify: ${JSON.stringify(v.failure)}`);
+    log(
+      `verify: ${v.entries.toLocaleString('en')} entries, ${v.checkpoints} checkpoint, ${secs(v.ms)} ` +
+        `(${Math.round(v.entries / (v.ms / 1000)).toLocaleString('en')} entries/s; target < 60 s for 1,000,000)`,
+    );
+    const sample = Math.min(NAIVE_SAMPLE, v.entries);
+    const naiveMs = await naiveVerify(db, sample);
+    const naiveScaled = (naiveMs / sample) * v.entries;
+    log(
+      `naive verify (one query per entry): ${sample.toLocaleString('en')} entries in ${secs(naiveMs)}, ` +
+        `scaled to ${v.entries.toLocaleString('en')}: ${secs(naiveScaled)}; batched verifier ${(naiveScaled / v.ms).toFixed(1)}x faster`,
+    );
+  }
+
+  // Appends through the real writer, against the same insert into a copy without the chain.
+  await db.$client.query('drop table if exists audit_log_unchained');
+  await db.$client.query('create table audit_log_unchained (like audit_log including defaults including indexes)');
+  await db.$client.query(
+    'alter table audit_log_unchained alter seq drop not null, alter prev_hash drop not null, alter hash drop not null',
+  );
+  const entry = (i: number, w: number) => ({
+    action: 'bench.append',
+    actorEmail: `writer${w}@example.test`,
+    targetType: 'execution',
+    targetId: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
+    details: { i, writer: w, revealed: i % 2 === 0 },
+    ip: '127.0.0.1',
+  });
+  for (const writers of [...new Set([1, WRITERS])]) {
+    const chained = await appendRun(url.toString(), writers, APPENDS, (d, i, w) => audit(entry(i, w), d));
+    const plain = await appendRun(url.toString(), writers, APPENDS, (d, i, w) => {
+      const e = entry(i, w);
+      return d.$client.query(
+        `insert into audit_log_unchained (actor_email, action, target_type, target_id, outcome, ip, details)
+         values ($1, $2, $3, $4, 'success', $5, $6)`,
+        [e.actorEmail, e.action, e.targetType, e.targetId, e.ip, JSON.stringify(e.details)],
+      );
+    });
+    const label = `${writers} writer${writers > 1 ? 's' : ''} x ${APPENDS.toLocaleString('en')} appends`;
+    log(
+      `append through lib/audit.ts (chained), ${label}: p50 ${chained.p50.toFixed(2)} ms, p95 ${chained.p95.toFixed(2)} ms, ` +
+        `${Math.round(chained.perSec).toLocaleString('en')}/s (target p95 <= 1 ms)`,
+    );
+    log(
+      `append without the chain (plain insert, same shape), ${label}: p50 ${plain.p50.toFixed(2)} ms, ` +
+        `p95 ${plain.p95.toFixed(2)} ms, ${Math.round(plain.perSec).toLocaleString('en')}/s; ` +
+        `chained/plain p95 ${(chained.p95 / plain.p95).toFixed(2)}x`,
+    );
+  }
+  const after = await verifyChain(db, { key: KEY });
+  log(
+    `after the appends: ${after.ok ? 'the chain verifies' : `NOT VERIFIED: ${JSON.stringify(after.failure)}`} ` +
+      `(${after.entries.toLocaleString('en')} entries, ${secs(after.ms)}); load average ${await load()}`,
+  );
+  await db.$client.query('drop table audit_log_unchained');
+  await db.$client.end();
+  if (!KEEP) await admin((c) => c.query(`drop database if exists ${DB_NAME} with (force)`));
+  if (!after.ok) process.exit(1);
+}
+
+main().catch((err) => {
+  console.error('[bench:audit]', err);
+  process.exit(1);
+});
