@@ -69,4 +69,12 @@ export function db(): Db {
   return holder.db;
 }
 
+/** Ends the process-wide pool (a stopping process); the next `db()` would open a new one. */
+export async function closeDb(): Promise<void> {
+  const pool = holder.pool;
+  holder.db = undefined;
+  holder.pool = undefined;
+  await pool?.end();
+}
+
 export { schema };

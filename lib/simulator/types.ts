@@ -110,6 +110,15 @@ export interface SimulatorStats {
   callbacksSent: number;
   callbacksPending: number;
   tokensIssued: number;
+  /**
+   * Per rate-limited class of operations (T; A1/A2; retrieval R1-R12 with feedback): requests
+   * received, 429s answered, the most requests in any one-second window, and the limit in force
+   * (`burst` of the token endpoint: its sliding window allows `perSec` at once).
+   */
+  rates: Record<
+    'token' | 'account' | 'retrieval',
+    { requests: number; rejected: number; peakPerSec: number; limit: { perSec: number; burst: number } | null }
+  >;
 }
 
 export interface RunningSimulator {
