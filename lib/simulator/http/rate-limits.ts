@@ -55,8 +55,12 @@ export class RateMeter {
   requests = 0;
   rejected = 0;
   peakPerSec = 0;
+  firstAt: number | null = null;
+  lastAt: number | null = null;
   hit(now = Date.now()) {
     this.requests++;
+    this.firstAt ??= now;
+    this.lastAt = now;
     this.window.push(now);
     while (this.window[this.head] <= now - 1000) this.head++;
     if (this.head > 1024) {
@@ -71,6 +75,8 @@ export class RateMeter {
     this.requests = 0;
     this.rejected = 0;
     this.peakPerSec = 0;
+    this.firstAt = null;
+    this.lastAt = null;
   }
 }
 export type RateClass = 'token' | 'account' | 'retrieval';
@@ -93,7 +99,10 @@ export function rateSummary(
   const out = {} as SimulatorStats['rates'];
   for (const k of ['token', 'account', 'retrieval'] as const) {
     const m = meters[k];
-    out[k] = { requests: m.requests, rejected: m.rejected, peakPerSec: m.peakPerSec, limit: limitOf[k] };
+    // The mean rate from the first request to the last (null below two requests).
+    const span = m.firstAt !== null && m.lastAt !== null ? (m.lastAt - m.firstAt) / 1000 : 0;
+    const meanPerSec = m.requests > 1 && span > 0 ? Math.round(((m.requests - 1) / span) * 100) / 100 : null;
+    out[k] = { requests: m.requests, rejected: m.rejected, peakPerSec: m.peakPerSec, meanPerSec, limit: limitOf[k] };
   }
   return out;
 }
