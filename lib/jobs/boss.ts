@@ -1,6 +1,7 @@
 import 'server-only';
 import PgBoss from 'pg-boss';
 import type { Tx } from '@/lib/db/client';
+import { onShutdown } from '@/lib/server/shutdown';
 
 /**
  * The one job queue of Verdict (pg-boss on the same Postgres as the cache). Console processes
@@ -72,11 +73,7 @@ export async function createBoss(opts: BossOptions = {}): Promise<PgBoss> {
  * check, and processes starting together on a new schema race: the loser of a deadlock (each
  * queue is a partition of one table) or of the insert tries again, then finds it made.
  */
-export async function ensureQueue(
-  boss: PgBoss,
-  name: string,
-  options: Omit<PgBoss.Queue, 'name'> = {},
-): Promise<void> {
+export async function ensureQueue(boss: PgBoss, name: string, options: Omit<PgBoss.Queue, 'name'> = {}): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     if (await boss.getQueue(name)) return;
     try {
@@ -103,6 +100,7 @@ export function getBoss(url = process.env.DATABASE_URL): Promise<PgBoss> {
   holder.starting ??= createBoss({ url, worker: false })
     .then((boss) => {
       holder.boss = boss;
+      onShutdown('jobs', () => stopBoss());
       return boss;
     })
     .catch((err) => {

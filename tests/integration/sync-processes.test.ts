@@ -9,7 +9,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { syncRuns } from '@/lib/db/schema';
-import { createBoss, QUEUES } from '@/lib/jobs/boss';
+import { createBoss } from '@/lib/jobs/boss';
 import { generateExecution, type RunningSimulator } from '@/lib/simulator';
 import { enqueueFetch } from '@/lib/sync/jobs';
 import { startScript, type ChildRun } from '../support/processes';
@@ -47,7 +47,6 @@ function startWorkerProcess(over: Record<string, string> = {}): ChildRun {
 async function stopWorker(w: ChildRun): Promise<{ code: number; granted: Record<string, number>; tokens: number }> {
   w.child.kill('SIGTERM');
   const code = await w.exited;
-  if (process.env.DEBUG_WORKERS) console.log(`exit ${code}\n${w.output()}`);
   const m = /Requests to the service: ([^;]+); token requests (\d+)/.exec(w.output());
   if (!m) throw new Error(`no summary from the worker:\n${w.output().slice(-2000)}`);
   const granted = Object.fromEntries(
@@ -117,7 +116,6 @@ describe(`sync workers as processes (${inject('databaseKind')})`, () => {
       250,
     );
     const rates = sim.stats().rates;
-    if (process.env.DEBUG_WORKERS) console.log(JSON.stringify(rates));
     const stoppedA = await stopWorker(a);
     const stoppedB = await stopWorker(b);
 
