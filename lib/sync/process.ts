@@ -41,6 +41,7 @@ export async function startProcessWorker(opts: {
     url: opts.databaseUrl,
     options: syncOptionsFromEnv(opts.env),
     retentionFallbackDays: opts.env.RETENTION_DAYS,
+    graceMs: opts.env.SHUTDOWN_GRACE_MS,
     log: opts.log,
   });
   return {
