@@ -56,7 +56,5 @@ export default async function proxy(req: NextRequest) {
 }
 
 export const config = {
-  // The service's callbacks skip the proxy altogether: a storm of them is machine traffic that the
-  // proxy would only pass through (lib/sync/callbacks.ts checks its own secret and sources).
-  matcher: ['/((?!_next/static|_next/image|favicon.ico|icon.svg|robots.txt|api/idv/callback$).*)'],
+  matcher: ['/((?!_next/static|_next/image|favicon.ico|icon.svg|robots.txt).*)'],
 };
