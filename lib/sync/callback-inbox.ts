@@ -192,14 +192,17 @@ export function startCallbackDrain(deps: InboxDeps, opts: Partial<InboxOptions> 
   const loop = (async () => {
     while (!ctl.signal.aborted) {
       let n = 0;
+      let failed = false;
       try {
         n = await drainCallbacks(deps, o, ctl.signal);
       } catch (err) {
-        deps.log?.(`callback inbox: ${describeError(err)}; trying again`);
+        failed = true;
+        deps.log?.(`callback inbox: ${describeError(err)}; trying again in 2 s`);
       }
       if (n >= o.batchSize || ctl.signal.aborted) continue;
       await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, n ? 0 : o.idleMs);
+        // A database away: one line every 2 s, not one per idle wait.
+        const t = setTimeout(resolve, failed ? 2_000 : n ? 0 : o.idleMs);
         wake = () => {
           clearTimeout(t);
           resolve();
