@@ -8,7 +8,7 @@
  * embedded database in a temporary data folder, as `npm start` runs without DATABASE_URL.
  *
  * The start-up backfill of the simulator's executions completes first; then autocannon posts
- * service-shaped callbacks for those executions (many duplicates per execution, as a service
+ * service-shaped callbacks for those executions (the same executions many times over, as a service
  * retrying after an outage sends) at `--rate` per second for `--duration` seconds over
  * `--connections` connections, while the worker drains the inbox and fetches. Each callback
  * carries a unique `userReference`, so the database tells how many acknowledged callbacks were
@@ -18,7 +18,7 @@
  *   npm run bench:callbacks                          # Postgres, 200/s for 60 s
  *   npm run bench:callbacks -- --embedded            # embedded database, 100/s for 60 s
  *   npm run bench:callbacks -- --rate=50 --duration=10
- *   npm run bench:callbacks -- --app-dir=/tmp/verdict-base   # the same storm against another checkout (a baseline)
+ *   npm run bench:callbacks -- --app-dir=../verdict-base   # the same storm against another checkout (a baseline)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -1,14 +1,14 @@
 /**
  * The work behind a callback, done in batches after the service got its 200 (callbacks.ts only
  * stores it). A worker claims a batch of undispatched callbacks, and for each execution they name
- * (duplicates in a batch count once):
+ * (one decision per execution, however often a batch names it):
  *
  * - cached under another account: refused (error on the callback), nothing fetched;
  * - not cached: one status call (R5, short timeout) asks the service; 404 refuses it, as the
  *   receiver did before (the service retries undelivered callbacks and the poll catches anything
  *   missed); no answer (timeout, outage) lets the fetch job decide;
  * - otherwise: marked stale and one fetch queued (a singleton per execution, so a storm of
- *   duplicates queues one fetch each).
+ *   repeated callbacks queues one fetch each).
  *
  * The batch's outcome (dispatch marks, stale marks, every fetch job) commits in one transaction,
  * so a worker that dies mid-batch leaves the callbacks undispatched: its claim runs out and

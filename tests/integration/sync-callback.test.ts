@@ -92,7 +92,7 @@ beforeEach(async () => {
 });
 
 describe('callback receiver', () => {
-  it('stores a valid callback with one write and answers at once; the drain queues one fetch for duplicates', async () => {
+  it('stores a valid callback with one write and answers at once; the drain queues one fetch for repeated callbacks', async () => {
     const started = Date.now();
     const res = await handleCallback(post(body()), deps());
     expect(res.status).toBe(200);

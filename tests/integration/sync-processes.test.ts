@@ -4,6 +4,8 @@
  * the middle of a backfill loses nothing and the next worker finishes it.
  */
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 import type PgBoss from 'pg-boss';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
@@ -37,7 +39,7 @@ function startWorkerProcess(over: Record<string, string> = {}): ChildRun {
     IDV_CLIENT_ID: sim!.clientId,
     IDV_CLIENT_SECRET: sim!.clientSecret,
     IDV_USER_AGENT: 'Verdict tests/1.0',
-    DATA_DIR: `/tmp/verdict-test-${randomUUID()}`,
+    DATA_DIR: path.join(os.tmpdir(), `verdict-test-${randomUUID()}`),
     ...over,
   });
   children.push(child);
