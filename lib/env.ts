@@ -103,6 +103,8 @@ const schema = z.object({
     .default(24),
   /** Executions fetched in parallel by one worker. */
   SYNC_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  /** On SIGTERM, how long a console lets requests finish and a worker lets its running jobs finish. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /**
    * Seconds between fetches of a result that is not ready yet (or 404 right after its callback).
    * Default: the vendor's recommended schedule (service-facts).

@@ -7,6 +7,10 @@
 import http from 'node:http';
 import next from 'next';
 import { applyClientAddress, trustedProxyHops } from '@/lib/edge/client-address';
+import { markDraining, runShutdown } from '@/lib/server/shutdown';
+
+/** How long a stopping console lets requests in flight finish before it cuts them. */
+const DRAIN_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000);
 
 async function main() {
   const dev = process.argv.includes('--dev');
@@ -35,14 +39,26 @@ async function main() {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
-  const stop = () => {
-    server.close(() => process.exit(0));
-    // Keep-alive sockets would hold close() open; the parent waits for our exit.
-    setTimeout(() => process.exit(0), 5_000).unref();
-    server.closeIdleConnections?.();
+  // SIGTERM: readiness turns DOWN, no new connections, requests in flight finish (keep-alive
+  // connections close after their response), then the pools close and the process exits 0.
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    markDraining();
+    console.log(`[verdict] ${signal}: draining the console (no new connections)…`);
+    const cut = setTimeout(() => server.closeAllConnections(), DRAIN_MS);
+    server.close(() => {
+      clearTimeout(cut);
+      // The pools the routes opened (database, job queue) registered themselves (lib/server/shutdown.ts).
+      void runShutdown().then(() => process.exit(0));
+    });
+    server.closeIdleConnections();
+    // Whatever holds the close (a hung pool) does not hold the exit.
+    setTimeout(() => process.exit(0), DRAIN_MS + 5_000).unref();
   };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 }
 
 main().catch((err) => {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Env } from '@/lib/env';
-import { IdvClient } from '@/lib/idv/client';
+import { IdvClient, processLimitDeps } from '@/lib/idv/client';
 import { idvConfigFromEnv } from '@/lib/idv/config';
 import { auditSigningKey } from '@/lib/evidence/signing';
 import { registerEvidenceWorkers } from '@/lib/evidence/worker';
@@ -75,7 +75,9 @@ export async function startServices(opts: {
   }
   if (opts.env.WORKER) {
     // The sync worker: callbacks' fetches, the start-up backfill, polls, reconciliation, retention.
-    const idv = new IdvClient(idvConfigFromEnv(process.env));
+    process.env.DATABASE_URL ||= opts.databaseUrl;
+    // The customer's rate limits are held in the database for all processes together.
+    const idv = new IdvClient(idvConfigFromEnv(process.env), processLimitDeps());
     const worker = await startProcessWorker({
       env: opts.env,
       databaseUrl: opts.databaseUrl,

@@ -17,7 +17,6 @@ import { loadConfigOrExit, lockDownDataDir, openDatabase, persistentSecret } fro
 import { startServices, type Services } from './services';
 
 const dev = process.argv.includes('--dev');
-const TSX_CLI = path.resolve('node_modules/tsx/dist/cli.mjs');
 const log = (s: string) => console.log(`[verdict] ${s}`);
 
 async function main() {
@@ -89,7 +88,9 @@ async function main() {
   if (!dev) await ensureBuild(childEnv, log);
   log(dev ? 'Starting the console in development mode…' : 'Starting the console…');
   // Next runs behind our own server, which decides the client's address (scripts/console-server.ts).
-  const child = spawn(process.execPath, [TSX_CLI, 'scripts/console-server.ts', ...(dev ? ['--dev'] : [])], {
+  // `node --import tsx`, not the tsx command: the tsx wrapper kills a child that is too busy to
+  // acknowledge a relayed SIGTERM within 30 ms, which would cut the console's drain short.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/console-server.ts', ...(dev ? ['--dev'] : [])], {
     env: { ...childEnv, PORT: String(port), HOST: host, NODE_ENV: dev ? 'development' : 'production' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

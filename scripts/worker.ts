@@ -1,8 +1,13 @@
 /**
  * `npm run worker`: the sync worker on its own, for deployments with several console instances
  * (run the consoles with WORKER=off and one or more of these; pg-boss hands each job to one).
+ *
+ * SIGTERM or SIGINT stops it gracefully and it exits 0: it takes no new jobs, a running backfill
+ * ends at a page boundary and is queued again for another worker, running fetches and
+ * deliveries finish (or are released to the queue after the grace time), then the pools close.
  */
 import path from 'node:path';
+import { closeDb } from '@/lib/db/client';
 import { runMigrations } from '@/lib/db/migrate';
 import { loadConfigOrExit, openDatabase } from '@/lib/server/runtime';
 import { auditSigningKey } from '@/lib/evidence/signing';
@@ -28,15 +33,26 @@ async function main() {
   });
   log(`Sync worker running (poll every ${env.SYNC_POLL_MINUTES} min). Press Ctrl+C to stop.`);
   let stopping = false;
-  const stop = async () => {
+  const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log('Stopping (a running backfill resumes at its next page later)…');
-    await worker.stop().catch((e) => console.error(e));
-    process.exit(0);
+    log(`${signal}: stopping (no new jobs; a running backfill resumes at its next page on another worker)…`);
+    let code = 0;
+    try {
+      await worker.stop();
+      await closeDb();
+    } catch (err) {
+      console.error('[worker] Stop failed:', err instanceof Error ? err.message : err);
+      code = 1;
+    }
+    const sent = Object.entries(idv.limiters)
+      .map(([concern, l]) => `${concern} ${l.granted}`)
+      .join(', ');
+    log(`Stopped. Requests to the service: ${sent}; token requests ${idv.tokens.tokenRequests}.`);
+    process.exit(code);
   };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
 main().catch((err) => {

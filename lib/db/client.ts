@@ -1,6 +1,7 @@
 import 'server-only';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { Pool, type PoolClient } from 'pg';
+import { forgetShutdown, onShutdown } from '@/lib/server/shutdown';
 import * as schema from './schema';
 
 export type Db = NodePgDatabase<typeof schema> & { $client: Pool };
@@ -65,8 +66,18 @@ export function db(): Db {
     if (!url) throw new Error('DATABASE_URL is not set: start Verdict with `npm start`, which provides one.');
     holder.db = createDb(url, Number(process.env.DB_POOL_MAX ?? 10));
     holder.pool = holder.db.$client;
+    onShutdown('db', closeDb);
   }
   return holder.db;
+}
+
+/** Ends the process-wide pool (a stopping process); the next `db()` would open a new one. */
+export async function closeDb(): Promise<void> {
+  const pool = holder.pool;
+  holder.db = undefined;
+  holder.pool = undefined;
+  forgetShutdown('db');
+  await pool?.end();
 }
 
 export { schema };

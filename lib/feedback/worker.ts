@@ -1,6 +1,6 @@
 import 'server-only';
 import type PgBoss from 'pg-boss';
-import { QUEUES } from '@/lib/jobs/boss';
+import { ensureQueue, QUEUES } from '@/lib/jobs/boss';
 import { deliverFeedback, rescueStuckFeedback, type DeliveryOptions } from './deliver';
 import { logError } from '@/lib/log';
 
@@ -34,7 +34,7 @@ export async function registerFeedbackWorkers(boss: PgBoss, options: FeedbackWor
       ),
     );
   }
-  if (!(await boss.getQueue(FEEDBACK_RESCUE_QUEUE))) await boss.createQueue(FEEDBACK_RESCUE_QUEUE);
+  await ensureQueue(boss, FEEDBACK_RESCUE_QUEUE);
   await boss.schedule(FEEDBACK_RESCUE_QUEUE, '* * * * *');
   ids.push(await boss.work(FEEDBACK_RESCUE_QUEUE, async () => void (await rescueStuckFeedback(options))));
   // Whatever stalled while no worker ran is picked up now, not a minute later.

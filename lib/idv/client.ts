@@ -7,6 +7,7 @@ import 'server-only';
  * retrievalUrl. Each concern has its own rate limiter. URLs are never built from `steps.href`
  * (it carries a documented `accounts/accounts/` typo).
  */
+import { db } from '@/lib/db/client';
 import { idvConfigFromEnv, type IdvConfig } from './config';
 import { IdvParseError, IdvValidationError } from './errors';
 import {
@@ -20,6 +21,7 @@ import {
 } from './http';
 import { credentialUrlOf, idvPaths } from './links';
 import { RateLimiter } from './rate-limit';
+import { postgresSlotStore, sharedLimitKey, type SlotStore } from './shared-rate-limit';
 import {
   AccountDetailsSchema,
   AccountRequestSchema,
@@ -66,6 +68,13 @@ export interface IdvClientDeps {
   retry?: Partial<RetryPolicy>;
   /** Default 300 s (never more than half a token's lifetime). */
   refreshMarginSec?: number;
+  /**
+   * Where the customer's rate limits are held for all processes together (shared-rate-limit.ts).
+   * Without it each process keeps its own limits (tests, tools).
+   */
+  sharedLimits?: SlotStore;
+  /** Told when the shared limits cannot be reached and the process's own limiter stands in. */
+  onSharedLimitError?: (err: unknown) => void;
 }
 
 /** Where a credential operation goes: the URL the service issued, or the ids to build it from. */
@@ -119,11 +128,36 @@ export class IdvClient {
       deps: { fetch: deps.fetch, sleep: deps.sleep, now: deps.now, random: deps.random },
     });
     const clock = { now: this.http.deps.now, sleep: this.http.deps.sleep };
+    const shared = (concern: Concern | 'token') =>
+      deps.sharedLimits
+        ? {
+            shared: {
+              store: deps.sharedLimits,
+              key: sharedLimitKey(concern, config.clientId),
+              onError: deps.onSharedLimitError,
+            },
+          }
+        : {};
     this.limiters = {
-      token: new RateLimiter({ ratePerSec: config.tokenRatePerSec, burst: config.tokenBurst, ...clock }),
-      account: new RateLimiter({ ratePerSec: config.accountRatePerSec, burst: config.accountBurst, ...clock }),
-      api: new RateLimiter({ ratePerSec: config.apiRatePerSec, burst: config.apiBurst, ...clock }),
-      retrieval: new RateLimiter({ ratePerSec: config.retrievalRatePerSec, burst: config.retrievalBurst, ...clock }),
+      token: new RateLimiter({
+        ratePerSec: config.tokenRatePerSec,
+        burst: config.tokenBurst,
+        ...clock,
+        ...shared('token'),
+      }),
+      account: new RateLimiter({
+        ratePerSec: config.accountRatePerSec,
+        burst: config.accountBurst,
+        ...clock,
+        ...shared('account'),
+      }),
+      api: new RateLimiter({ ratePerSec: config.apiRatePerSec, burst: config.apiBurst, ...clock, ...shared('api') }),
+      retrieval: new RateLimiter({
+        ratePerSec: config.retrievalRatePerSec,
+        burst: config.retrievalBurst,
+        ...clock,
+        ...shared('retrieval'),
+      }),
     };
     this.tokens = new TokenManager({
       authUrl: config.authUrl,
@@ -559,8 +593,28 @@ type GlobalWithClient = typeof globalThis & { [SINGLETON]?: IdvClient };
  */
 export function getIdvClient(): IdvClient {
   const g = globalThis as GlobalWithClient;
-  g[SINGLETON] ??= new IdvClient(idvConfigFromEnv());
+  g[SINGLETON] ??= new IdvClient(idvConfigFromEnv(), processLimitDeps());
   return g[SINGLETON];
+}
+
+let sharedLimitWarned = false;
+
+/**
+ * The deps that hold a process's client to the customer's limits together with every other
+ * console and worker: the shared limits in the process's database (DATABASE_URL).
+ */
+export function processLimitDeps(log: (line: string) => void = console.warn): IdvClientDeps {
+  if (!process.env.DATABASE_URL) return {};
+  return {
+    sharedLimits: postgresSlotStore(() => db().$client),
+    onSharedLimitError: (err) => {
+      if (sharedLimitWarned) return;
+      sharedLimitWarned = true;
+      log(
+        `[idv] shared rate limits unreachable, using this process's own until the database answers (${err instanceof Error ? err.message : err})`,
+      );
+    },
+  };
 }
 
 /** Replaces (or with no argument, forgets) the process-wide client; for tests of code that calls `getIdvClient()`. */

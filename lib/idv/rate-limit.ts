@@ -3,15 +3,21 @@
  * when the caller may send one request; waiters are served strictly in arrival order (FIFO), so
  * a burst of sync jobs cannot starve a reviewer's click that arrived earlier.
  *
- * The limit is per process. The service's limits are per customer: several processes (web and
- * worker) share them, and the HTTP layer's 429 handling covers the rest.
+ * With `shared`, the bucket is the customer's, held in Postgres for every console and worker
+ * together (shared-rate-limit.ts): each turn reserves its send time there. The in-process bucket
+ * stays as the fallback while the database cannot be reached (the HTTP layer's 429 handling
+ * covers that gap).
  */
+import type { SlotStore } from './shared-rate-limit';
+
 export interface RateLimiterOptions {
   ratePerSec: number;
   /** Bucket size: how many requests may go at once after a quiet period. Default 1 (even spacing). */
   burst?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  /** The limit shared by all processes: its store and key. */
+  shared?: { store: SlotStore; key: string; onError?: (err: unknown) => void };
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -25,6 +31,11 @@ export class RateLimiter {
   private waiting = 0;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly shared?: RateLimiterOptions['shared'];
+  /** Turns served by the local bucket because the shared one could not be reached (diagnostics). */
+  sharedFailures = 0;
+  /** Requests let through so far (diagnostics: a worker reports them when it stops). */
+  granted = 0;
 
   constructor(opts: RateLimiterOptions) {
     if (!(opts.ratePerSec > 0)) throw new RangeError('ratePerSec must be > 0');
@@ -32,6 +43,7 @@ export class RateLimiter {
     this.burst = Math.max(1, opts.burst ?? 1);
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? defaultSleep;
+    this.shared = opts.shared;
     this.tokens = this.burst;
     this.last = this.now();
   }
@@ -50,9 +62,13 @@ export class RateLimiter {
       () => undefined,
       () => undefined,
     );
-    return turn.finally(() => {
-      this.waiting--;
-    });
+    return turn
+      .then(() => {
+        this.granted++;
+      })
+      .finally(() => {
+        this.waiting--;
+      });
   }
 
   private refill() {
@@ -63,6 +79,21 @@ export class RateLimiter {
   }
 
   private async acquire(signal?: AbortSignal): Promise<void> {
+    if (this.shared) {
+      signal?.throwIfAborted();
+      const interval = 1000 / this.ratePerSec;
+      let wait: number | undefined;
+      try {
+        wait = await this.shared.store.reserve(this.shared.key, interval, (this.burst - 1) * interval);
+      } catch (err) {
+        this.sharedFailures++;
+        this.shared.onError?.(err);
+      }
+      if (wait !== undefined) {
+        if (wait > 0) await this.sleep(Math.ceil(wait));
+        return;
+      }
+    }
     for (;;) {
       signal?.throwIfAborted();
       this.refill();

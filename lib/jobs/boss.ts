@@ -1,6 +1,7 @@
 import 'server-only';
 import PgBoss from 'pg-boss';
 import type { Tx } from '@/lib/db/client';
+import { onShutdown } from '@/lib/server/shutdown';
 
 /**
  * The one job queue of Verdict (pg-boss on the same Postgres as the cache). Console processes
@@ -69,11 +70,28 @@ export async function createBoss(opts: BossOptions = {}): Promise<PgBoss> {
   });
   boss.on('error', opts.onError ?? ((err) => console.error('[jobs]', err.message)));
   await boss.start();
-  for (const name of Object.values(QUEUES)) {
-    // createQueue is idempotent in pg-boss 10 only through this check.
-    if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, ...QUEUE_OPTIONS[name] });
-  }
+  for (const name of Object.values(QUEUES)) await ensureQueue(boss, name, QUEUE_OPTIONS[name]);
   return boss;
+}
+
+/**
+ * Creates a queue unless it exists. createQueue is idempotent in pg-boss 10 only through the
+ * check, and processes starting together on a new schema race: the loser of a deadlock (each
+ * queue is a partition of one table) or of the insert tries again, then finds it made.
+ */
+export async function ensureQueue(boss: PgBoss, name: string, options: Omit<PgBoss.Queue, 'name'> = {}): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    if (await boss.getQueue(name)) return;
+    try {
+      await boss.createQueue(name, { name, ...options });
+      return;
+    } catch (err) {
+      const code = (err as { code?: string }).code ?? '';
+      // 40P01 deadlock, 23505 unique violation, 42P07 duplicate table.
+      if (attempt >= 8 || !['40P01', '23505', '42P07'].includes(code)) throw err;
+      await new Promise((r) => setTimeout(r, 50 + Math.random() * 200));
+    }
+  }
 }
 
 type Holder = { boss?: PgBoss; starting?: Promise<PgBoss> };
@@ -88,6 +106,7 @@ export function getBoss(url = process.env.DATABASE_URL): Promise<PgBoss> {
   holder.starting ??= createBoss({ url, worker: false })
     .then((boss) => {
       holder.boss = boss;
+      onShutdown('jobs', () => stopBoss());
       return boss;
     })
     .catch((err) => {

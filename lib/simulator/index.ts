@@ -8,6 +8,7 @@ import { TokenService } from './auth';
 import { CallbackDispatcher } from './callbacks';
 import { Engine } from './state';
 import { createApp, isLoopbackHost } from './server';
+import { createRateMeters, rateSummary } from './http/rate-limits';
 import {
   DEFAULT_FAULTS,
   DEFAULT_RATE_LIMITS,
@@ -66,7 +67,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     faults: () => faults,
     callbacks,
   });
-  const stats = { requests: 0, byStatus: {} as Record<string, number> };
+  const stats = { requests: 0, byStatus: {} as Record<string, number>, rates: createRateMeters() };
   const tokens = new TokenService('idv-simulator');
   const { app, resetAll } = createApp({
     engine,
@@ -114,6 +115,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
       callbacksSent: callbacks.sent,
       callbacksPending: callbacks.pendingCount(),
       tokensIssued: tokens.issued,
+      rates: rateSummary(stats.rates, rateLimits),
     }),
     reset: resetAll,
     sweep: () => engine.sweep(),

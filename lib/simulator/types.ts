@@ -110,6 +110,23 @@ export interface SimulatorStats {
   callbacksSent: number;
   callbacksPending: number;
   tokensIssued: number;
+  /**
+   * Per rate-limited class of operations (T; A1/A2; retrieval R1-R12 with feedback): requests
+   * received, 429s answered, the most requests in any one-second window (as the handlers see
+   * them: a request that waited behind others counts when it is handled), the mean rate from the
+   * first request to the last, and the limit in force (a token bucket: `perSec` sustained after
+   * `burst` at once; the token endpoint's sliding window allows `perSec` at once).
+   */
+  rates: Record<
+    'token' | 'account' | 'retrieval',
+    {
+      requests: number;
+      rejected: number;
+      peakPerSec: number;
+      meanPerSec: number | null;
+      limit: { perSec: number; burst: number } | null;
+    }
+  >;
 }
 
 export interface RunningSimulator {

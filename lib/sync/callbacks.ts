@@ -5,43 +5,32 @@
  * The service documents no signature (service-facts): the endpoint is protected by a secret in
  * the URL (`?token=`) or a bearer header, compared in constant time, and optionally by a
  * source-IP allowlist. The body is never trusted for data: it only names the execution to
- * fetch again. The callback is stored and its fetch queued in one transaction, then the
- * service gets its 200 at once; duplicates queue nothing new (the fetch job is a singleton per
- * execution and ingestion is idempotent).
+ * fetch again.
  *
- * Unknown executions: a callback for an execution the cache does not hold is checked with one
- * status call (R5, short timeout). A 404 there gets 422 and changes nothing. That is safe
- * even if the service answered 404 only because it was not ready yet: the service retries
- * undelivered callbacks and the periodic poll of the list catches anything missed. When the
- * check cannot be made (timeout, outage), the callback is accepted and the fetch job decides.
+ * Storm speed: after the checks (all in memory) the hot path does one durable write, the
+ * callback's row, and answers 200 once it is committed; nothing acknowledged is lost. The work
+ * behind it (dedupe, the stale mark, the fetch job, the status check of executions the cache
+ * does not hold) is done in batches by the workers (callback-inbox.ts). A service retrying
+ * everything after an outage therefore meets one insert per callback, not a status call and a
+ * transaction each.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
-import { callbacks, executions } from '@/lib/db/schema';
+import { callbacks } from '@/lib/db/schema';
 import type { IpAllowlist } from '@/lib/ip-allowlist';
-import type { IdvClient } from '@/lib/idv/client';
-import { isNotFound } from '@/lib/idv/errors';
 import { parseCallbackHref } from '@/lib/idv/links';
 import { CallbackBodySchema } from '@/lib/idv/schemas';
-import { jobDb } from '@/lib/jobs/boss';
 import { clientIpFrom } from '@/lib/request';
-import { markStale } from './purge';
-import { enqueueFetch, type JobSender } from './jobs';
 
 export interface CallbackSettings {
   /** IDV_CALLBACK_SECRET. Without one every callback is refused: an open endpoint would let anyone trigger fetches. */
   secret: string | undefined;
   allowlist: IpAllowlist | null;
   maxBytes: number;
-  verifyTimeoutMs: number;
 }
 
 export interface CallbackDeps {
   db: Db;
-  /** Lazy: a refused callback needs neither the client nor the queue. */
-  idv: () => IdvClient;
-  jobs: () => Promise<JobSender>;
   settings: CallbackSettings;
   log?: (line: string) => void;
 }
@@ -148,30 +137,10 @@ export async function handleCallback(request: Request, deps: CallbackDeps): Prom
     }
   }
 
-  const [cached] = await deps.db
-    .select({ accountId: executions.accountId })
-    .from(executions)
-    .where(eq(executions.id, executionId));
-  if (cached && cached.accountId !== accountId)
-    return problem(422, 'Unprocessable Entity', 'This execution belongs to another account.');
-  if (!cached) {
-    const known = await verifyAtService(deps, accountId, executionId);
-    if (known === false)
-      return problem(422, 'Unprocessable Entity', 'The service does not know this workflow execution.');
-  }
-
-  let jobs: JobSender;
-  try {
-    jobs = await deps.jobs();
-  } catch (err) {
-    deps.log?.(`callback not stored: the job queue is unavailable (${err instanceof Error ? err.message : err})`);
-    return problem(503, 'Service Unavailable', 'The callback could not be stored; send it again later.', {
-      'retry-after': '30',
-    });
-  }
   const sentAt = body.callbackSentAt ? new Date(body.callbackSentAt) : null;
-  const stored = await deps.db.transaction(async (tx) => {
-    const [row] = await tx
+  let stored: { id: number };
+  try {
+    [stored] = await deps.db
       .insert(callbacks)
       .values({
         executionId,
@@ -182,35 +151,11 @@ export async function handleCallback(request: Request, deps: CallbackDeps): Prom
         body: json as Record<string, unknown>,
       })
       .returning({ id: callbacks.id });
-    if (cached) await markStale(tx, executionId);
-    await enqueueFetch(
-      jobs,
-      { executionId, accountId, reason: 'callback', attempt: 0, hint: body.workflowExecution.status },
-      { db: jobDb(tx) },
-    );
-    return row;
-  });
-  return Response.json({ received: true, id: stored.id }, { status: 200, headers: { 'cache-control': 'no-store' } });
-}
-
-/** true: known; false: the service says 404; null: could not tell (timeout, outage, rate limit). */
-async function verifyAtService(deps: CallbackDeps, accountId: string, executionId: string): Promise<boolean | null> {
-  const ms = deps.settings.verifyTimeoutMs;
-  try {
-    // The client's retries sleep through Retry-After; the race keeps the answer to the service fast.
-    const call = deps.idv().getStatus(accountId, executionId, { signal: AbortSignal.timeout(ms) });
-    call.catch(() => undefined);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    });
-    await Promise.race([call, timeout]).finally(() => clearTimeout(timer));
-    return true;
   } catch (err) {
-    if (isNotFound(err)) return false;
-    deps.log?.(
-      `callback for ${executionId}: status check failed, accepting it (${err instanceof Error ? err.message : err})`,
-    );
-    return null;
+    deps.log?.(`callback not stored: the database is unavailable (${err instanceof Error ? err.name : 'error'})`);
+    return problem(503, 'Service Unavailable', 'The callback could not be stored; send it again later.', {
+      'retry-after': '30',
+    });
   }
+  return Response.json({ received: true, id: stored.id }, { status: 200, headers: { 'cache-control': 'no-store' } });
 }

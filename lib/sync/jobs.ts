@@ -47,6 +47,25 @@ export function enqueueFetch(
   );
 }
 
+/**
+ * Queues immediate fetches in one statement (the callback inbox's batch): the same singleton key
+ * per execution as `enqueueFetch`, so one already queued absorbs the new one.
+ */
+export async function enqueueFetches(
+  boss: Pick<PgBoss, 'insert'>,
+  jobs: FetchJob[],
+  opts: { db?: PgBoss.Db } = {},
+): Promise<void> {
+  if (!jobs.length) return;
+  await boss.insert(
+    jobs.map((job) => {
+      const executionId = job.executionId.toLowerCase();
+      return { name: QUEUES.fetchExecution, data: { ...job, executionId }, singletonKey: executionId };
+    }),
+    opts.db ? { db: opts.db } : {},
+  );
+}
+
 export function enqueueRun(boss: JobSender, runId: number, opts: { db?: PgBoss.Db } = {}): Promise<string | null> {
   return boss.send(QUEUES.backfill, { runId } satisfies RunJob, {
     singletonKey: `run:${runId}`,

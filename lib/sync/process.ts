@@ -5,7 +5,7 @@ import 'server-only';
  */
 import { createDb } from '@/lib/db/client';
 import { isRealServiceConfigured, type Env } from '@/lib/env';
-import { IdvClient } from '@/lib/idv/client';
+import { IdvClient, processLimitDeps } from '@/lib/idv/client';
 import { idvConfigFromEnv } from '@/lib/idv/config';
 import { simulatorEnv } from '@/lib/server/service-address';
 import { syncOptionsFromEnv } from './config';
@@ -23,7 +23,8 @@ export function cliIdvClient(env: Env, dataDir: string, extra: Record<string, st
     }
     Object.assign(source, sim);
   }
-  return new IdvClient(idvConfigFromEnv(source));
+  // The customer's rate limits are held in the database for all processes together.
+  return new IdvClient(idvConfigFromEnv(source), processLimitDeps());
 }
 
 export async function startProcessWorker(opts: {
@@ -40,6 +41,7 @@ export async function startProcessWorker(opts: {
     url: opts.databaseUrl,
     options: syncOptionsFromEnv(opts.env),
     retentionFallbackDays: opts.env.RETENTION_DAYS,
+    graceMs: opts.env.SHUTDOWN_GRACE_MS,
     log: opts.log,
   });
   return {

@@ -9,6 +9,7 @@ import type { Db } from '@/lib/db/client';
 import { executions, syncRuns } from '@/lib/db/schema';
 import type { IdvClient } from '@/lib/idv/client';
 import { createBoss, QUEUES, setBoss } from '@/lib/jobs/boss';
+import { startCallbackDrain } from './callback-inbox';
 import type { SyncOptions } from './config';
 import { recordFetchFailure } from './failures';
 import { fetchExecution, type SyncDeps } from './fetch';
@@ -41,6 +42,10 @@ export interface StartWorkerOptions {
   schedules?: boolean;
   /** Make this worker's pg-boss the process's (so sends elsewhere in the process share it). Default true. */
   registerProcessBoss?: boolean;
+  /** Drain the callback inbox (callback-inbox.ts). Default true. */
+  callbackInbox?: boolean;
+  /** How long a graceful stop lets running fetches finish before cutting them. Default 10 s. */
+  graceMs?: number;
   log?: (line: string) => void;
 }
 
@@ -65,7 +70,12 @@ export async function startWorker(o: StartWorkerOptions): Promise<SyncWorker> {
   });
   if (o.registerProcessBoss ?? true) setBoss(boss);
   const owner = workerOwnerId();
+  // Runs (walks of the list, minutes long) stop at a page boundary on a graceful stop; fetches
+  // (a second or two) are let finish, and cut only when the stop's grace time is over.
+  const runsCtl = new AbortController();
   const ctl = new AbortController();
+  const runSignal = AbortSignal.any([runsCtl.signal, ctl.signal]);
+  let stopping = false;
   const deps: SyncDeps = { db: o.db, idv: o.idv, jobs: boss, options: o.options, log };
   const { options } = o;
 
@@ -100,11 +110,16 @@ export async function startWorker(o: StartWorkerOptions): Promise<SyncWorker> {
     QUEUES.backfill,
     { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSec },
     async ([job]) => {
-      await executeRun(deps, job.data.runId, { owner, signal: ctl.signal });
+      const ended = await executeRun(deps, job.data.runId, { owner, signal: runSignal });
+      // Interrupted by this worker's stop: queued again at once for another worker (or the next to start).
+      if (stopping && ended?.state === 'interrupted')
+        await enqueueRun(boss, job.data.runId).catch((err) =>
+          log(`run ${job.data.runId} not requeued: ${describe(err)}`),
+        );
     },
   );
   await boss.work(QUEUES.poll, { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSec }, async () => {
-    await pollOnce(deps, boss, owner, ctl.signal);
+    await pollOnce(deps, boss, owner, runSignal);
   });
   await boss.work(QUEUES.reconcile, { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSec }, async () => {
     const { run } = await openRun(o.db, 'reconcile', {
@@ -128,22 +143,42 @@ export async function startWorker(o: StartWorkerOptions): Promise<SyncWorker> {
   }
   if (o.initialSync ?? true)
     await kickOff(deps, boss).catch((err) => log(`start-up sync not queued: ${describe(err)}`));
+  // Callbacks the console stored: dedupe, status checks, stale marks and fetch jobs, in batches.
+  const inbox =
+    (o.callbackInbox ?? true)
+      ? startCallbackDrain(
+          { db: o.db, idv: o.idv, boss, log },
+          { verifyTimeoutMs: options.verifyTimeoutMs, idleMs: Math.min(200, options.pollingIntervalSec * 1000) },
+        )
+      : null;
 
   let stopped = false;
   return {
     boss,
     owner,
     deps,
-    pollNow: () => pollOnce(deps, boss, owner, ctl.signal),
+    pollNow: () => pollOnce(deps, boss, owner, runSignal),
     async stop(opts = {}) {
       if (stopped) return;
       stopped = true;
+      stopping = true;
       const graceful = opts.graceful ?? true;
-      // Graceful: running runs end `interrupted` at a page boundary. Not graceful: as a crash,
-      // the run keeps its owner and is taken over once the lease runs out.
-      if (graceful) ctl.abort(new Error('worker stopping'));
-      await boss.stop({ graceful, wait: true, timeout: 10_000 });
-      if (!graceful) ctl.abort(new Error('worker killed'));
+      if (graceful) {
+        // Stop taking work; running runs end `interrupted` at a page boundary (and are queued
+        // again), the batch of callbacks in hand and running fetches finish, within the grace time.
+        runsCtl.abort(new Error('worker stopping'));
+        await inbox?.stop();
+        const grace = setTimeout(() => ctl.abort(new Error('worker stopping: grace time over')), o.graceMs ?? 10_000);
+        // pg-boss waits for the running jobs, fails the ones still running after its timeout (they
+        // are retried elsewhere), then closes its pool.
+        await boss.stop({ graceful: true, wait: true, timeout: (o.graceMs ?? 10_000) + 2_000 });
+        clearTimeout(grace);
+      } else {
+        // As a crash: the run keeps its owner and is taken over once the lease runs out.
+        await boss.stop({ graceful: false, wait: true, timeout: 1_000 });
+        ctl.abort(new Error('worker killed'));
+        void inbox?.stop();
+      }
       if (o.registerProcessBoss ?? true) setBoss(undefined);
     },
   };

@@ -7,6 +7,7 @@ import { callbacks, executions } from '@/lib/db/schema';
 import { parseIpAllowlist } from '@/lib/ip-allowlist';
 import { createBoss, QUEUES } from '@/lib/jobs/boss';
 import type { RunningSimulator } from '@/lib/simulator';
+import { drainCallbacks } from '@/lib/sync/callback-inbox';
 import { handleCallback, secretMatches, type CallbackDeps } from '@/lib/sync/callbacks';
 import { ingestExecution } from '@/lib/sync/ingest';
 import { buildExecution } from '../fixtures/execution';
@@ -19,12 +20,20 @@ let boss: PgBoss;
 let known: { executionId: string; accountId: string };
 
 function deps(over: Partial<CallbackDeps['settings']> = {}): CallbackDeps {
-  return {
-    db: db(),
-    idv: () => clientFor(sim),
-    jobs: async () => boss,
-    settings: { secret: SECRET, allowlist: null, maxBytes: 64 * 1024, verifyTimeoutMs: 2000, ...over },
-  };
+  return { db: db(), settings: { secret: SECRET, allowlist: null, maxBytes: 64 * 1024, ...over } };
+}
+
+/** The worker's part: what the stored callbacks turn into. */
+function drain(verifyTimeoutMs = 2000) {
+  return drainCallbacks({ db: db(), idv: clientFor(sim), boss }, { verifyTimeoutMs });
+}
+
+async function fetchJobs() {
+  return (
+    await db().execute<{ data: Record<string, unknown> }>(
+      sql.raw(`select data from "${schema}".job where name = '${QUEUES.fetchExecution}'`),
+    )
+  ).rows.map((j) => j.data);
 }
 
 function allowlist(value: string) {
@@ -83,7 +92,7 @@ beforeEach(async () => {
 });
 
 describe('callback receiver', () => {
-  it('stores a valid callback and queues one fetch; a duplicate is stored but queues nothing new', async () => {
+  it('stores a valid callback with one write and answers at once; the drain queues one fetch for repeated callbacks', async () => {
     const started = Date.now();
     const res = await handleCallback(post(body()), deps());
     expect(res.status).toBe(200);
@@ -96,16 +105,54 @@ describe('callback receiver', () => {
       status: 'PROCESSED',
       sourceIp: '203.0.113.9',
       processedAt: null,
+      dispatchedAt: null,
     });
-    const jobs = await db().execute<{ data: Record<string, unknown> }>(
-      sql.raw(`select data from "${schema}".job where name = '${QUEUES.fetchExecution}'`),
-    );
-    expect(jobs.rows.map((j) => j.data)).toEqual([
+    // The hot path queues nothing: that is the drain's job.
+    expect(await counts()).toEqual({ callbacks: 1, jobs: 0 });
+    expect((await handleCallback(post(body()), deps())).status).toBe(200);
+
+    expect(await drain()).toBe(2);
+    expect(await fetchJobs()).toEqual([
       { executionId: known.executionId, accountId: known.accountId, reason: 'callback', attempt: 0, hint: 'PROCESSED' },
     ]);
-
+    const rows = await db().select().from(callbacks);
+    expect(rows.every((r) => r.dispatchedAt !== null && r.error === null)).toBe(true);
+    // A later duplicate while the fetch is still queued adds nothing either; an empty inbox is a no-op.
     expect((await handleCallback(post(body()), deps())).status).toBe(200);
-    expect(await counts()).toEqual({ callbacks: 2, jobs: 1 });
+    expect(await drain()).toBe(1);
+    expect(await drain()).toBe(0);
+    expect(await counts()).toEqual({ callbacks: 3, jobs: 1 });
+  });
+
+  it('refuses, after checking, an execution the service does not know and one cached under another account', async () => {
+    const unknownId = randomUUID();
+    expect(
+      (await handleCallback(post(body({ executionId: unknownId, accountId: known.accountId })), deps())).status,
+    ).toBe(200);
+    const cached = buildExecution();
+    await ingestExecution(db(), { result: cached.result, fetchedAt: new Date() });
+    expect((await handleCallback(post(body({ executionId: cached.id, accountId: randomUUID() })), deps())).status).toBe(
+      200,
+    );
+    expect(await drain()).toBe(2);
+    expect(await fetchJobs()).toEqual([]);
+    const rows = await db().select().from(callbacks);
+    expect(Object.fromEntries(rows.map((r) => [r.executionId, r.error]))).toEqual({
+      [unknownId]: expect.stringContaining('does not know'),
+      [cached.id]: expect.stringContaining('another account'),
+    });
+    expect(rows.every((r) => r.processedAt !== null && r.dispatchedAt !== null)).toBe(true);
+  });
+
+  it('a batch claimed by a worker that died is taken over once its claim is old', async () => {
+    expect((await handleCallback(post(body()), deps())).status).toBe(200);
+    await db()
+      .update(callbacks)
+      .set({ claimedAt: sql`now()` });
+    expect(await drainCallbacks({ db: db(), idv: clientFor(sim), boss }, { claimMs: 60_000 })).toBe(0);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await drainCallbacks({ db: db(), idv: clientFor(sim), boss }, { claimMs: 200 })).toBe(1);
+    expect((await fetchJobs()).length).toBe(1);
   });
 
   it('accepts both link forms, a bearer secret, and a numeric definitionKey', async () => {
@@ -125,11 +172,12 @@ describe('callback receiver', () => {
     expect((await counts()).callbacks).toBe(2);
   });
 
-  it('marks a cached execution stale until its fetch ran', async () => {
+  it('marks a cached execution stale (in the drain) until its fetch ran', async () => {
     const cached = buildExecution();
     await ingestExecution(db(), { result: cached.result, fetchedAt: new Date() });
     const res = await handleCallback(post(body({ executionId: cached.id, accountId: cached.accountId })), deps());
     expect(res.status).toBe(200);
+    await drain();
     const [row] = await db()
       .select({ staleSince: executions.staleSince })
       .from(executions)
@@ -158,7 +206,6 @@ describe('callback receiver', () => {
         ),
       422,
     ],
-    ['an unknown execution', () => post(body({ executionId: randomUUID(), accountId: known.accountId })), 422],
     ['a huge body (declared)', () => post(body(known, { padding: 'x'.repeat(70 * 1024) })), 413],
     [
       'a huge body (streamed, no length)',
@@ -225,19 +272,22 @@ describe('callback receiver', () => {
     expect((await handleCallback(post(body()), deps({ allowlist: allowlist('203.0.113.0/24') }))).status).toBe(200);
   });
 
-  it('accepts the callback when the service cannot be asked (the fetch job decides later)', async () => {
+  it('fetches an unknown execution when the service cannot be asked (the fetch job decides later)', async () => {
+    const id = randomUUID();
+    expect((await handleCallback(post(body({ executionId: id, accountId: known.accountId })), deps())).status).toBe(
+      200,
+    );
     sim.faults.errorRate = 1;
     try {
       const started = Date.now();
-      const res = await handleCallback(
-        post(body({ executionId: randomUUID(), accountId: known.accountId })),
-        deps({ verifyTimeoutMs: 300 }),
-      );
-      expect(res.status).toBe(200);
-      expect(Date.now() - started).toBeLessThan(1000);
+      expect(await drain(300)).toBe(1);
+      expect(Date.now() - started).toBeLessThan(2000);
     } finally {
       sim.faults.errorRate = 0;
     }
+    expect(await fetchJobs()).toEqual([
+      { executionId: id, accountId: known.accountId, reason: 'callback', attempt: 0, hint: 'PROCESSED' },
+    ]);
   });
 });
 

@@ -28,7 +28,7 @@ import {
 import { waitFor } from '../support/wait';
 
 const SECRET = 'faults-callback-secret-0042';
-const settings = { secret: SECRET, allowlist: null, maxBytes: 64 * 1024, verifyTimeoutMs: 1000 };
+const settings = { secret: SECRET, allowlist: null, maxBytes: 64 * 1024 };
 // Each part stops its workers and servers when it ends, so that none of them writes into the next.
 const cleanups: Array<() => Promise<unknown>> = [];
 async function cleanUp() {
@@ -77,7 +77,7 @@ describe('faults injected through the simulator', () => {
       registerProcessBoss: false,
       log: () => undefined,
     });
-    const server = await callbackServer({ db: db(), idv: () => idv, jobs: async () => worker.boss, settings });
+    const server = await callbackServer({ db: db(), settings });
     cleanups.push(
       () => worker.stop(),
       () => server.close(),
@@ -302,7 +302,7 @@ describe('the database restarted in the middle of a backfill', () => {
       log: () => undefined,
     });
     cleanups.push(() => worker.stop());
-    const server = await callbackServer({ db: database, idv: () => idv, jobs: async () => worker.boss, settings });
+    const server = await callbackServer({ db: database, settings });
     cleanups.push(() => server.close());
 
     const { run } = await openRun(database, 'backfill', { overlapMs: options.overlapMs, pageSize: options.pageSize });

@@ -53,9 +53,7 @@ beforeAll(async () => {
   });
   server = await callbackServer({
     db: db(),
-    idv: () => idv,
-    jobs: async () => worker.boss,
-    settings: { secret: SECRET, allowlist: null, maxBytes: 64 * 1024, verifyTimeoutMs: 2000 },
+    settings: { secret: SECRET, allowlist: null, maxBytes: 64 * 1024 },
   });
 });
 afterAll(async () => {

@@ -1,14 +1,19 @@
-import { sql } from 'drizzle-orm';
 import { db } from '@/lib/db/client';
+import { readiness } from '@/lib/server/health';
 
-// Public by design, for load balancers: says only whether the database answers.
+/**
+ * Public by design, for load balancers and orchestrators; says only states, never data.
+ * - `GET /api/health` (readiness): the database answers, this build's migrations are applied, and
+ *   the process is not draining after SIGTERM; 503 otherwise. `checks.queue` says whether the
+ *   job queue is installed (a console works without a worker: callbacks wait in their inbox).
+ * - `GET /api/health?probe=live` (liveness): the process serves requests; no I/O, so a database
+ *   outage does not get every console restarted.
+ */
 export const dynamic = 'force-dynamic';
 
-export async function GET() {
-  try {
-    await db().execute(sql`select 1`);
-    return Response.json({ status: 'UP' });
-  } catch {
-    return Response.json({ status: 'DOWN' }, { status: 503 });
-  }
+export async function GET(request: Request) {
+  const headers = { 'cache-control': 'no-store' };
+  if (new URL(request.url).searchParams.get('probe') === 'live') return Response.json({ status: 'UP' }, { headers });
+  const r = await readiness(db());
+  return Response.json(r, { status: r.status === 'UP' ? 200 : 503, headers });
 }

@@ -282,8 +282,21 @@ export const callbacks = pgTable(
     body: jsonb('body').$type<Record<string, unknown>>().notNull(),
     processedAt: timestamp('processed_at', { withTimezone: true }),
     error: text('error'),
+    /**
+     * When a worker turned this callback into work (stale mark, fetch job, or an error): null while
+     * it waits in the inbox. The receiver only inserts; lib/sync/callback-inbox.ts drains in batches.
+     */
+    dispatchedAt: timestamp('dispatched_at', { withTimezone: true }),
+    /** A worker's claim on an undispatched callback; another worker takes it over once it is old. */
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
   },
-  (t) => [index('callbacks_received_idx').on(t.receivedAt.desc()), index('callbacks_execution_idx').on(t.executionId)],
+  (t) => [
+    index('callbacks_received_idx').on(t.receivedAt.desc()),
+    index('callbacks_execution_idx').on(t.executionId),
+    index('callbacks_inbox_idx')
+      .on(t.id)
+      .where(sql`${t.dispatchedAt} is null`),
+  ],
 );
 
 /** Backfills, reconciliations and polls, with progress that survives restarts. */

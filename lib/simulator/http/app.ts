@@ -6,7 +6,7 @@ import { isUuid } from '../ids';
 import type { Engine } from '../state';
 import { DEFAULT_FAULTS, type FaultKnobs, type RateLimitSettings } from '../types';
 import type { HttpBindings } from '@hono/node-server';
-import { Bucket, SlidingWindow, tooMany } from './rate-limits';
+import { Bucket, SlidingWindow, tooMany, type RateClass, type RateMeter } from './rate-limits';
 
 type Env = { Bindings: HttpBindings };
 export type C = Context<Env>;
@@ -33,7 +33,7 @@ export interface ServerDeps {
   callbackHostAllowed: (host: string) => boolean;
   reportSecret: string;
   log?: (line: string) => void;
-  stats: { requests: number; byStatus: Record<string, number> };
+  stats: { requests: number; byStatus: Record<string, number>; rates: Record<RateClass, RateMeter> };
 }
 
 /**
@@ -48,15 +48,31 @@ export function createHttp(d: ServerDeps) {
   const tokenWindow = new SlidingWindow(rl?.tokenPerSec ?? Infinity);
   const accountBucket = new Bucket(rl?.accountPerSec ?? 1, rl?.accountBurst ?? 1);
   const retrievalBucket = new Bucket(rl?.retrievalPerSec ?? 1, rl?.retrievalBurst ?? 1);
-  const limit = (b: Bucket) => {
+  const buckets = { account: accountBucket, retrieval: retrievalBucket };
+  // Every request of a limited class is metered (peak per second), with limits on or off.
+  const limit = (kind: 'account' | 'retrieval') => {
+    const meter = d.stats.rates[kind];
+    meter.hit();
     if (!rl) return;
-    const wait = b.take();
-    if (wait) throw tooMany(wait);
+    const wait = buckets[kind].take();
+    if (wait) {
+      meter.rejected++;
+      throw tooMany(wait);
+    }
+  };
+  const limitToken = () => {
+    const meter = d.stats.rates.token;
+    meter.hit();
+    if (rl && !tokenWindow.take()) {
+      meter.rejected++;
+      throw tooMany(1);
+    }
   };
   const resetLimits = () => {
     tokenWindow.reset();
     accountBucket.reset();
     retrievalBucket.reset();
+    for (const meter of Object.values(d.stats.rates)) meter.reset();
   };
   const base = () => d.baseUrl();
   const execUrl = (a: string, w: string) => `${base()}/api/v1/accounts/${a}/workflow-executions/${w}`;
@@ -141,7 +157,7 @@ export function createHttp(d: ServerDeps) {
     return { e, cred: cred!, a, w };
   };
   const retrieval = async (c: C) => {
-    limit(retrievalBucket);
+    limit('retrieval');
     return access(c);
   };
   const normClassifier = (raw: string) => raw.toUpperCase();
@@ -163,9 +179,7 @@ export function createHttp(d: ServerDeps) {
     access,
     requireBasic,
     limit,
-    tokenWindow,
-    accountBucket,
-    retrievalBucket,
+    limitToken,
     resetLimits,
     base,
     execUrl,

@@ -9,11 +9,11 @@ import { checkCallbackUrl, PART_NAMES } from './params';
 
 /** A1, A2: accounts (access token); R9, R10: an account and its executions. */
 export function registerAccountRoutes(ctx: RouteContext) {
-  const { d, engine, tokens, route, access, limit, accountBucket, base, execUrl, now, retrieval } = ctx;
+  const { d, engine, tokens, route, access, limit, base, execUrl, now, retrieval } = ctx;
   // =====================================================================
   // A1, A2: accounts
   const accountPrelude = async (c: C): Promise<AccountRequest> => {
-    limit(accountBucket);
+    limit('account');
     await access(c);
     const ua = c.req.header('user-agent');
     if (!ua || !ua.trim())

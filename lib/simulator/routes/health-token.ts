@@ -1,11 +1,10 @@
 import { ApiError, bad } from '../errors';
 import { readBody } from '../http/body';
-import { tooMany } from '../http/rate-limits';
 import type { RouteContext } from '../http/app';
 
 /** Health (GET /) and T: the OAuth2 token endpoint (client credentials as HTTP Basic). */
 export function registerHealthAndTokenRoutes(ctx: RouteContext) {
-  const { d, tokens, route, requireBasic, tokenWindow, rl } = ctx;
+  const { d, tokens, route, requireBasic, limitToken } = ctx;
   // =====================================================================
   // Health
   route('/', {
@@ -27,7 +26,7 @@ export function registerHealthAndTokenRoutes(ctx: RouteContext) {
   // T: token
   route('/oauth2/token', {
     POST: async (c) => {
-      if (rl && !tokenWindow.take()) throw tooMany(1);
+      limitToken();
       requireBasic(c);
       const { buf, over } = await readBody(c, 64 * 1024);
       if (over) throw new ApiError(413, 'The token request body is too large');

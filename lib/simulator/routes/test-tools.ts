@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseOr400 } from '../schemas';
 import { readJson } from '../http/body';
 import { redactUrl } from '../http/limits';
+import { rateSummary } from '../http/rate-limits';
 import type { RouteContext } from '../http/app';
 
 /** /__sim: test tools (client credentials as HTTP Basic): faults, reset, callbacks, stats, sweep. */
@@ -57,7 +58,9 @@ export function registerTestToolRoutes(ctx: RouteContext) {
     GET: (c) => {
       requireBasic(c);
       return c.json({
-        ...d.stats,
+        requests: d.stats.requests,
+        byStatus: d.stats.byStatus,
+        rates: rateSummary(d.stats.rates, d.rateLimits),
         apiExecutions: engine.executions.size,
         apiAccounts: engine.accounts.size,
         callbacksPending: d.callbacks.pendingCount(),

@@ -1,15 +1,13 @@
 import { db } from '@/lib/db/client';
 import { env } from '@/lib/env';
-import { getIdvClient } from '@/lib/idv/client';
 import { parseIpAllowlist } from '@/lib/ip-allowlist';
-import { getBoss } from '@/lib/jobs/boss';
 import { handleCallback, type CallbackSettings } from '@/lib/sync/callbacks';
 import { DEFAULT_SYNC_OPTIONS } from '@/lib/sync/config';
 
 /**
  * The service's callback (webhook). Public as far as sessions go: it checks its own secret
  * (IDV_CALLBACK_SECRET, `?token=` or a bearer header) and the optional source-IP allowlist.
- * Everything else is in lib/sync/callbacks.ts.
+ * Everything else is in lib/sync/callbacks.ts (the one write) and lib/sync/callback-inbox.ts (the work after).
  */
 export const dynamic = 'force-dynamic';
 
@@ -22,7 +20,6 @@ function callbackSettings(): CallbackSettings {
       secret: e.IDV_CALLBACK_SECRET,
       allowlist: allowlist.ok ? allowlist.list : null,
       maxBytes: DEFAULT_SYNC_OPTIONS.callbackMaxBytes,
-      verifyTimeoutMs: DEFAULT_SYNC_OPTIONS.verifyTimeoutMs,
     };
   }
   return settings;
@@ -31,8 +28,6 @@ function callbackSettings(): CallbackSettings {
 export async function POST(request: Request): Promise<Response> {
   return handleCallback(request, {
     db: db(),
-    idv: getIdvClient,
-    jobs: () => getBoss(),
     settings: callbackSettings(),
     log: (line) => console.warn(`[callback] ${line}`),
   });

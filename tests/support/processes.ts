@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export interface ChildRun {
+  child: ChildProcess;
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string;
+  /** Resolves when a line matching `re` has been printed. */
+  waitFor(re: RegExp, timeoutMs?: number): Promise<void>;
+  /** Resolves with the exit code (signal exits as -1). */
+  exited: Promise<number>;
+  /** SIGKILL if still running (cleanup). */
+  kill(): void;
+}
+
+/**
+ * Starts one of the repository's scripts as a real child process, as the npm scripts run them
+ * (`node --conditions=react-server --import tsx`), with `env` on top of this process's environment.
+ */
+export function startScript(script: string, env: Record<string, string>): ChildRun {
+  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', script], {
+    env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const listeners = new Set<() => void>();
+  const onData = (b: Buffer) => {
+    out += b.toString();
+    for (const l of listeners) l();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? -1)));
+  return {
+    child,
+    output: () => out,
+    exited,
+    waitFor(re, timeoutMs = 60_000) {
+      return new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (re.test(out)) {
+            listeners.delete(check);
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`${script} did not print ${re} within ${timeoutMs} ms; output:\n${out.slice(-3000)}`));
+        }, timeoutMs);
+        void exited.then((code) => {
+          if (!re.test(out)) {
+            listeners.delete(check);
+            clearTimeout(timer);
+            reject(new Error(`${script} exited (${code}) before printing ${re}; output:\n${out.slice(-3000)}`));
+          }
+        });
+        listeners.add(check);
+        check();
+      });
+    },
+    kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+  };
+}
