@@ -5,6 +5,7 @@ import { db } from '@/lib/db/client';
 import { feedbackSubmissions } from '@/lib/db/schema';
 import type { FeedbackDeliveryError } from '@/lib/db/schema/feedback';
 import { getIdvClient, IdvHttpError, IdvNetworkError, isNotFound, isPermanent, type IdvClient } from '@/lib/idv';
+import { retryDelayMs } from '@/lib/jobs/backoff';
 import { getBoss, jobDb, QUEUES } from '@/lib/jobs/boss';
 import { ingestExecution } from '@/lib/sync/ingest';
 import { deliveryQueue, enqueueDelivery, recordEvent, refreshDeliveryState } from './store';
@@ -54,18 +55,7 @@ const defaults = (o: DeliveryOptions) => ({
   log: o.log ?? ((line: string) => console.log(`[feedback] ${line}`)),
 });
 
-/** Capped exponential backoff with ±20 % jitter; a longer Retry-After from the service wins. */
-export function retryDelayMs(
-  attempt: number,
-  base: number,
-  max: number,
-  retryAfterMs?: number,
-  random = Math.random,
-): number {
-  const exp = Math.min(max, base * 2 ** Math.max(0, attempt - 1));
-  const jittered = Math.round(exp * (0.8 + 0.4 * random()));
-  return Math.min(max, Math.max(jittered, retryAfterMs ?? 0));
-}
+export { retryDelayMs };
 
 export function describeError(err: unknown): FeedbackDeliveryError {
   if (err instanceof IdvHttpError) {

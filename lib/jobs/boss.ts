@@ -19,6 +19,10 @@ export const QUEUES = {
   retention: 'sync.retention',
   /** Deliver one feedback to the service (R11). Data: { feedbackId } */
   deliverFeedback: 'feedback.deliver',
+  /** Send one outgoing webhook (lib/webhooks/deliver.ts). Data: { deliveryId } */
+  deliverWebhook: 'webhooks.deliver',
+  /** Announce new spike alerts and sync incidents as webhooks (lib/webhooks/watch.ts), every minute. */
+  webhookWatch: 'webhooks.watch',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -33,6 +37,9 @@ const QUEUE_OPTIONS: Partial<Record<QueueName, Omit<PgBoss.Queue, 'name'>>> = {
   [QUEUES.poll]: { policy: 'short', retryLimit: 0, expireInSeconds: 3600 },
   [QUEUES.reconcile]: { policy: 'short', retryLimit: 0, expireInSeconds: 3600 },
   [QUEUES.retention]: { policy: 'short', retryLimit: 0, expireInSeconds: 3600 },
+  // One queued job per delivery; the delivery row, not the job, holds the attempts and the backoff.
+  [QUEUES.deliverWebhook]: { policy: 'short', retryLimit: 3, retryDelay: 5, expireInSeconds: 300 },
+  [QUEUES.webhookWatch]: { policy: 'short', retryLimit: 0, expireInSeconds: 600 },
 };
 
 /** JOB_SCHEMA (lib/env.ts, default pgboss), read without validating the whole configuration. */
