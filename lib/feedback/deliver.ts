@@ -8,6 +8,7 @@ import { getIdvClient, IdvHttpError, IdvNetworkError, isNotFound, isPermanent, t
 import { retryDelayMs } from '@/lib/jobs/backoff';
 import { getBoss, jobDb, QUEUES } from '@/lib/jobs/boss';
 import { ingestExecution } from '@/lib/sync/ingest';
+import { emitEvent } from '@/lib/webhooks/outbox';
 import { deliveryQueue, enqueueDelivery, recordEvent, refreshDeliveryState } from './store';
 
 /**
@@ -91,6 +92,9 @@ export async function deliverFeedback(submissionId: string, options: DeliveryOpt
     reason: string | null;
     attempts: number;
     submitted_by_email: string;
+    submitted_by: string;
+    submitted_at: string;
+    decided_by: string | null;
   }>(sql`
     update feedback_submissions s
        set state = 'delivering', attempts = s.attempts + 1, last_attempt_at = now(), next_attempt_at = null, updated_at = now()
@@ -100,7 +104,8 @@ export async function deliverFeedback(submissionId: string, options: DeliveryOpt
          select 1 from feedback_submissions o
           where o.execution_id = s.execution_id and o.id <> s.id and o.state = 'delivering'
             and o.last_attempt_at >= now() - make_interval(secs => ${leaseSeconds}))
-    returning s.id, s.execution_id, s.account_id, s.status, s.reason, s.attempts, s.submitted_by_email`);
+    returning s.id, s.execution_id, s.account_id, s.status, s.reason, s.attempts, s.submitted_by_email,
+              s.submitted_by, s.submitted_at, s.decided_by`);
   const sub = claimed.rows[0];
   if (!sub) return notClaimed(submissionId, o);
 
@@ -118,10 +123,24 @@ export async function deliverFeedback(submissionId: string, options: DeliveryOpt
   }
 
   await db().transaction(async (tx) => {
-    await tx
+    const [moved] = await tx
       .update(feedbackSubmissions)
       .set({ state: 'delivered', deliveredAt: sql`now()`, lastError: null, updatedAt: sql`now()` })
-      .where(and(eq(feedbackSubmissions.id, sub.id), eq(feedbackSubmissions.state, 'delivering')));
+      .where(and(eq(feedbackSubmissions.id, sub.id), eq(feedbackSubmissions.state, 'delivering')))
+      .returning({ deliveredAt: feedbackSubmissions.deliveredAt });
+    // The webhook commits with the state change, or neither does (lib/webhooks/outbox.ts).
+    if (moved)
+      await emitEvent(tx, 'feedback.delivered', {
+        feedbackId: sub.id,
+        executionId: sub.execution_id,
+        outcome: sub.status,
+        reason: sub.reason,
+        attempts: sub.attempts,
+        submittedAt: new Date(sub.submitted_at).toISOString(),
+        deliveredAt: (moved.deliveredAt ?? new Date()).toISOString(),
+        actorUserId: sub.submitted_by,
+        approvedByUserId: sub.decided_by,
+      });
     await recordEvent(tx, {
       submissionId: sub.id,
       executionId: sub.execution_id,
@@ -181,6 +200,8 @@ async function recordFailure(
     status: string;
     reason: string | null;
     submitted_by_email: string;
+    submitted_by: string;
+    submitted_at: string;
   },
   err: unknown,
   o: ReturnType<typeof defaults>,
@@ -188,10 +209,25 @@ async function recordFailure(
   const error = describeError(err);
   if (error.permanent) {
     await db().transaction(async (tx) => {
-      await tx
+      const [moved] = await tx
         .update(feedbackSubmissions)
         .set({ state: 'failed', lastError: error, updatedAt: sql`now()` })
-        .where(and(eq(feedbackSubmissions.id, sub.id), eq(feedbackSubmissions.state, 'delivering')));
+        .where(and(eq(feedbackSubmissions.id, sub.id), eq(feedbackSubmissions.state, 'delivering')))
+        .returning({ updatedAt: feedbackSubmissions.updatedAt });
+      if (moved)
+        await emitEvent(tx, 'feedback.failed', {
+          feedbackId: sub.id,
+          executionId: sub.execution_id,
+          outcome: sub.status,
+          reason: sub.reason,
+          attempts: sub.attempts,
+          submittedAt: new Date(sub.submitted_at).toISOString(),
+          failedAt: moved.updatedAt.toISOString(),
+          // The service's status and title only: its detail is free text.
+          serviceStatus: error.status ?? null,
+          serviceTitle: error.title?.slice(0, 200) ?? null,
+          actorUserId: sub.submitted_by,
+        });
       await recordEvent(tx, {
         submissionId: sub.id,
         executionId: sub.execution_id,

@@ -180,7 +180,8 @@ async function attemptOne(
   const sent = await send(claim, o.timeoutMs);
   const ok = sent.status !== null && sent.status >= 200 && sent.status < 300;
   const gone = sent.status === 410;
-  const delay = retryDelayMs(claim.attempt, o.retryBaseMs, o.retryMaxMs, sent.retryAfterMs);
+  // A receiver's Retry-After wins over the backoff, even past its cap (it is capped at a day).
+  const delay = Math.max(retryDelayMs(claim.attempt, o.retryBaseMs, o.retryMaxMs), sent.retryAfterMs ?? 0);
   const next = new Date(Date.now() + delay);
   const giveUp = !ok && !gone && next.getTime() > claim.createdAt.getTime() + o.retryForMs;
   const kind: WebhookOutcome = ok ? 'delivered' : gone ? 'disabled' : giveUp ? 'failed' : 'retry_scheduled';
