@@ -11,6 +11,7 @@ import { registerFeedbackWorkers } from '@/lib/feedback/worker';
 import { removeSimulatorAddress, writeSimulatorAddress } from '@/lib/server/service-address';
 import { startSimulator, type RunningSimulator } from '@/lib/simulator';
 import { startProcessWorker } from '@/lib/sync/process';
+import { registerWebhookWorkers, webhookOptionsFromEnv } from '@/lib/webhooks/worker';
 
 export interface Services {
   env: Record<string, string>;
@@ -85,6 +86,12 @@ export async function startServices(opts: {
     process.env.DATABASE_URL ||= opts.databaseUrl;
     process.env.DB_POOL_MAX ||= '4';
     await registerFeedbackWorkers(worker.boss, { idv: () => idv, log: (s) => opts.log(`feedback: ${s}`) });
+    // Outgoing webhooks: the outbox pump, deliveries, and the watch for spikes and sync incidents.
+    const hooks = await registerWebhookWorkers(worker.boss, {
+      ...webhookOptionsFromEnv(opts.env),
+      log: (s) => opts.log(`webhooks: ${s}`),
+    });
+    stops.push(() => hooks.stop());
   } else {
     opts.log('WORKER=off: the sync runs in `npm run worker` (callbacks are queued until one runs).');
   }

@@ -4,9 +4,10 @@
  */
 import path from 'node:path';
 import { runMigrations } from '@/lib/db/migrate';
-import { loadConfigOrExit, openDatabase } from '@/lib/server/runtime';
+import { loadConfigOrExit, openDatabase, persistentSecret } from '@/lib/server/runtime';
 import { registerFeedbackWorkers } from '@/lib/feedback/worker';
 import { cliIdvClient, startProcessWorker } from '@/lib/sync/process';
+import { registerWebhookWorkers, webhookOptionsFromEnv } from '@/lib/webhooks/worker';
 
 const log = (s: string) => console.log(`[worker] ${s}`);
 
@@ -19,12 +20,19 @@ async function main() {
   const idv = cliIdvClient(env, dataDir);
   const worker = await startProcessWorker({ env, databaseUrl: database.url, idv, log });
   await registerFeedbackWorkers(worker.boss, { idv: () => idv, log: (s) => log(`feedback: ${s}`) });
+  // The same key as the consoles' (WEBHOOK_SECRET_KEY, or the one `npm start` keeps in DATA_DIR).
+  process.env.WEBHOOK_SECRET_KEY ||= persistentSecret(dataDir, 'webhook-key');
+  const hooks = await registerWebhookWorkers(worker.boss, {
+    ...webhookOptionsFromEnv(env),
+    log: (s) => log(`webhooks: ${s}`),
+  });
   log(`Sync worker running (poll every ${env.SYNC_POLL_MINUTES} min). Press Ctrl+C to stop.`);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     log('Stopping (a running backfill resumes at its next page later)…');
+    await hooks.stop().catch((e) => console.error(e));
     await worker.stop().catch((e) => console.error(e));
     process.exit(0);
   };

@@ -1,5 +1,6 @@
 import 'server-only';
 import type PgBoss from 'pg-boss';
+import type { Env } from '@/lib/env';
 import { QUEUES } from '@/lib/jobs/boss';
 import { logError } from '@/lib/log';
 import { deliverWebhook, type WebhookDeliveryOptions } from './deliver';
@@ -17,6 +18,18 @@ export interface WebhookWorkerOptions extends WebhookDeliveryOptions {
   syncFailedAfterMinutes?: number;
   /** Announce spikes and sync incidents every minute. Default true. */
   watch?: boolean;
+}
+
+/** The worker's settings from the configuration (lib/env.ts). */
+export function webhookOptionsFromEnv(
+  env: Pick<Env, 'WEBHOOK_CONCURRENCY' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_HOURS' | 'SYNC_FAILED_AFTER_MINUTES'>,
+): WebhookWorkerOptions {
+  return {
+    concurrency: env.WEBHOOK_CONCURRENCY,
+    timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    retryForMs: env.WEBHOOK_RETRY_HOURS * 3_600_000,
+    syncFailedAfterMinutes: env.SYNC_FAILED_AFTER_MINUTES,
+  };
 }
 
 export interface WebhookWorker {
