@@ -62,8 +62,8 @@ export default async function WebhookEndpointPage({
           Disabled: nothing is sent to it. {endpoint.disabledReason}
         </Alert>
       ) : null}
-      <div className="grid gap-6 lg:grid-cols-[1fr_22rem]">
-        <div className="flex min-w-0 flex-col gap-6">
+      <div className="flex flex-col gap-6">
+        <div className="min-w-0">
           <Card>
             <CardHeader className="flex-row items-center justify-between">
               <CardTitle>Delivery log</CardTitle>
@@ -153,6 +153,8 @@ export default async function WebhookEndpointPage({
               </nav>
             </CardContent>
           </Card>
+        </div>
+        <div className="grid gap-6 lg:grid-cols-3">
           <Card>
             <CardHeader>
               <CardTitle>Replay a time range</CardTitle>
@@ -164,8 +166,6 @@ export default async function WebhookEndpointPage({
               <ReplayRangeForm endpointId={endpoint.id} />
             </CardContent>
           </Card>
-        </div>
-        <div className="flex flex-col gap-6">
           <Card>
             <CardHeader>
               <CardTitle>Settings</CardTitle>
