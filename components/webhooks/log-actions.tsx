@@ -98,7 +98,7 @@ export function ReplayRangeForm({ endpointId }: { endpointId: string }) {
       }}
     >
       <Message result={result} />
-      <div className="grid gap-3 sm:grid-cols-2">
+      <div className="grid gap-3">
         <div className="flex flex-col gap-1.5">
           <Label htmlFor="replay-from">Events from</Label>
           <Input id="replay-from" name="from" type="datetime-local" defaultValue={defaults.from} />
