@@ -19,8 +19,8 @@ const boundaries = [
   },
   {
     target: ['./lib/db', './lib/jobs', './lib/idv'],
-    from: ['./lib/sync', './lib/data', './lib/feedback'],
-    message: 'lib/db, lib/jobs and lib/idv sit below sync, data access and feedback: they never import them.',
+    from: ['./lib/sync', './lib/data', './lib/feedback', './lib/webhooks'],
+    message: 'lib/db, lib/jobs and lib/idv sit below sync, data access, feedback and webhooks: they never import them.',
   },
   {
     target: './lib/simulator',

@@ -121,6 +121,26 @@ const schema = z.object({
       return list;
     }),
 
+  /** Encrypts webhook signing secrets at rest; generated into DATA_DIR by `npm start` when unset. */
+  WEBHOOK_SECRET_KEY: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+  /** Time limit of one webhook request (connection, answer and the excerpt of its body). */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Webhook requests one worker sends at once (one per endpoint at a time). */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** How long a webhook delivery is retried before it counts as failed. */
+  WEBHOOK_RETRY_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .default(72),
+  /** A sync run without progress, or the service unreachable, for this long sends `sync.failed`. */
+  SYNC_FAILED_AFTER_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(30),
+
   /** Set by `npm start` when it runs the built-in simulator: demo users and demo banner. */
   VERDICT_DEMO: z.preprocess(emptyToUndefined, bool.optional()).default(false),
   SIM_PORT: z.coerce.number().int().min(0).max(65535).default(4010),

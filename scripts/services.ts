@@ -13,6 +13,7 @@ import { registerFeedbackWorkers } from '@/lib/feedback/worker';
 import { removeSimulatorAddress, writeSimulatorAddress } from '@/lib/server/service-address';
 import { startSimulator, type RunningSimulator } from '@/lib/simulator';
 import { startProcessWorker } from '@/lib/sync/process';
+import { registerWebhookWorkers, webhookOptionsFromEnv } from '@/lib/webhooks/worker';
 
 export interface Services {
   env: Record<string, string>;
@@ -95,6 +96,12 @@ export async function startServices(opts: {
       key: auditSigningKey(path.resolve(opts.env.DATA_DIR)),
       log: (s) => opts.log(`audit: ${s}`),
     });
+    // Outgoing webhooks: the outbox pump, deliveries, and the watch for spikes and sync incidents.
+    const hooks = await registerWebhookWorkers(worker.boss, {
+      ...webhookOptionsFromEnv(opts.env),
+      log: (s) => opts.log(`webhooks: ${s}`),
+    });
+    stops.push(() => hooks.stop());
   } else {
     opts.log('WORKER=off: the sync runs in `npm run worker` (callbacks are queued until one runs).');
   }

@@ -27,6 +27,9 @@ async function main() {
 
   const secret = env.NEXTAUTH_SECRET ?? persistentSecret(dataDir, 'auth-secret');
   const callbackSecret = env.IDV_CALLBACK_SECRET ?? persistentSecret(dataDir, 'callback-secret', 24);
+  // Encrypts webhook signing secrets in the database; the key stays out of it (lib/webhooks/secrets.ts).
+  const webhookKey = env.WEBHOOK_SECRET_KEY ?? persistentSecret(dataDir, 'webhook-key');
+  process.env.WEBHOOK_SECRET_KEY = webhookKey;
   let demoPassword = env.DEMO_PASSWORD;
   if (!demoPassword && demo) {
     const file = path.join(dataDir, 'demo-password');
@@ -71,6 +74,7 @@ async function main() {
     NEXTAUTH_SECRET: secret,
     NEXTAUTH_URL: env.NEXTAUTH_URL ?? baseUrl,
     IDV_CALLBACK_SECRET: callbackSecret,
+    WEBHOOK_SECRET_KEY: webhookKey,
     VERDICT_DEMO: demo ? '1' : '',
     NEXT_TELEMETRY_DISABLED: '1',
   };

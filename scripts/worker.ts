@@ -9,11 +9,12 @@
 import path from 'node:path';
 import { closeDb } from '@/lib/db/client';
 import { runMigrations } from '@/lib/db/migrate';
-import { loadConfigOrExit, openDatabase } from '@/lib/server/runtime';
+import { loadConfigOrExit, openDatabase, persistentSecret } from '@/lib/server/runtime';
 import { auditSigningKey } from '@/lib/evidence/signing';
 import { registerEvidenceWorkers } from '@/lib/evidence/worker';
 import { registerFeedbackWorkers } from '@/lib/feedback/worker';
 import { cliIdvClient, startProcessWorker } from '@/lib/sync/process';
+import { registerWebhookWorkers, webhookOptionsFromEnv } from '@/lib/webhooks/worker';
 
 const log = (s: string) => console.log(`[worker] ${s}`);
 
@@ -31,6 +32,12 @@ async function main() {
     key: auditSigningKey(dataDir),
     log: (s) => log(`audit: ${s}`),
   });
+  // The same key as the consoles' (WEBHOOK_SECRET_KEY, or the one `npm start` keeps in DATA_DIR).
+  process.env.WEBHOOK_SECRET_KEY ||= persistentSecret(dataDir, 'webhook-key');
+  const hooks = await registerWebhookWorkers(worker.boss, {
+    ...webhookOptionsFromEnv(env),
+    log: (s) => log(`webhooks: ${s}`),
+  });
   log(`Sync worker running (poll every ${env.SYNC_POLL_MINUTES} min). Press Ctrl+C to stop.`);
   let stopping = false;
   const stop = async (signal: string) => {
@@ -39,6 +46,7 @@ async function main() {
     log(`${signal}: stopping (no new jobs; a running backfill resumes at its next page on another worker)…`);
     let code = 0;
     try {
+      await hooks.stop();
       await worker.stop();
       await closeDb();
     } catch (err) {

@@ -12,6 +12,7 @@ import {
   Settings,
   Sun,
   Users,
+  Webhook,
 } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
@@ -33,6 +34,7 @@ const ICONS = {
   settings: Settings,
   check: CheckSquare,
   activity: Activity,
+  webhook: Webhook,
 };
 
 export interface ShellNavItem {

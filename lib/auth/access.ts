@@ -19,6 +19,8 @@ export const PAGE_ACCESS: Record<string, Access> = {
   '/admin/users': 'admin',
   '/sync': 'admin',
   '/admin/settings': 'admin',
+  '/admin/webhooks': 'admin',
+  '/admin/webhooks/[id]': 'admin',
 };
 
 export const ROUTE_ACCESS: Record<string, Access> = {
@@ -53,13 +55,21 @@ export const ACTION_ACCESS: Record<string, Role> = {
   'lib/actions/approvals.ts#approveFeedbackAction': 'manager',
   'lib/actions/approvals.ts#rejectFeedbackAction': 'manager',
   'lib/actions/settings.ts#setFourEyesAction': 'admin',
+  'lib/actions/webhooks.ts#createWebhookEndpointAction': 'admin',
+  'lib/actions/webhooks.ts#updateWebhookEndpointAction': 'admin',
+  'lib/actions/webhooks.ts#setWebhookEndpointEnabledAction': 'admin',
+  'lib/actions/webhooks.ts#rotateWebhookSecretAction': 'admin',
+  'lib/actions/webhooks.ts#deleteWebhookEndpointAction': 'admin',
+  'lib/actions/webhooks.ts#sendWebhookTestAction': 'admin',
+  'lib/actions/webhooks.ts#replayWebhookDeliveryAction': 'admin',
+  'lib/actions/webhooks.ts#replayWebhookRangeAction': 'admin',
 };
 
 export interface NavItem {
   href: string;
   label: string;
   role: Role;
-  icon: 'home' | 'list' | 'chart' | 'audit' | 'sync' | 'users' | 'settings' | 'check';
+  icon: 'home' | 'list' | 'chart' | 'audit' | 'sync' | 'users' | 'settings' | 'check' | 'webhook';
 }
 
 export const NAV: NavItem[] = [
@@ -70,5 +80,6 @@ export const NAV: NavItem[] = [
   { href: '/audit', label: 'Audit log', role: 'manager', icon: 'audit' },
   { href: '/admin/users', label: 'Users', role: 'admin', icon: 'users' },
   { href: '/sync', label: 'Sync', role: 'admin', icon: 'sync' },
+  { href: '/admin/webhooks', label: 'Webhooks', role: 'admin', icon: 'webhook' },
   { href: '/admin/settings', label: 'Settings', role: 'admin', icon: 'settings' },
 ];

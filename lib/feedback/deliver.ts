@@ -5,8 +5,10 @@ import { db } from '@/lib/db/client';
 import { feedbackSubmissions } from '@/lib/db/schema';
 import type { FeedbackDeliveryError } from '@/lib/db/schema/feedback';
 import { getIdvClient, IdvHttpError, IdvNetworkError, isNotFound, isPermanent, type IdvClient } from '@/lib/idv';
+import { retryDelayMs } from '@/lib/jobs/backoff';
 import { getBoss, jobDb, QUEUES } from '@/lib/jobs/boss';
 import { ingestExecution } from '@/lib/sync/ingest';
+import { emitEvent } from '@/lib/webhooks/outbox';
 import { deliveryQueue, enqueueDelivery, recordEvent, refreshDeliveryState } from './store';
 
 /**
@@ -54,18 +56,7 @@ const defaults = (o: DeliveryOptions) => ({
   log: o.log ?? ((line: string) => console.log(`[feedback] ${line}`)),
 });
 
-/** Capped exponential backoff with ±20 % jitter; a longer Retry-After from the service wins. */
-export function retryDelayMs(
-  attempt: number,
-  base: number,
-  max: number,
-  retryAfterMs?: number,
-  random = Math.random,
-): number {
-  const exp = Math.min(max, base * 2 ** Math.max(0, attempt - 1));
-  const jittered = Math.round(exp * (0.8 + 0.4 * random()));
-  return Math.min(max, Math.max(jittered, retryAfterMs ?? 0));
-}
+export { retryDelayMs };
 
 export function describeError(err: unknown): FeedbackDeliveryError {
   if (err instanceof IdvHttpError) {
@@ -101,6 +92,9 @@ export async function deliverFeedback(submissionId: string, options: DeliveryOpt
     reason: string | null;
     attempts: number;
     submitted_by_email: string;
+    submitted_by: string;
+    submitted_at: string;
+    decided_by: string | null;
   }>(sql`
     update feedback_submissions s
        set state = 'delivering', attempts = s.attempts + 1, last_attempt_at = now(), next_attempt_at = null, updated_at = now()
@@ -110,7 +104,8 @@ export async function deliverFeedback(submissionId: string, options: DeliveryOpt
          select 1 from feedback_submissions o
           where o.execution_id = s.execution_id and o.id <> s.id and o.state = 'delivering'
             and o.last_attempt_at >= now() - make_interval(secs => ${leaseSeconds}))
-    returning s.id, s.execution_id, s.account_id, s.status, s.reason, s.attempts, s.submitted_by_email`);
+    returning s.id, s.execution_id, s.account_id, s.status, s.reason, s.attempts, s.submitted_by_email,
+              s.submitted_by, s.submitted_at, s.decided_by`);
   const sub = claimed.rows[0];
   if (!sub) return notClaimed(submissionId, o);
 
@@ -128,10 +123,24 @@ export async function deliverFeedback(submissionId: string, options: DeliveryOpt
   }
 
   await db().transaction(async (tx) => {
-    await tx
+    const [moved] = await tx
       .update(feedbackSubmissions)
       .set({ state: 'delivered', deliveredAt: sql`now()`, lastError: null, updatedAt: sql`now()` })
-      .where(and(eq(feedbackSubmissions.id, sub.id), eq(feedbackSubmissions.state, 'delivering')));
+      .where(and(eq(feedbackSubmissions.id, sub.id), eq(feedbackSubmissions.state, 'delivering')))
+      .returning({ deliveredAt: feedbackSubmissions.deliveredAt });
+    // The webhook commits with the state change, or neither does (lib/webhooks/outbox.ts).
+    if (moved)
+      await emitEvent(tx, 'feedback.delivered', {
+        feedbackId: sub.id,
+        executionId: sub.execution_id,
+        outcome: sub.status,
+        reason: sub.reason,
+        attempts: sub.attempts,
+        submittedAt: new Date(sub.submitted_at).toISOString(),
+        deliveredAt: (moved.deliveredAt ?? new Date()).toISOString(),
+        actorUserId: sub.submitted_by,
+        approvedByUserId: sub.decided_by,
+      });
     await recordEvent(tx, {
       submissionId: sub.id,
       executionId: sub.execution_id,
@@ -191,6 +200,8 @@ async function recordFailure(
     status: string;
     reason: string | null;
     submitted_by_email: string;
+    submitted_by: string;
+    submitted_at: string;
   },
   err: unknown,
   o: ReturnType<typeof defaults>,
@@ -198,10 +209,25 @@ async function recordFailure(
   const error = describeError(err);
   if (error.permanent) {
     await db().transaction(async (tx) => {
-      await tx
+      const [moved] = await tx
         .update(feedbackSubmissions)
         .set({ state: 'failed', lastError: error, updatedAt: sql`now()` })
-        .where(and(eq(feedbackSubmissions.id, sub.id), eq(feedbackSubmissions.state, 'delivering')));
+        .where(and(eq(feedbackSubmissions.id, sub.id), eq(feedbackSubmissions.state, 'delivering')))
+        .returning({ updatedAt: feedbackSubmissions.updatedAt });
+      if (moved)
+        await emitEvent(tx, 'feedback.failed', {
+          feedbackId: sub.id,
+          executionId: sub.execution_id,
+          outcome: sub.status,
+          reason: sub.reason,
+          attempts: sub.attempts,
+          submittedAt: new Date(sub.submitted_at).toISOString(),
+          failedAt: moved.updatedAt.toISOString(),
+          // The service's status and title only: its detail is free text.
+          serviceStatus: error.status ?? null,
+          serviceTitle: error.title?.slice(0, 200) ?? null,
+          actorUserId: sub.submitted_by,
+        });
       await recordEvent(tx, {
         submissionId: sub.id,
         executionId: sub.execution_id,

@@ -24,6 +24,10 @@ export const QUEUES = {
   auditCheckpoint: 'audit.checkpoint',
   /** Verify the whole audit chain and record the result for the audit page. */
   auditVerify: 'audit.verify',
+  /** Send one outgoing webhook (lib/webhooks/deliver.ts). Data: { deliveryId } */
+  deliverWebhook: 'webhooks.deliver',
+  /** Announce new spike alerts and sync incidents as webhooks (lib/webhooks/watch.ts), every minute. */
+  webhookWatch: 'webhooks.watch',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -40,6 +44,9 @@ const QUEUE_OPTIONS: Partial<Record<QueueName, Omit<PgBoss.Queue, 'name'>>> = {
   [QUEUES.retention]: { policy: 'short', retryLimit: 0, expireInSeconds: 3600 },
   [QUEUES.auditCheckpoint]: { policy: 'short', retryLimit: 0, expireInSeconds: 900 },
   [QUEUES.auditVerify]: { policy: 'short', retryLimit: 0, expireInSeconds: 3600 },
+  // One queued job per delivery; the delivery row, not the job, holds the attempts and the backoff.
+  [QUEUES.deliverWebhook]: { policy: 'short', retryLimit: 3, retryDelay: 5, expireInSeconds: 300 },
+  [QUEUES.webhookWatch]: { policy: 'short', retryLimit: 0, expireInSeconds: 600 },
 };
 
 /** JOB_SCHEMA (lib/env.ts, default pgboss), read without validating the whole configuration. */

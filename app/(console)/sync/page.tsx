@@ -10,6 +10,8 @@ import { requireRole } from '@/lib/auth/guards';
 import { getFeedbackDeliveryStats } from '@/lib/data/feedback';
 import { getSyncOverview, type SyncRun } from '@/lib/data/sync';
 import { FeedbackDeliveryStatsCard } from '@/components/feedback/delivery-stats';
+import { WebhookHealthCard } from '@/components/webhooks/webhook-health';
+import { listWebhookEndpoints } from '@/lib/data/webhooks';
 import { formatDateTime, formatNumber, formatRelative } from '@/lib/format';
 import { retryFailedAction, startSyncRunAction } from '@/lib/actions/sync';
 
@@ -98,7 +100,11 @@ function runResult(r: SyncRun): string {
 
 export default async function SyncPage() {
   await requireRole('admin');
-  const [o, feedback] = await Promise.all([getSyncOverview(), getFeedbackDeliveryStats()]);
+  const [o, feedback, webhooks] = await Promise.all([
+    getSyncOverview(),
+    getFeedbackDeliveryStats(),
+    listWebhookEndpoints(),
+  ]);
   const diff = o.service && o.cached.exact ? o.service.count - o.cached.count : null;
   const working =
     Boolean(o.activeRun) ||
@@ -142,6 +148,10 @@ export default async function SyncPage() {
 
       <section aria-label="Feedback delivery" className="mb-6">
         <FeedbackDeliveryStatsCard stats={feedback} />
+      </section>
+
+      <section aria-label="Outgoing webhooks" className="mb-6">
+        <WebhookHealthCard endpoints={webhooks} />
       </section>
 
       <Card className="mb-6">

@@ -1,4 +1,5 @@
 import 'server-only';
+import type { Db } from '@/lib/db/client';
 import { addDays, previousPeriod, SPIKE_RULE, type Kpi, type SpikeAlert } from '@/lib/trends/shared';
 import { sql, type SQL } from 'drizzle-orm';
 import { type Ctx, type Fact, rows, source } from './sources';
@@ -199,4 +200,18 @@ export async function spikeAlerts({ database, f, mode, slice }: Ctx): Promise<Sp
   return alerts
     .sort((a, b) => (a.day < b.day ? 1 : a.day > b.day ? -1 : b.rate - b.mean - (a.rate - a.mean)))
     .slice(0, 50);
+}
+
+/** The spike alerts of the days from..to on the rollup, as the trends page would show them (outgoing webhooks). */
+export function spikeAlertsBetween(database: Db, from: string, to: string): Promise<SpikeAlert[]> {
+  const slice = { from, to };
+  return spikeAlerts({
+    database,
+    f: { range: 'custom', from, to, granularity: 'day' },
+    mode: 'rollup',
+    slice,
+    whole: slice,
+    series: slice,
+    buckets: [],
+  });
 }

@@ -7,3 +7,4 @@ export * from './review';
 export * from './feedback';
 export * from './trends';
 export * from './limits';
+export * from './webhooks';

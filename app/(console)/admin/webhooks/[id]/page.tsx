@@ -1,0 +1,195 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { PageHeader } from '@/components/shell/page-header';
+import { AutoRefresh } from '@/components/sync/sync-controls';
+import { Alert } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
+import { EditWebhookForm, EndpointControls } from '@/components/webhooks/endpoint-forms';
+import { EndpointStatus } from '@/components/webhooks/endpoint-status';
+import { ReplayButton, ReplayRangeForm, SendTestButton } from '@/components/webhooks/log-actions';
+import { requireRole } from '@/lib/auth/guards';
+import { countUnsentWebhookDeliveries, getWebhookEndpoint, listWebhookLog } from '@/lib/data/webhooks';
+import { UUID_RE } from '@/lib/executions/list-params';
+import { formatDateTime, formatNumber } from '@/lib/format';
+
+export const metadata: Metadata = { title: 'Webhook endpoint' };
+
+const STATE_TONE = {
+  delivered: 'ok',
+  failed: 'reject',
+  cancelled: 'neutral',
+  queued: 'warn',
+  pending: 'info',
+  delivering: 'info',
+} as const;
+
+export default async function WebhookEndpointPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  await requireRole('admin');
+  const { id } = await params;
+  if (!UUID_RE.test(id)) notFound();
+  const endpoint = await getWebhookEndpoint(id.toLowerCase());
+  if (!endpoint) notFound();
+  const raw = (await searchParams).before;
+  const before = typeof raw === 'string' && /^\d{1,18}$/.test(raw) ? Number(raw) : undefined;
+  const [log, unsent] = await Promise.all([
+    listWebhookLog(endpoint.id, { before }),
+    countUnsentWebhookDeliveries(endpoint.id),
+  ]);
+  return (
+    <>
+      <AutoRefresh active={endpoint.waiting > 0} ms={1500} />
+      <PageHeader
+        title={endpoint.description || 'Webhook endpoint'}
+        description={<span className="break-all">{endpoint.url}</span>}
+        actions={
+          <Link href="/admin/webhooks" className="text-sm text-primary hover:underline">
+            All endpoints
+          </Link>
+        }
+      />
+      {!endpoint.enabled ? (
+        <Alert tone="warn" className="mb-4">
+          Disabled: nothing is sent to it. {endpoint.disabledReason}
+        </Alert>
+      ) : null}
+      <div className="flex flex-col gap-6">
+        <div className="min-w-0">
+          <Card>
+            <CardHeader className="flex-row items-center justify-between">
+              <CardTitle>Delivery log</CardTitle>
+              <div className="flex items-center gap-2 text-xs text-muted-fg">
+                <EndpointStatus e={endpoint} />
+                <span>
+                  {formatNumber(endpoint.waiting)} waiting · {formatNumber(endpoint.delivered24h)} delivered and{' '}
+                  {formatNumber(endpoint.failed24h)} failed in 24 h
+                </span>
+              </div>
+            </CardHeader>
+            <CardContent className="flex flex-col gap-3">
+              <SendTestButton endpointId={endpoint.id} enabled={endpoint.enabled} />
+              {unsent ? (
+                <p className="text-xs text-muted-fg" role="status">
+                  {formatNumber(unsent)} not sent yet.
+                </p>
+              ) : null}
+              {log.rows.length === 0 ? (
+                <EmptyState title={before ? 'No older attempts' : 'Nothing sent yet'}>
+                  Every request to this endpoint shows here: when, the answer, how long it took, and the start of the
+                  receiver&rsquo;s reply.
+                </EmptyState>
+              ) : (
+                <Table>
+                  <caption className="sr-only">Delivery attempts, newest first</caption>
+                  <THead>
+                    <TR>
+                      <TH>Time</TH>
+                      <TH>Event</TH>
+                      <TH>Answer</TH>
+                      <TH className="text-right">Latency</TH>
+                      <TH>Response</TH>
+                      <TH>
+                        <span className="sr-only">Actions</span>
+                      </TH>
+                    </TR>
+                  </THead>
+                  <TBody>
+                    {log.rows.map((a) => (
+                      <TR key={a.id}>
+                        <TD className="whitespace-nowrap text-xs">{formatDateTime(a.at)}</TD>
+                        <TD className="text-xs">
+                          <div className="font-medium">{a.eventType}</div>
+                          <div className="font-mono text-muted-fg">{a.eventId}</div>
+                          <div className="text-muted-fg">
+                            attempt {a.attempt}
+                            {a.replay ? ' · replay' : ''}
+                          </div>
+                        </TD>
+                        <TD className="text-xs">
+                          <div>{a.status !== null ? `HTTP ${a.status}` : a.error}</div>
+                          <Badge tone={STATE_TONE[a.deliveryState]}>{a.deliveryState}</Badge>
+                        </TD>
+                        <TD className="text-right text-xs tabular-nums">{formatNumber(a.latencyMs)} ms</TD>
+                        <TD className="max-w-56 text-xs">
+                          <span className="line-clamp-2 break-all text-muted-fg">{a.responseExcerpt ?? '—'}</span>
+                        </TD>
+                        <TD className="text-right">
+                          <ReplayButton
+                            endpointId={endpoint.id}
+                            deliveryId={a.deliveryId}
+                            label={`${a.eventType} ${a.eventId}`}
+                          />
+                        </TD>
+                      </TR>
+                    ))}
+                  </TBody>
+                </Table>
+              )}
+              <nav aria-label="Log pages" className="flex justify-between text-sm">
+                {before ? (
+                  <Link href={`/admin/webhooks/${endpoint.id}`} className="text-primary hover:underline">
+                    Newest
+                  </Link>
+                ) : (
+                  <span />
+                )}
+                {log.nextBefore ? (
+                  <Link
+                    href={`/admin/webhooks/${endpoint.id}?before=${log.nextBefore}`}
+                    className="text-primary hover:underline"
+                  >
+                    Older
+                  </Link>
+                ) : null}
+              </nav>
+            </CardContent>
+          </Card>
+        </div>
+        <div className="grid gap-6 lg:grid-cols-3">
+          <Card>
+            <CardHeader>
+              <CardTitle>Replay a time range</CardTitle>
+              <p className="text-xs text-muted-fg">
+                Sends again what this endpoint was sent between two times, each with its original webhook-id.
+              </p>
+            </CardHeader>
+            <CardContent>
+              <ReplayRangeForm endpointId={endpoint.id} />
+            </CardContent>
+          </Card>
+          <Card>
+            <CardHeader>
+              <CardTitle>Settings</CardTitle>
+            </CardHeader>
+            <CardContent>
+              <EditWebhookForm endpoint={endpoint} />
+            </CardContent>
+          </Card>
+          <Card>
+            <CardHeader>
+              <CardTitle>Endpoint</CardTitle>
+              <p className="text-xs text-muted-fg">
+                Added {formatDateTime(endpoint.createdAt)}.
+                {endpoint.previousSecretUntil
+                  ? ` The previous secret also signs until ${formatDateTime(endpoint.previousSecretUntil)}.`
+                  : ''}
+              </p>
+            </CardHeader>
+            <CardContent>
+              <EndpointControls endpoint={endpoint} />
+            </CardContent>
+          </Card>
+        </div>
+      </div>
+    </>
+  );
+}

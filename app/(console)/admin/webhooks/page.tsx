@@ -1,0 +1,90 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { PageHeader } from '@/components/shell/page-header';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
+import { CreateWebhookForm } from '@/components/webhooks/endpoint-forms';
+import { EndpointStatus, lastAnswer } from '@/components/webhooks/endpoint-status';
+import { requireRole } from '@/lib/auth/guards';
+import { listWebhookEndpoints } from '@/lib/data/webhooks';
+import { formatDateTime, formatNumber } from '@/lib/format';
+
+export const metadata: Metadata = { title: 'Webhooks' };
+
+export default async function WebhooksPage() {
+  await requireRole('admin');
+  const endpoints = await listWebhookEndpoints();
+  return (
+    <>
+      <PageHeader
+        title="Webhooks"
+        description="Signed HTTP requests (Standard Webhooks) to other systems when a case is resolved or escalated, feedback is delivered or refused, a spike appears or the sync fails."
+      />
+      <div className="grid gap-6 lg:grid-cols-[1fr_22rem]">
+        <Card className="self-start">
+          {endpoints.length === 0 ? (
+            <CardContent className="pt-4">
+              <EmptyState title="No endpoints yet">
+                Add one on the right: Verdict then sends it the events it subscribes to, signed with its own secret.
+              </EmptyState>
+            </CardContent>
+          ) : (
+            <Table>
+              <caption className="sr-only">Webhook endpoints</caption>
+              <THead>
+                <TR>
+                  <TH>Endpoint</TH>
+                  <TH>Events</TH>
+                  <TH>Status</TH>
+                  <TH className="text-right">Waiting</TH>
+                  <TH>Last answer</TH>
+                </TR>
+              </THead>
+              <TBody>
+                {endpoints.map((e) => (
+                  <TR key={e.id}>
+                    <TD className="max-w-72">
+                      <Link href={`/admin/webhooks/${e.id}`} className="font-medium hover:underline">
+                        {e.description || 'Endpoint'}
+                      </Link>
+                      <div className="truncate text-xs text-muted-fg" title={e.url}>
+                        {e.url}
+                      </div>
+                    </TD>
+                    <TD>
+                      <div className="flex max-w-64 flex-wrap gap-1">
+                        {e.eventTypes.map((t) => (
+                          <Badge key={t} tone="neutral">
+                            {t}
+                          </Badge>
+                        ))}
+                      </div>
+                    </TD>
+                    <TD>
+                      <EndpointStatus e={e} />
+                    </TD>
+                    <TD className="text-right tabular-nums">{formatNumber(e.waiting)}</TD>
+                    <TD className="text-xs">
+                      <div>{lastAnswer(e)}</div>
+                      <div className="text-muted-fg">{formatDateTime(e.lastAttemptAt)}</div>
+                    </TD>
+                  </TR>
+                ))}
+              </TBody>
+            </Table>
+          )}
+        </Card>
+        <Card className="self-start">
+          <CardHeader>
+            <CardTitle>Add an endpoint</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <CreateWebhookForm />
+          </CardContent>
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,320 @@
+import 'server-only';
+import { sql } from 'drizzle-orm';
+import type PgBoss from 'pg-boss';
+import { audit } from '@/lib/audit';
+import { db, type Tx } from '@/lib/db/client';
+import { webhookAttempts } from '@/lib/db/schema';
+import { retryDelayMs } from '@/lib/jobs/backoff';
+import { jobDb, QUEUES } from '@/lib/jobs/boss';
+import { eventBody } from './outbox';
+import { decryptSecret } from './secrets';
+import { signedHeaders } from './sign';
+
+/**
+ * One attempt at one delivery, run by the `webhooks.deliver` job.
+ *
+ * - Exactly one sender: the delivery is claimed (queued -> delivering, with a lease) under a row
+ *   lock, so a duplicate job, a pg-boss retry or a rescue finds nothing to claim.
+ * - One request in flight per endpoint (`busy_until` on the endpoint, taken in the claim): a
+ *   receiver that answers in 30 s holds one worker slot, never all of them; a job that finds its
+ *   endpoint busy comes back a moment later. A job drains its endpoint's due deliveries while
+ *   they succeed, so a healthy endpoint is not slowed down by that limit.
+ * - Every request has a time limit (`timeoutMs`, WEBHOOK_TIMEOUT_MS) covering the answer and
+ *   the excerpt of its body; redirects are not followed (a 3xx is a failure, as any non-2xx).
+ * - 2xx: delivered. 410: the receiver is gone, the endpoint is disabled. Anything else (5xx,
+ *   429 with Retry-After, other 4xx, timeouts, refused connections) is retried with capped
+ *   exponential backoff for `retryForMs` (WEBHOOK_RETRY_HOURS, 3 days) from the delivery's
+ *   creation, then the delivery is failed. Every retry carries the same `webhook-id`.
+ * - At-least-once across a crash: a worker that dies after the receiver answered but before the
+ *   outcome was stored leaves a lease that runs out, and the same message (same id) goes again.
+ */
+
+export interface WebhookDeliveryOptions {
+  timeoutMs?: number;
+  /** First retry delay; doubles per attempt. Default 5 s. */
+  retryBaseMs?: number;
+  /** Longest retry delay. Default 1 hour. */
+  retryMaxMs?: number;
+  /** How long a delivery is retried. Default 72 hours. */
+  retryForMs?: number;
+  /** When the endpoint is busy, try again after this. Default 1 s. */
+  busyDelayMs?: number;
+  /** Deliveries one job sends to its endpoint in a row while they succeed. Default 20. */
+  drain?: number;
+  log?: (line: string) => void;
+}
+
+export type WebhookOutcome = 'delivered' | 'retry_scheduled' | 'failed' | 'disabled' | 'busy' | 'cancelled' | 'nothing';
+
+export const webhookDefaults = (o: WebhookDeliveryOptions) => ({
+  timeoutMs: o.timeoutMs ?? Number(process.env.WEBHOOK_TIMEOUT_MS || 10_000),
+  retryBaseMs: o.retryBaseMs ?? 5_000,
+  retryMaxMs: o.retryMaxMs ?? 3_600_000,
+  retryForMs: o.retryForMs ?? Number(process.env.WEBHOOK_RETRY_HOURS || 72) * 3_600_000,
+  busyDelayMs: o.busyDelayMs ?? 1_000,
+  drain: o.drain ?? 20,
+  log: o.log ?? ((line: string) => console.log(`[webhooks] ${line}`)),
+});
+type Opts = ReturnType<typeof webhookDefaults>;
+
+const EXCERPT_BYTES = 1024;
+const EXCERPT_CHARS = 500;
+
+/** Queues delivery jobs inside the caller's transaction (the boss is started before it opens). */
+export async function enqueueWebhookJobs(tx: Tx, boss: PgBoss, ids: number[], startAfter?: Date): Promise<void> {
+  if (!ids.length) return;
+  await boss.insert(
+    ids.map((id) => ({
+      name: QUEUES.deliverWebhook,
+      data: { deliveryId: id },
+      singletonKey: String(id),
+      ...(startAfter ? { startAfter: startAfter.toISOString() } : {}),
+    })),
+    { db: jobDb(tx) },
+  );
+}
+
+interface Claimed {
+  id: number;
+  eventId: string;
+  endpointId: string;
+  attempt: number;
+  createdAt: Date;
+  url: string;
+  secrets: string[];
+  event: { type: string; payload: Record<string, unknown>; createdAt: Date };
+}
+
+export async function deliverWebhook(
+  boss: PgBoss,
+  deliveryId: number,
+  options: WebhookDeliveryOptions = {},
+): Promise<WebhookOutcome> {
+  const o = webhookDefaults(options);
+  const first = await attemptOne(boss, deliveryId, o);
+  // The job's outcome is its own delivery's; the ones drained after it are in the log.
+  let outcome = first;
+  const started = Date.now();
+  for (let n = 1; outcome.kind === 'delivered' && n < o.drain && Date.now() - started < 15_000; n++) {
+    const next = await db().execute<{ id: string }>(sql`
+      select id from webhook_deliveries
+       where endpoint_id = ${first.endpointId} and state = 'queued' and next_attempt_at <= now()
+       order by next_attempt_at, id limit 1`);
+    if (!next.rows[0]) break;
+    outcome = await attemptOne(boss, Number(next.rows[0].id), o);
+  }
+  return first.kind;
+}
+
+async function attemptOne(
+  boss: PgBoss,
+  deliveryId: number,
+  o: Opts,
+): Promise<{ kind: WebhookOutcome; endpointId?: string }> {
+  const leaseSec = Math.ceil(o.timeoutMs / 1000) + 30;
+  const claim = await db().transaction(async (tx): Promise<Claimed | WebhookOutcome> => {
+    const r = await tx.execute<{
+      id: string;
+      event_id: string;
+      endpoint_id: string;
+      attempts: number;
+      created_at: string;
+      enabled: boolean;
+      claimable: boolean;
+    }>(sql`
+      select d.id, d.event_id, d.endpoint_id, d.attempts, d.created_at, e.enabled,
+             (d.state in ('pending', 'queued') or (d.state = 'delivering' and d.lease_until < now())) as claimable
+        from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+       where d.id = ${deliveryId}
+         for update of d`);
+    const d = r.rows[0];
+    if (!d || !d.claimable) return 'nothing';
+    if (!d.enabled) {
+      await tx.execute(sql`
+        update webhook_deliveries set state = 'cancelled', lease_until = null, last_error = 'The endpoint is disabled.'
+         where id = ${deliveryId}`);
+      return 'cancelled';
+    }
+    const ep = await tx.execute<{
+      url: string;
+      secret_enc: string;
+      previous_secret_enc: string | null;
+      overlap: boolean;
+    }>(
+      sql`
+      update webhook_endpoints set busy_until = now() + make_interval(secs => ${leaseSec})
+       where id = ${d.endpoint_id} and (busy_until is null or busy_until < now())
+       returning url, secret_enc, previous_secret_enc, coalesce(previous_secret_until > now(), false) as overlap`,
+    );
+    const endpoint = ep.rows[0];
+    if (!endpoint) {
+      await tx.execute(sql`update webhook_deliveries set state = 'queued' where id = ${deliveryId}`);
+      await enqueueWebhookJobs(tx, boss, [deliveryId], new Date(Date.now() + o.busyDelayMs));
+      return 'busy';
+    }
+    await tx.execute(sql`
+      update webhook_deliveries
+         set state = 'delivering', attempts = attempts + 1, last_attempt_at = now(),
+             lease_until = now() + make_interval(secs => ${leaseSec})
+       where id = ${deliveryId}`);
+    const ev = await tx.execute<{ type: string; payload: Record<string, unknown>; created_at: string }>(
+      sql`select type, payload, created_at from webhook_events where id = ${d.event_id}`,
+    );
+    const secrets = [
+      endpoint.secret_enc,
+      ...(endpoint.overlap && endpoint.previous_secret_enc ? [endpoint.previous_secret_enc] : []),
+    ];
+    return {
+      id: deliveryId,
+      eventId: d.event_id,
+      endpointId: d.endpoint_id,
+      attempt: d.attempts + 1,
+      createdAt: new Date(d.created_at),
+      url: endpoint.url,
+      secrets: secrets.map(decryptSecret),
+      event: { type: ev.rows[0].type, payload: ev.rows[0].payload, createdAt: new Date(ev.rows[0].created_at) },
+    };
+  });
+  if (typeof claim === 'string') return { kind: claim };
+
+  const sent = await send(claim, o.timeoutMs);
+  const ok = sent.status !== null && sent.status >= 200 && sent.status < 300;
+  const gone = sent.status === 410;
+  // A receiver's Retry-After wins over the backoff, even past its cap (it is capped at a day).
+  const delay = Math.max(retryDelayMs(claim.attempt, o.retryBaseMs, o.retryMaxMs), sent.retryAfterMs ?? 0);
+  const next = new Date(Date.now() + delay);
+  const giveUp = !ok && !gone && next.getTime() > claim.createdAt.getTime() + o.retryForMs;
+  const kind: WebhookOutcome = ok ? 'delivered' : gone ? 'disabled' : giveUp ? 'failed' : 'retry_scheduled';
+
+  await db().transaction(async (tx) => {
+    await tx.insert(webhookAttempts).values({
+      deliveryId: claim.id,
+      endpointId: claim.endpointId,
+      eventId: claim.eventId,
+      attempt: claim.attempt,
+      status: sent.status,
+      latencyMs: sent.latencyMs,
+      error: sent.error,
+      responseExcerpt: sent.excerpt,
+    });
+    await tx.execute(sql`update webhook_endpoints set busy_until = null where id = ${claim.endpointId}`);
+    const summary = sent.error ?? `HTTP ${sent.status}`;
+    if (ok) {
+      await tx.execute(sql`
+        update webhook_deliveries set state = 'delivered', delivered_at = now(), lease_until = null,
+               last_status = ${sent.status}, last_error = null
+         where id = ${claim.id}`);
+    } else if (gone || giveUp) {
+      await tx.execute(sql`
+        update webhook_deliveries set state = 'failed', lease_until = null, last_status = ${sent.status},
+               last_error = ${gone ? 'The receiver answered 410 Gone: the endpoint was disabled.' : `Gave up after ${claim.attempt} attempts: ${summary}`}
+         where id = ${claim.id}`);
+    } else {
+      await tx.execute(sql`
+        update webhook_deliveries set state = 'queued', lease_until = null, next_attempt_at = ${next.toISOString()},
+               last_status = ${sent.status}, last_error = ${summary}
+         where id = ${claim.id}`);
+      await enqueueWebhookJobs(tx, boss, [claim.id], next);
+    }
+    if (gone) {
+      await tx.execute(sql`
+        update webhook_endpoints
+           set enabled = false, updated_at = now(),
+               disabled_reason = ${`The receiver answered 410 Gone at ${new Date().toISOString()}.`}
+         where id = ${claim.endpointId}`);
+      await audit(
+        {
+          action: 'webhook.endpoint_disabled',
+          actorEmail: null,
+          targetType: 'webhook_endpoint',
+          targetId: claim.endpointId,
+          ip: null,
+          details: { reason: '410', eventId: claim.eventId },
+        },
+        tx,
+      );
+    }
+  });
+  if (!ok)
+    o.log(
+      `${claim.event.type} ${claim.eventId} attempt ${claim.attempt}: ${sent.error ?? `HTTP ${sent.status}`}${kind === 'retry_scheduled' ? `; next in ${Math.round(delay / 1000)} s` : ` (${kind})`}`,
+    );
+  return { kind, endpointId: claim.endpointId };
+}
+
+interface Sent {
+  status: number | null;
+  latencyMs: number;
+  error: string | null;
+  excerpt: string | null;
+  retryAfterMs?: number;
+}
+
+async function send(c: Claimed, timeoutMs: number): Promise<Sent> {
+  const body = eventBody(c.event);
+  const headers = signedHeaders(c.eventId, body, c.secrets);
+  const signal = AbortSignal.timeout(timeoutMs);
+  const t0 = performance.now();
+  try {
+    const res = await fetch(c.url, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'Verdict-Webhooks/1.0' },
+      body,
+      redirect: 'manual',
+      signal,
+    });
+    const excerpt = await readExcerpt(res).catch(() => null);
+    return {
+      status: res.status,
+      latencyMs: Math.round(performance.now() - t0),
+      error: null,
+      excerpt,
+      retryAfterMs: parseRetryAfter(res.headers.get('retry-after')),
+    };
+  } catch (err) {
+    return {
+      status: null,
+      latencyMs: Math.round(performance.now() - t0),
+      error: describeFetchError(err, timeoutMs),
+      excerpt: null,
+    };
+  }
+}
+
+/** The first bytes of the answer only: a receiver may send anything, of any length. */
+async function readExcerpt(res: Response): Promise<string | null> {
+  if (!res.body) return null;
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < EXCERPT_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  const text = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8').trim();
+  return text ? text.slice(0, EXCERPT_CHARS) : null;
+}
+
+/** Retry-After in seconds or as an HTTP date (RFC 9110 §10.2.3), at most a day. */
+export function parseRetryAfter(value: string | null): number | undefined {
+  if (!value) return undefined;
+  const s = Number(value);
+  const ms = Number.isFinite(s) ? s * 1000 : Date.parse(value) - Date.now();
+  return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 86_400_000) : undefined;
+}
+
+function describeFetchError(err: unknown, timeoutMs: number): string {
+  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError'))
+    return `Timed out after ${timeoutMs} ms`;
+  const cause = err instanceof Error ? (err.cause as { code?: string; message?: string } | undefined) : undefined;
+  if (cause?.code === 'ECONNREFUSED') return 'Connection refused';
+  if (cause?.code === 'ENOTFOUND') return 'Host not found';
+  if (cause?.code) return `Network error (${cause.code})`;
+  return `Network error (${err instanceof Error ? err.name : 'unknown'})`;
+}

@@ -1,0 +1,99 @@
+import 'server-only';
+import type PgBoss from 'pg-boss';
+import type { Env } from '@/lib/env';
+import { QUEUES } from '@/lib/jobs/boss';
+import { logError } from '@/lib/log';
+import { deliverWebhook, type WebhookDeliveryOptions } from './deliver';
+import { pumpWebhooks } from './pump';
+import { announceSpikes, announceSyncFailures } from './watch';
+
+export interface WebhookWorkerOptions extends WebhookDeliveryOptions {
+  /** Requests in flight in this process (WEBHOOK_CONCURRENCY). Default 4. */
+  concurrency?: number;
+  /** How often an idle delivery worker looks for jobs. Default 1 s. */
+  pollingIntervalSeconds?: number;
+  /** How often the outbox is pumped into the queue. Default 1 s. */
+  pumpIntervalMs?: number;
+  /** SYNC_FAILED_AFTER_MINUTES. Default 30. */
+  syncFailedAfterMinutes?: number;
+  /** Announce spikes and sync incidents every minute. Default true. */
+  watch?: boolean;
+}
+
+/** The worker's settings from the configuration (lib/env.ts). */
+export function webhookOptionsFromEnv(
+  env: Pick<Env, 'WEBHOOK_CONCURRENCY' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_HOURS' | 'SYNC_FAILED_AFTER_MINUTES'>,
+): WebhookWorkerOptions {
+  return {
+    concurrency: env.WEBHOOK_CONCURRENCY,
+    timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    retryForMs: env.WEBHOOK_RETRY_HOURS * 3_600_000,
+    syncFailedAfterMinutes: env.SYNC_FAILED_AFTER_MINUTES,
+  };
+}
+
+export interface WebhookWorker {
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts outgoing webhooks on a started pg-boss: `concurrency` delivery loops (one job each, so a
+ * slow receiver takes one of them), the outbox pump, and the minute's watch for spikes and sync
+ * incidents (a pg-boss schedule: one run per minute across all workers).
+ */
+export async function registerWebhookWorkers(boss: PgBoss, options: WebhookWorkerOptions = {}): Promise<WebhookWorker> {
+  const ids: string[] = [];
+  let inFlight = 0;
+  for (let i = 0; i < Math.max(1, options.concurrency ?? Number(process.env.WEBHOOK_CONCURRENCY || 4)); i++) {
+    ids.push(
+      await boss.work<{ deliveryId?: unknown }>(
+        QUEUES.deliverWebhook,
+        { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 },
+        async ([job]) => {
+          const id = Number(job.data?.deliveryId);
+          if (!Number.isSafeInteger(id) || id <= 0) return;
+          inFlight++;
+          try {
+            await deliverWebhook(boss, id, options);
+          } finally {
+            inFlight--;
+          }
+        },
+      ),
+    );
+  }
+  if (options.watch ?? true) {
+    const minutes = options.syncFailedAfterMinutes ?? Number(process.env.SYNC_FAILED_AFTER_MINUTES || 30);
+    await boss.schedule(QUEUES.webhookWatch, '* * * * *');
+    ids.push(
+      await boss.work(QUEUES.webhookWatch, async () => {
+        await announceSpikes();
+        await announceSyncFailures(minutes);
+      }),
+    );
+  }
+  let running = false;
+  let stopped = false;
+  const pump = async () => {
+    if (running || stopped) return;
+    running = true;
+    try {
+      await pumpWebhooks(boss);
+    } catch (err) {
+      logError('webhook pump', err);
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void pump(), options.pumpIntervalMs ?? 1_000);
+  await pump();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      for (const id of ids) await boss.offWork({ id }).catch(() => undefined);
+      // offWork does not wait for running handlers: a stopped worker has no request in flight.
+      while (running || inFlight > 0) await new Promise((r) => setTimeout(r, 20));
+    },
+  };
+}
