@@ -24,11 +24,11 @@ import {
   decodeCursor,
   encodeCursor,
   LIST_COLUMNS,
-  listWhere,
   readListWithTotal,
   type ListRowRaw,
 } from '@/lib/data/executions/list';
 import { resolveSearch } from '@/lib/data/executions/queries';
+import { listWhere } from '@/lib/executions/where';
 import { createDb, type Db } from '@/lib/db/client';
 import { executions } from '@/lib/db/schema';
 import { runMigrations } from '@/lib/db/migrate';

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Env } from '@/lib/env';
 import { IdvClient } from '@/lib/idv/client';
 import { idvConfigFromEnv } from '@/lib/idv/config';
+import { registerCaseWorkers } from '@/lib/cases/worker';
 import { registerFeedbackWorkers } from '@/lib/feedback/worker';
 import { removeSimulatorAddress, writeSimulatorAddress } from '@/lib/server/service-address';
 import { startSimulator, type RunningSimulator } from '@/lib/simulator';
@@ -85,6 +86,7 @@ export async function startServices(opts: {
     process.env.DATABASE_URL ||= opts.databaseUrl;
     process.env.DB_POOL_MAX ||= '4';
     await registerFeedbackWorkers(worker.boss, { idv: () => idv, log: (s) => opts.log(`feedback: ${s}`) });
+    await registerCaseWorkers(worker.boss);
   } else {
     opts.log('WORKER=off: the sync runs in `npm run worker` (callbacks are queued until one runs).');
   }

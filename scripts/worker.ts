@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { runMigrations } from '@/lib/db/migrate';
 import { loadConfigOrExit, openDatabase } from '@/lib/server/runtime';
+import { registerCaseWorkers } from '@/lib/cases/worker';
 import { registerFeedbackWorkers } from '@/lib/feedback/worker';
 import { cliIdvClient, startProcessWorker } from '@/lib/sync/process';
 
@@ -19,6 +20,7 @@ async function main() {
   const idv = cliIdvClient(env, dataDir);
   const worker = await startProcessWorker({ env, databaseUrl: database.url, idv, log });
   await registerFeedbackWorkers(worker.boss, { idv: () => idv, log: (s) => log(`feedback: ${s}`) });
+  await registerCaseWorkers(worker.boss);
   log(`Sync worker running (poll every ${env.SYNC_POLL_MINUTES} min). Press Ctrl+C to stop.`);
   let stopping = false;
   const stop = async () => {

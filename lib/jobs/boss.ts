@@ -19,6 +19,10 @@ export const QUEUES = {
   retention: 'sync.retention',
   /** Deliver one feedback to the service (R11). Data: { feedbackId } */
   deliverFeedback: 'feedback.deliver',
+  /** Re-match unresolved executions to queues after a queue changed. Data: { runId } (lib/cases/rematch.ts) */
+  rematchCases: 'cases.rematch',
+  /** Every minute: claims untouched for CASE_CLAIM_MINUTES return to their queue. */
+  releaseClaims: 'cases.release',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -33,6 +37,8 @@ const QUEUE_OPTIONS: Partial<Record<QueueName, Omit<PgBoss.Queue, 'name'>>> = {
   [QUEUES.poll]: { policy: 'short', retryLimit: 0, expireInSeconds: 3600 },
   [QUEUES.reconcile]: { policy: 'short', retryLimit: 0, expireInSeconds: 3600 },
   [QUEUES.retention]: { policy: 'short', retryLimit: 0, expireInSeconds: 3600 },
+  [QUEUES.rematchCases]: { retryLimit: 3, retryDelay: 10, expireInSeconds: 3600 },
+  [QUEUES.releaseClaims]: { policy: 'short', retryLimit: 0, expireInSeconds: 300 },
 };
 
 /** JOB_SCHEMA (lib/env.ts, default pgboss), read without validating the whole configuration. */
