@@ -5,6 +5,7 @@ import {
   CheckSquare,
   ClipboardList,
   Home,
+  Inbox,
   List,
   Menu,
   Moon,
@@ -33,6 +34,7 @@ const ICONS = {
   settings: Settings,
   check: CheckSquare,
   activity: Activity,
+  inbox: Inbox,
 };
 
 export interface ShellNavItem {

@@ -174,10 +174,7 @@ export async function archiveQueue(
 /** The queues page's display order (claims follow priority, not this order). */
 export async function reorderQueues(actor: CaseUser, input: { queueIds: string[] }): Promise<ActionResult<null>> {
   return db().transaction(async (tx) => {
-    const known = await tx
-      .select({ id: caseQueues.id })
-      .from(caseQueues)
-      .where(inArray(caseQueues.id, input.queueIds));
+    const known = await tx.select({ id: caseQueues.id }).from(caseQueues).where(inArray(caseQueues.id, input.queueIds));
     if (known.length !== new Set(input.queueIds).size)
       return { ok: false as const, code: 'INVALID' as const, error: 'Unknown queue.' };
     for (const [i, id] of input.queueIds.entries())

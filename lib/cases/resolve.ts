@@ -49,10 +49,7 @@ export async function resolveCase(actor: CaseUser, input: ResolveCaseInput): Pro
         .where(and(eq(caseReasons.code, input.reason), eq(caseReasons.active, true)));
       if (!reason || !reason.outcomes.includes(input.outcome))
         return refuse('INVALID', 'Choose one of the listed reasons for this outcome.', 'reason');
-      const [queue] = await tx
-        .select({ kind: caseQueues.kind })
-        .from(caseQueues)
-        .where(eq(caseQueues.id, c.queueId));
+      const [queue] = await tx.select({ kind: caseQueues.kind }).from(caseQueues).where(eq(caseQueues.id, c.queueId));
 
       let state: 'resolved' | 'open' = 'resolved';
       let toQueue = c.queueId;

@@ -55,7 +55,10 @@ export const resolveCaseSchema = z
     ),
     /** Feedback sent in the same step: FRAUD or NOT_FRAUD, with the service's reason. */
     feedbackStatus: z.preprocess(blankToUndefined, z.enum(['FRAUD', 'NOT_FRAUD']).optional()),
-    feedbackReason: z.preprocess(blankToUndefined, z.enum(FEEDBACK_REASONS).optional()),
+    feedbackReason: z.preprocess(
+      blankToUndefined,
+      z.enum(FEEDBACK_REASONS, { error: 'Choose one of the service\'s reasons.' }).optional(),
+    ),
     /** The feedback form's version (latest submission id, or "none") and its idempotency key. */
     feedbackVersion: z.preprocess(blankToUndefined, z.string().max(40).optional()),
     idempotencyKey: z.preprocess(
@@ -127,7 +130,9 @@ export const queueFormSchema = z.object({
 });
 export const createQueueSchema = queueFormSchema;
 export const updateQueueSchema = queueFormSchema.extend({ queueId: id('queue') });
-export const archiveQueueSchema = z.object({ queueId: id('queue'), archived: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]),
+export const archiveQueueSchema = z.object({
+  queueId: id('queue'),
+  archived: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]),
 });
 export const reorderQueuesSchema = z.object({
   queueIds: z.array(id('queue')).min(1, 'Nothing to reorder.').max(200),

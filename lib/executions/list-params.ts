@@ -43,6 +43,9 @@ export const CASE_STATE_LABELS: Record<CaseStateFilter, string> = {
   in_review: 'In review',
   resolved: 'Resolved',
 };
+/** Resolution outcomes a list can be filtered by (escalated cases are open in an escalation queue). */
+export const OUTCOME_FILTERS = ['approve', 'decline'] as const;
+export type OutcomeFilter = (typeof OUTCOME_FILTERS)[number];
 export const DUE_FILTERS = ['overdue', 'today'] as const;
 export type DueFilter = (typeof DUE_FILTERS)[number];
 export const DUE_FILTER_LABELS: Record<DueFilter, string> = { overdue: 'Overdue', today: 'Due within 24 hours' };
@@ -203,6 +206,8 @@ export const LIST_PARAMS = {
     ),
   ),
   due: caseWork(one(oneOf(DUE_FILTERS), (v) => DUE_FILTER_LABELS[v])),
+  outcome: caseWork(many(oneOf(OUTCOME_FILTERS), (v) => (v === 'approve' ? 'Approved' : 'Declined'))),
+  resolver: caseWork(one(uuid, (v, names) => `Resolved by ${named(v, names)}`)),
   /** A UUID typed into the search box (execution or account id). */
   q: one(uuid, (v) => `Id ${v.slice(0, 8)}…`, 'search'),
   /** Token of a free-text search stored on the server (shown in the search box, not as a chip). */

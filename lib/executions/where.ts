@@ -135,6 +135,8 @@ function caseWhere(p: ListParams, userId: string | undefined): SQL | undefined {
   else if (p.assignee === 'me') c.push(userId ? eq(cases.assigneeId, userId) : sql`false`);
   else if (p.assignee) c.push(eq(cases.assigneeId, p.assignee));
   if (p.assignee && p.assignee !== 'none') c.push(eq(cases.state, 'in_review'));
+  if (p.outcome.length) c.push(inArray(cases.outcome, p.outcome));
+  if (p.resolver) c.push(eq(cases.resolvedBy, p.resolver));
   if (p.due) {
     c.push(sql`${cases.state} <> 'resolved'`);
     c.push(p.due === 'overdue' ? sql`${cases.dueAt} < now()` : sql`${cases.dueAt} < now() + interval '24 hours'`);

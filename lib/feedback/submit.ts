@@ -270,7 +270,12 @@ export async function submitFeedback(
       };
     }
     if ((latest?.id ?? 'none') !== input.version)
-      return { ok: false as const, code: 'CONFLICT' as const, error: conflictMessage(latest!) };
+      return {
+        ok: false as const,
+        code: 'CONFLICT' as const,
+        // No submission at all yet the form names one: an outdated or hand-made form.
+        error: latest ? conflictMessage(latest) : 'Reload the page: the form is out of date.',
+      };
 
     const state: FeedbackState = needsApproval((await getFourEyes(tx)).enabled, actor.role, input.status)
       ? 'awaiting_approval'

@@ -38,6 +38,8 @@ const SAMPLE: { [K in ListParamKey]-?: NonNullable<ListParams[K]> } = {
   queue: ['0e2e0000-0000-4000-a000-000000000006'],
   assignee: 'me',
   due: 'overdue',
+  outcome: ['decline'],
+  resolver: '0e2e0000-0000-4000-a000-000000000007',
   q: '0e2e0000-0000-4000-a000-000000000002',
   st: 'tokentoken12',
   sort: 'risk',
@@ -105,7 +107,22 @@ describe('the list URL state, defined once', () => {
 
   it('saves a queue from the list: its execution filters only, never case work, search, sort or position', () => {
     const def = queueDefinitionOf(SAMPLE);
-    for (const k of ['caseState', 'queue', 'assignee', 'due', 'q', 'st', 'sort', 'dir', 'size', 'after', 'before', 'at'])
+    for (const k of [
+      'caseState',
+      'queue',
+      'assignee',
+      'due',
+      'outcome',
+      'resolver',
+      'q',
+      'st',
+      'sort',
+      'dir',
+      'size',
+      'after',
+      'before',
+      'at',
+    ])
       expect(new URLSearchParams(def).has(k), k).toBe(false);
     const p = parseQueueDefinition(def);
     expect(p).toMatchObject({ decision: SAMPLE.decision, riskMin: 10, riskMax: 40, rule: SAMPLE.rule, caseState: [] });
