@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CASE_OUTCOMES, NOTE_MAX_CHARS, type CaseOutcome } from '@/lib/db/schema/cases';
+import { CASE_OUTCOMES, NOTE_MAX_CHARS, type CaseOutcome } from '@/lib/cases/states';
 import { FEEDBACK_REASONS } from '@/lib/idv/schemas';
 
 /**
@@ -57,7 +57,7 @@ export const resolveCaseSchema = z
     feedbackStatus: z.preprocess(blankToUndefined, z.enum(['FRAUD', 'NOT_FRAUD']).optional()),
     feedbackReason: z.preprocess(
       blankToUndefined,
-      z.enum(FEEDBACK_REASONS, { error: 'Choose one of the service\'s reasons.' }).optional(),
+      z.enum(FEEDBACK_REASONS, { error: "Choose one of the service's reasons." }).optional(),
     ),
     /** The feedback form's version (latest submission id, or "none") and its idempotency key. */
     feedbackVersion: z.preprocess(blankToUndefined, z.string().max(40).optional()),

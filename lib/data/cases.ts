@@ -1,8 +1,8 @@
 import 'server-only';
-import { aliasedTable, and, asc, desc, eq, sql } from 'drizzle-orm';
+import { aliasedTable, and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { db, type Db } from '@/lib/db/client';
 import { caseEvents, caseNotes, caseQueues, caseReasons, caseRematchRuns, cases, users } from '@/lib/db/schema';
-import type { CaseOutcome, CaseState, QueueKind } from '@/lib/db/schema/cases';
+import type { CaseOutcome, CaseState, QueueKind } from '@/lib/cases/states';
 
 /**
  * The read side of case work: an execution's case, its notes, the queues with their numbers,
@@ -74,6 +74,38 @@ export async function getCaseOfExecution(executionId: string, d: Db = db()): Pro
     resolvedBy: r.resolvedById ? { id: r.resolvedById, name: r.resolvedByName ?? 'someone' } : null,
     resolvedAt: r.resolvedAt?.toISOString() ?? null,
   };
+}
+
+/** What a list row shows of its case. */
+export interface ListCase {
+  state: CaseState;
+  queueId: string;
+  queueName: string;
+  assigneeId: string | null;
+  assigneeName: string | null;
+  dueAt: string;
+  overdue: boolean;
+}
+
+/** The cases of one list page's rows, by execution id. */
+export async function getListCases(executionIds: string[], d: Db = db()): Promise<Map<string, ListCase>> {
+  if (!executionIds.length) return new Map();
+  const rows = await d
+    .select({
+      executionId: cases.executionId,
+      state: cases.state,
+      queueId: cases.queueId,
+      queueName: caseQueues.name,
+      assigneeId: cases.assigneeId,
+      assigneeName: assignee.name,
+      dueAt: cases.dueAt,
+      overdue: sql<boolean>`${cases.state} <> 'resolved' and ${cases.dueAt} < now()`,
+    })
+    .from(cases)
+    .innerJoin(caseQueues, eq(caseQueues.id, cases.queueId))
+    .leftJoin(assignee, eq(assignee.id, cases.assigneeId))
+    .where(inArray(cases.executionId, executionIds));
+  return new Map(rows.map(({ executionId, dueAt, ...r }) => [executionId, { ...r, dueAt: dueAt.toISOString() }]));
 }
 
 export interface CaseEventView {

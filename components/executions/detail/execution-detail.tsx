@@ -19,6 +19,7 @@ import { RiskBar, WhyPane } from './why';
 
 const TOC = [
   ['why', 'Why'],
+  ['case', 'Case'],
   ['credentials', 'Images'],
   ['data', 'Data'],
   ['capabilities', 'Capabilities'],
@@ -38,9 +39,19 @@ export interface DetailProps {
   refreshAction?: (input: { executionId: string }) => Promise<ActionResult<unknown>>;
   /** Where the feedback form (a separate feature) renders. */
   feedbackSlot?: React.ReactNode;
+  /** Case work (a separate feature): the header's case line, and the resolve panel and notes beside the feedback. */
+  caseHeader?: React.ReactNode;
+  caseSlot?: React.ReactNode;
 }
 
-export function ExecutionDetailView({ detail: d, nav, refreshAction, feedbackSlot }: DetailProps) {
+export function ExecutionDetailView({
+  detail: d,
+  nav,
+  refreshAction,
+  feedbackSlot,
+  caseHeader,
+  caseSlot,
+}: DetailProps) {
   const groups = capabilityGroups(d.result);
   const rules = ruleExecutions(d.ruleExecutions);
   const steps = stepViews(d.steps, groups);
@@ -127,6 +138,7 @@ export function ExecutionDetailView({ detail: d, nav, refreshAction, feedbackSlo
             <Field label="Fetched from the service">{formatDateTime(d.fetchedAt)}</Field>
           </dl>
         </div>
+        {caseHeader}
       </section>
 
       {reveal ? <RevealBanner reveal={reveal} /> : null}
@@ -176,6 +188,7 @@ export function ExecutionDetailView({ detail: d, nav, refreshAction, feedbackSlo
           <RulesSection executions={rules} />
         </div>
         <div className="flex min-w-0 flex-col gap-4">
+          {caseSlot}
           <FeedbackSection detail={d} slot={feedbackSlot} />
           <LinkedSection detail={d} />
           <CaptureSection result={d.result} />

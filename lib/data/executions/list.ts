@@ -5,6 +5,7 @@ import { db as defaultDb } from '@/lib/db/client';
 import { executions } from '@/lib/db/schema';
 import type { ListParams, SortKey } from '@/lib/executions/list-params';
 import { maskField } from '@/lib/pii/mask';
+import type { ListCase } from '@/lib/data/cases';
 
 /**
  * The executions list: filters, sort and keyset pagination in SQL, one page at a time.
@@ -88,6 +89,8 @@ export type ExecutionListRow = Omit<
   cursor: string;
   /** Verdict's own label while it is not at the service yet (see getUndeliveredLabels). */
   feedbackLabel?: string | null;
+  /** The execution's case, if it has one (lib/data/cases.ts). */
+  caseInfo?: ListCase | null;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ import { eq, or } from 'drizzle-orm';
 import { db, type Db } from '@/lib/db/client';
 import { executions } from '@/lib/db/schema';
 import type { ListParams } from '@/lib/executions/list-params';
+import { getListCases } from '@/lib/data/cases';
 import { getUndeliveredLabels } from '@/lib/data/feedback';
 import { revealedIds } from '@/lib/data/reveals';
 import { resolveSearchTerm } from '@/lib/data/search-terms';
@@ -76,7 +77,7 @@ export async function listWhereOf(p: ListParams, userId?: string) {
 export async function listExecutions(p: ListParams, userId: string): Promise<ExecutionList> {
   const { where, search } = await listWhereOf(p, userId);
   const { page, total } = await readListWithTotal(p, where);
-  const [revealed, labels] = await Promise.all([
+  const [revealed, labels, caseOf] = await Promise.all([
     revealedIds(
       userId,
       page.rows.map((r) => r.id),
@@ -84,11 +85,13 @@ export async function listExecutions(p: ListParams, userId: string): Promise<Exe
     getUndeliveredLabels(
       page.rows.filter((r) => r.feedbackDelivery && r.feedbackDelivery !== 'delivered').map((r) => r.id),
     ),
+    getListCases(page.rows.map((r) => r.id)),
   ]);
   return {
     rows: page.rows.map((r) => ({
       ...toListRow(p.sort, r, revealed.has(r.id)),
       feedbackLabel: labels.get(r.id) ?? null,
+      caseInfo: caseOf.get(r.id) ?? null,
     })),
     next: page.next,
     prev: page.prev,

@@ -12,6 +12,15 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import {
+  CASE_OUTCOMES,
+  CASE_STATES,
+  NOTE_MAX_CHARS,
+  QUEUE_KINDS,
+  type CaseOutcome,
+  type CaseState,
+  type QueueKind,
+} from '../../cases/states';
 import { users } from './auth';
 import { executions } from './executions';
 
@@ -22,12 +31,7 @@ import { executions } from './executions';
  * and back (unassign, a claim nobody touched, reopen). Escalating moves it, open, to an
  * escalation queue that managers work.
  */
-export const CASE_STATES = ['open', 'in_review', 'resolved'] as const;
-export type CaseState = (typeof CASE_STATES)[number];
-export const CASE_OUTCOMES = ['approve', 'decline', 'escalate'] as const;
-export type CaseOutcome = (typeof CASE_OUTCOMES)[number];
-export const QUEUE_KINDS = ['filter', 'escalation'] as const;
-export type QueueKind = (typeof QUEUE_KINDS)[number];
+export { CASE_OUTCOMES, CASE_STATES, NOTE_MAX_CHARS, QUEUE_KINDS, type CaseOutcome, type CaseState, type QueueKind };
 
 export const caseQueues = pgTable(
   'case_queues',
@@ -151,8 +155,6 @@ export const caseEvents = pgTable(
       .where(sql`${t.type} in ('resolved', 'escalated')`),
   ],
 );
-
-export const NOTE_MAX_CHARS = 5000;
 
 /**
  * The notes thread of an execution: append-only (trigger). Editing a note adds its next version
