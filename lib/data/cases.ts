@@ -235,7 +235,8 @@ export interface QueueStats extends QueueSummary {
   backlog: number;
   inReview: number;
   overdue: number;
-  oldestArrivedAt: string | null;
+  /** Age of the oldest unresolved case, in seconds. */
+  oldestSeconds: number | null;
   resolved7d: number;
   resolved: number;
   p50Seconds: number | null;
@@ -285,7 +286,7 @@ export async function getQueuesPage(d: Db = db()): Promise<QueuesPage> {
       )
       select q.id, q.name, q.kind, q.priority, q.sla_hours, q.definition, q.min_role, q.archived,
         coalesce(a.backlog, 0)::int as backlog, coalesce(a.in_review, 0)::int as in_review,
-        coalesce(a.overdue, 0)::int as overdue, a.oldest, coalesce(a.resolved7d, 0)::int as resolved7d,
+        coalesce(a.overdue, 0)::int as overdue, extract(epoch from now() - a.oldest) as oldest, coalesce(a.resolved7d, 0)::int as resolved7d,
         coalesce(a.resolved, 0)::int as resolved, a.p50, a.p95
       from ${caseQueues} q left join agg a on a.queue_id = q.id
       order by q.archived, q.sort_order, q.priority, q.name`),
@@ -318,7 +319,7 @@ export async function getQueuesPage(d: Db = db()): Promise<QueuesPage> {
       backlog: Number(r.backlog),
       inReview: Number(r.in_review),
       overdue: Number(r.overdue),
-      oldestArrivedAt: r.oldest ? new Date(r.oldest as string).toISOString() : null,
+      oldestSeconds: seconds(r.oldest),
       resolved7d: Number(r.resolved7d),
       resolved: Number(r.resolved),
       p50Seconds: seconds(r.p50),
