@@ -508,3 +508,47 @@ describe('the actions: bad input and races get a clear message and write nothing
     void made;
   });
 });
+
+describe('demo history', () => {
+  it('spreads the open cases over resolved, claimed, overdue, escalated and open, once', async () => {
+    const { seedDemoCaseHistory } = await import('@/lib/cases/demo');
+    const { users } = await import('@/lib/db/schema');
+    for (const [email, role] of [
+      ['analyst@verdict.local', 'analyst'],
+      ['manager@verdict.local', 'manager'],
+    ] as const)
+      await db().insert(users).values({ email, name: email, role }).onConflictDoNothing();
+    const tag = `demo-${randomUUID().slice(0, 8)}`;
+    await makeQueue('Demo', `criteria=${tag}`, 0, 24);
+    const xs = Array.from({ length: 200 }, (_, i) =>
+      tagged(tag, { decision: i % 2 ? 'REJECTED' : 'WARNING', score: 60 }),
+    );
+    await ingestMany(
+      db(),
+      xs.map((x) => input(x)),
+    );
+    const first = await seedDemoCaseHistory(db());
+    expect(first.seeded).toBe(true);
+    const rows = await db()
+      .select({
+        state: cases.state,
+        overdue: sql<boolean>`${cases.state} <> 'resolved' and ${cases.dueAt} < now()`,
+        kind: caseQueues.kind,
+      })
+      .from(cases)
+      .innerJoin(caseQueues, eq(caseQueues.id, cases.queueId))
+      .where(
+        inArray(
+          cases.executionId,
+          xs.map((x) => x.id),
+        ),
+      );
+    const n = (f: (r: (typeof rows)[number]) => boolean) => rows.filter(f).length;
+    expect(n((r) => r.state === 'resolved')).toBeGreaterThan(40);
+    expect(n((r) => r.state === 'in_review')).toBeGreaterThan(5);
+    expect(n((r) => r.overdue)).toBeGreaterThan(10);
+    expect(n((r) => r.kind === 'escalation')).toBeGreaterThan(0);
+    expect(n((r) => r.state === 'open' && !r.overdue && r.kind === 'filter')).toBeGreaterThan(20);
+    expect((await seedDemoCaseHistory(db())).seeded).toBe(false);
+  });
+});
