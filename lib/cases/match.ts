@@ -1,8 +1,7 @@
 import 'server-only';
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { audit } from '@/lib/audit';
 import type { DbOrTx, Tx } from '@/lib/db/client';
-import { caseEvents, caseQueues, cases, executions, type CaseEventType } from '@/lib/db/schema';
+import { auditLog, caseEvents, caseQueues, cases, executions, type CaseEventType } from '@/lib/db/schema';
 import { parseQueueDefinition } from '@/lib/executions/list-params';
 import { listWhere } from '@/lib/executions/where';
 
@@ -134,17 +133,17 @@ export async function matchCases(tx: Tx, executionIds: string[], queues?: MatchQ
       ),
     );
     result.withdrawn = withdraw.map((w) => w.executionId);
-    for (const w of withdraw)
-      await audit(
-        {
-          action: 'case.withdrawn',
-          targetType: 'execution',
-          targetId: w.executionId,
-          ip: null,
-          details: { caseId: w.caseId, queueId: w.queueId },
-        },
-        tx,
-      );
+    // Written directly, not through lib/audit.ts: ingest runs outside any request (workers,
+    // scripts, the browser tests' seeding), where there is no actor and no client address.
+    await tx.insert(auditLog).values(
+      withdraw.map((w) => ({
+        action: 'case.withdrawn',
+        targetType: 'execution',
+        targetId: w.executionId,
+        outcome: 'success' as const,
+        details: { caseId: w.caseId, queueId: w.queueId },
+      })),
+    );
   }
   if (events.length) await tx.insert(caseEvents).values(events);
   return result;
