@@ -1,4 +1,3 @@
-import 'server-only';
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '@/lib/db/client';
 import { auditLog, caseEvents, caseQueues, cases, executions, type CaseEventType } from '@/lib/db/schema';
@@ -18,7 +17,8 @@ import { listWhere } from '@/lib/executions/where';
  *   on it; the audit log keeps the fact); a claimed one stays where it is;
  * - resolved cases and escalated ones (in an escalation queue) are never touched: a resolved
  *   case stays resolved unless someone reopens it.
- * Idempotent: matching the same executions again changes nothing.
+ * Idempotent: matching the same executions again changes nothing. No 'server-only' marker:
+ * ingest runs in the worker, scripts and the browser tests' seeding too.
  */
 
 export interface MatchQueue {

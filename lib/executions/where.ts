@@ -1,4 +1,3 @@
-import 'server-only';
 import { and, eq, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { cases, executions } from '@/lib/db/schema';
 import type { ListParams } from './list-params';
@@ -8,7 +7,9 @@ import type { ListParams } from './list-params';
  * and its count (lib/data/executions), the CSV export and queue matching (lib/cases/match.ts,
  * which ingest runs in its transaction) all use it, so a queue selects exactly what the list
  * shows for its definition. It lives here rather than in lib/data because lib/sync, which
- * writes, does not reach into the read side. Server only (the rest of this folder is browser-safe).
+ * writes, does not reach into the read side. For the server (the rest of this folder is
+ * browser-safe); no 'server-only' marker, as ingest also runs in the worker, scripts and the
+ * browser tests' seeding.
  */
 
 const dayStart = (d: string) => new Date(`${d}T00:00:00.000Z`);
