@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { DEMO_CASES_KEY } from '@/lib/cases/demo';
 import * as schema from '@/lib/db/schema';
 import { ingestMany } from '@/lib/sync/ingest';
 import { buildExecution } from '../fixtures/execution';
@@ -16,6 +15,8 @@ import { storageState, type RoleName } from './helpers';
  * reporting criteria of their own, which the queue's filters select.
  */
 
+/** The settings key the demo history writes when done (DEMO_CASES_KEY, lib/cases/demo.ts: server-only). */
+const DEMO_CASES_KEY = 'cases.demo_history';
 const TAG = `e2e-cases-${randomUUID().slice(0, 8)}`;
 const QUEUE = `Warnings ${TAG}`;
 let ids: string[] = [];
@@ -30,7 +31,7 @@ async function pressUntil(page: Page, key: string, done: () => Promise<void>) {
   await expect(async () => {
     await page.locator('body').press(key);
     await done();
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 const backlogOf = (page: Page) => page.locator(`tr[data-queue="${QUEUE}"] [data-testid="backlog"]`);
@@ -88,7 +89,7 @@ test('a saved queue, next case, a decline with FRAUD feedback, the queues page, 
   // 3. The analyst presses n on the list and gets one of them.
   const analyst = await as(browser, 'analyst');
   await analyst.goto('/executions');
-  await pressUntil(analyst, 'n', () => expect(analyst).toHaveURL(/\/executions\/[0-9a-f-]{36}$/, { timeout: 2_000 }));
+  await pressUntil(analyst, 'n', () => expect(analyst).toHaveURL(/\/executions\/[0-9a-f-]{36}$/, { timeout: 6_000 }));
   const first = analyst.url().split('/').pop()!;
   expect(ids).toContain(first);
   const header = analyst.getByTestId('case-header');
@@ -99,7 +100,7 @@ test('a saved queue, next case, a decline with FRAUD feedback, the queues page, 
   await pressUntil(analyst, 'r', () => expect(analyst.getByRole('radio', { name: 'Approve' })).toBeFocused());
   const form = analyst.getByRole('form', { name: 'Resolve the case' });
   await form.getByRole('radio', { name: 'Decline' }).check();
-  await form.getByLabel('Reason').selectOption('DOCUMENT_FORGED');
+  await form.getByLabel('Reason', { exact: true }).selectOption('DOCUMENT_FORGED');
   await form.getByLabel(/Comment/).fill('The date of birth is printed in another font.');
   await form.getByLabel('Also send feedback').selectOption('FRAUD');
   await form.getByLabel('Service reason').selectOption('IDENTITY_FRAUD');
@@ -117,7 +118,7 @@ test('a saved queue, next case, a decline with FRAUD feedback, the queues page, 
 
   // 4. The next n gives a different case.
   await pressUntil(analyst, 'n', () =>
-    expect(analyst).not.toHaveURL(new RegExp(`/executions/${first}$`), { timeout: 2_000 }),
+    expect(analyst).not.toHaveURL(new RegExp(`/executions/${first}$`), { timeout: 6_000 }),
   );
   await expect(analyst).toHaveURL(/\/executions\/[0-9a-f-]{36}$/);
   const second = analyst.url().split('/').pop()!;
