@@ -142,7 +142,7 @@ test('a saved queue, next case, a decline with FRAUD feedback, the queues page, 
   await expect(analyst.getByRole('list', { name: 'Active filters' })).toContainText(`Queue: ${QUEUE}`);
   const rows = analyst.locator('tbody tr');
   await expect(rows).toHaveCount(1);
-  await expect(rows.first()).toHaveClass(/bg-danger/);
+  await expect(rows.first()).toHaveClass(/\boverdue\b/);
   await expect(rows.first().locator('[data-overdue]')).toContainText('Overdue');
   await analyst.goto(`/executions/${third}`);
   await expect(analyst.getByTestId('case-header')).toHaveAttribute('data-overdue', 'true');

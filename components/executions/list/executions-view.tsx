@@ -269,7 +269,7 @@ function View(props: ExecutionsViewProps) {
             onSort: (key, dir) => go({ sort: key as SortKey, dir }),
           }}
           onOpen={(r) => router.push(detailHref(r.id, params))}
-          rowClassName={(r) => (r.caseInfo?.overdue ? 'bg-danger/5' : undefined)}
+          rowClassName={(r) => (r.caseInfo?.overdue ? 'overdue shadow-[inset_3px_0_0_var(--danger)]' : undefined)}
           searchInputId={SEARCH_INPUT_ID}
           busy={pending}
         />
