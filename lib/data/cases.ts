@@ -1,7 +1,7 @@
 import 'server-only';
-import { aliasedTable, and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { aliasedTable, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { db, type Db } from '@/lib/db/client';
-import { caseEvents, caseNotes, caseQueues, caseReasons, caseRematchRuns, cases, users } from '@/lib/db/schema';
+import { caseNotes, caseQueues, caseReasons, caseRematchRuns, cases, users } from '@/lib/db/schema';
 import type { CaseOutcome, CaseState, QueueKind } from '@/lib/cases/states';
 
 /**
@@ -106,34 +106,6 @@ export async function getListCases(executionIds: string[], d: Db = db()): Promis
     .leftJoin(assignee, eq(assignee.id, cases.assigneeId))
     .where(inArray(cases.executionId, executionIds));
   return new Map(rows.map(({ executionId, dueAt, ...r }) => [executionId, { ...r, dueAt: dueAt.toISOString() }]));
-}
-
-export interface CaseEventView {
-  id: number;
-  type: string;
-  at: string;
-  actor: string | null;
-  outcome: string | null;
-  reason: string | null;
-  comment: string | null;
-}
-
-export async function listCaseEvents(caseId: string, d: Db = db()): Promise<CaseEventView[]> {
-  const rows = await d
-    .select({
-      id: caseEvents.id,
-      type: caseEvents.type,
-      at: caseEvents.at,
-      actor: users.name,
-      outcome: caseEvents.outcome,
-      reason: caseEvents.reason,
-      comment: caseEvents.comment,
-    })
-    .from(caseEvents)
-    .leftJoin(users, eq(users.id, caseEvents.actorId))
-    .where(eq(caseEvents.caseId, caseId))
-    .orderBy(asc(caseEvents.at), asc(caseEvents.id));
-  return rows.map((r) => ({ ...r, at: r.at.toISOString() }));
 }
 
 export interface NoteView {
@@ -365,13 +337,4 @@ export async function getRematchProgress(d: Db = db()): Promise<RematchProgress 
     .limit(1);
   if (!r) return null;
   return { ...r, createdAt: r.createdAt.toISOString(), finishedAt: r.finishedAt?.toISOString() ?? null };
-}
-
-/** The user's open work: cases claimed by or assigned to them. */
-export async function countMyCases(userId: string, d: Db = db()): Promise<number> {
-  const [r] = await d
-    .select({ n: sql<number>`count(*)::int` })
-    .from(cases)
-    .where(and(eq(cases.assigneeId, userId), eq(cases.state, 'in_review')));
-  return r?.n ?? 0;
 }
