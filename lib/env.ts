@@ -92,6 +92,13 @@ const schema = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case SQL identifier')
     .default('pgboss'),
+  /** Minutes a claimed case may go untouched before it returns to its queue (lib/cases). */
+  CASE_CLAIM_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
   /** Minutes between polls of the service's list (catches what callbacks missed). */
   SYNC_POLL_MINUTES: z.coerce.number().int().min(1).max(1440).default(5),
   /** Hours between full reconciliations (0 = only on demand). */

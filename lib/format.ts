@@ -81,3 +81,16 @@ const percent1 = new Intl.NumberFormat('en-US', {
 export function formatPercent(ratio: number | null | undefined): string {
   return ratio == null || !Number.isFinite(ratio) ? '—' : percent1.format(ratio);
 }
+
+/** A length of time in the largest sensible units: "45 s", "12 min", "3 h 20 min", "2 d 4 h". */
+export function formatDuration(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return '—';
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return m % 60 ? `${h} h ${m % 60} min` : `${h} h`;
+  const d = Math.floor(h / 24);
+  return h % 24 ? `${d} d ${h % 24} h` : `${d} d`;
+}

@@ -15,26 +15,23 @@
  * postgres://postgres@127.0.0.1:5432/postgres; only a local server is accepted.
  */
 import { spawn } from 'node:child_process';
-import os from 'node:os';
-import { Worker } from 'node:worker_threads';
-import cliProgress from 'cli-progress';
 import { sql, type SQL } from 'drizzle-orm';
 import { Client } from 'pg';
 import {
   decodeCursor,
   encodeCursor,
   LIST_COLUMNS,
-  listWhere,
   readListWithTotal,
   type ListRowRaw,
 } from '@/lib/data/executions/list';
 import { resolveSearch } from '@/lib/data/executions/queries';
+import { listWhere } from '@/lib/executions/where';
 import { createDb, type Db } from '@/lib/db/client';
 import { executions } from '@/lib/db/schema';
 import { runMigrations } from '@/lib/db/migrate';
 import { DEFAULT_LIST_PARAMS, type ListParams } from '@/lib/executions/list-params';
 import { measureJsBudget } from './js-budget';
-import type { SeedJob } from './bench/seed-worker';
+import { seed } from './bench/seed';
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.includes(`--${name}`);
@@ -64,80 +61,6 @@ async function admin(base: URL, q: string) {
   } finally {
     await c.end();
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Seeding
-// ---------------------------------------------------------------------------------------------
-
-async function seed(url: string, rows: number) {
-  const c = new Client({ connectionString: url });
-  await c.connect();
-  // Loading into a table without its secondary indexes and building them once afterwards is
-  // several times faster than maintaining 17 indexes (two of them GIN) row by row.
-  const idx = await c.query<{ indexname: string; indexdef: string }>(
-    `select indexname, indexdef from pg_indexes where tablename = 'executions' and indexname <> 'executions_pkey'`,
-  );
-  for (const i of idx.rows) await c.query(`drop index ${i.indexname}`);
-
-  const threads = Math.max(1, Math.min(4, Number(option('threads') ?? os.availableParallelism())));
-  const anchor = new Date();
-  anchor.setUTCMinutes(0, 0, 0);
-  const bar = new cliProgress.SingleBar(
-    {
-      format: '  seeding {bar} {percentage}% | {value}/{total} rows | {rate} rows/s | eta {eta_formatted}',
-      hideCursor: true,
-    },
-    cliProgress.Presets.shades_classic,
-  );
-  const t0 = performance.now();
-  bar.start(rows, 0, { rate: 0 });
-  let done = 0;
-  const workerFile = new URL('./bench/seed-worker.ts', import.meta.url).href;
-  await Promise.all(
-    Array.from({ length: threads }, (_, k) => {
-      const job: SeedJob = {
-        url,
-        seed: 'verdict-bench',
-        count: rows,
-        days: 365,
-        anchor: anchor.toISOString(),
-        start: k,
-        stride: threads,
-        batch: 2000,
-        withJson: flag('with-json'),
-      };
-      return new Promise<void>((resolve, reject) => {
-        // tsx's loader is registered inside the worker: workers do not inherit it.
-        const w = new Worker(
-          `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(workerFile)}); })`,
-          { eval: true, workerData: job },
-        );
-        w.on('message', (m: { done?: number; finished?: number; error?: string }) => {
-          if (m.done) {
-            done += m.done;
-            bar.update(done, { rate: Math.round(done / ((performance.now() - t0) / 1000)) });
-          }
-          if (m.error) reject(new Error(m.error));
-          if (m.finished !== undefined) resolve();
-        });
-        w.on('error', reject);
-      });
-    }),
-  );
-  bar.stop();
-  const tLoad = performance.now() - t0;
-  log(`  rows written in ${(tLoad / 1000).toFixed(1)} s (${threads} threads, generator + toRows + INSERT)`);
-  const t1 = performance.now();
-  await c.query(`set maintenance_work_mem = '512MB'`);
-  for (const i of idx.rows) await c.query(i.indexdef);
-  const tIdx = performance.now() - t1;
-  log(`  ${idx.rows.length} indexes built in ${(tIdx / 1000).toFixed(1)} s`);
-  const t2 = performance.now();
-  await c.query('vacuum analyze executions');
-  log(`  vacuum analyze in ${((performance.now() - t2) / 1000).toFixed(1)} s`);
-  await c.end();
-  return { loadMs: tLoad, indexMs: tIdx, totalMs: performance.now() - t0 };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -198,7 +121,7 @@ async function main() {
     if (created) {
       await runMigrations(url);
       log(`Seeding ${ROWS.toLocaleString('en-US')} executions…`);
-      const s = await seed(url, ROWS);
+      const s = await seed(url, ROWS, { threads: option('threads'), withJson: flag('with-json') });
       log(`Seed total: ${(s.totalMs / 1000).toFixed(1)} s\n`);
     }
     const d = createDb(url, 4);

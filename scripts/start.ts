@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureUsers } from '@/lib/auth/seed';
+import { startDemoCaseHistory } from '@/lib/cases/demo';
 import { createDb } from '@/lib/db/client';
 import { runMigrations } from '@/lib/db/migrate';
 import { isRealServiceConfigured } from '@/lib/env';
@@ -88,6 +89,15 @@ async function main() {
   });
   Object.assign(childEnv, services.env);
   stops.push(services.stop);
+  if (demo) {
+    // The queues page of a first demo start shows weeks of case work (lib/cases/demo.ts).
+    const demoDb = createDb(database.url, 1);
+    const stopDemo = startDemoCaseHistory(demoDb, log);
+    stops.push(async () => {
+      await stopDemo();
+      await demoDb.$client.end();
+    });
+  }
 
   if (!dev) await ensureBuild(childEnv, log);
   log(dev ? 'Starting the console in development mode…' : 'Starting the console…');

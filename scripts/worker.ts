@@ -12,6 +12,7 @@ import { runMigrations } from '@/lib/db/migrate';
 import { loadConfigOrExit, openDatabase, persistentSecret } from '@/lib/server/runtime';
 import { auditSigningKey } from '@/lib/evidence/signing';
 import { registerEvidenceWorkers } from '@/lib/evidence/worker';
+import { registerCaseWorkers } from '@/lib/cases/worker';
 import { registerFeedbackWorkers } from '@/lib/feedback/worker';
 import { cliIdvClient, startProcessWorker } from '@/lib/sync/process';
 import { registerWebhookWorkers, webhookOptionsFromEnv } from '@/lib/webhooks/worker';
@@ -38,6 +39,7 @@ async function main() {
     ...webhookOptionsFromEnv(env),
     log: (s) => log(`webhooks: ${s}`),
   });
+  await registerCaseWorkers(worker.boss);
   log(`Sync worker running (poll every ${env.SYNC_POLL_MINUTES} min). Press Ctrl+C to stop.`);
   let stopping = false;
   const stop = async (signal: string) => {

@@ -45,6 +45,7 @@ export function DataTable<TData extends object>({
   onOpen,
   searchInputId,
   busy,
+  rowClassName,
 }: {
   columns: Array<ColumnDef<DataTableFeatures, TData, unknown>>;
   rows: TData[];
@@ -58,6 +59,8 @@ export function DataTable<TData extends object>({
   onOpen(row: TData): void;
   searchInputId?: string;
   busy?: boolean;
+  /** Extra classes of a row (a state worth seeing at a glance, such as an overdue case). */
+  rowClassName?(row: TData): string | undefined;
 }) {
   const bodyRef = React.useRef<HTMLTableSectionElement>(null);
   // A new page starts with no active row.
@@ -141,6 +144,7 @@ export function DataTable<TData extends object>({
               className={cn(
                 'cursor-pointer hover:bg-muted/50',
                 row.getIsSelected() && 'bg-primary/5',
+                rowClassName?.(row.original),
                 i === active && 'bg-primary/10 shadow-[inset_3px_0_0_var(--primary)]',
               )}
             >

@@ -5,6 +5,7 @@ import {
   CheckSquare,
   ClipboardList,
   Home,
+  Inbox,
   List,
   Menu,
   Moon,
@@ -35,6 +36,7 @@ const ICONS = {
   check: CheckSquare,
   activity: Activity,
   webhook: Webhook,
+  inbox: Inbox,
 };
 
 export interface ShellNavItem {

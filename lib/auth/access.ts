@@ -13,6 +13,7 @@ export const PAGE_ACCESS: Record<string, Access> = {
   '/': 'analyst',
   '/executions': 'analyst',
   '/executions/[id]': 'analyst',
+  '/queues': 'manager',
   '/audit': 'manager',
   '/approvals': 'manager',
   '/trends': 'manager',
@@ -63,18 +64,31 @@ export const ACTION_ACCESS: Record<string, Role> = {
   'lib/actions/webhooks.ts#sendWebhookTestAction': 'admin',
   'lib/actions/webhooks.ts#replayWebhookDeliveryAction': 'admin',
   'lib/actions/webhooks.ts#replayWebhookRangeAction': 'admin',
+  'lib/actions/cases.ts#claimNextCaseAction': 'analyst',
+  'lib/actions/cases.ts#assignCaseAction': 'analyst',
+  'lib/actions/cases.ts#bulkAssignCasesAction': 'analyst',
+  'lib/actions/cases.ts#resolveCaseAction': 'analyst',
+  'lib/actions/cases.ts#addNoteAction': 'analyst',
+  'lib/actions/cases.ts#editNoteAction': 'analyst',
+  'lib/actions/cases.ts#reopenCaseAction': 'manager',
+  'lib/actions/cases.ts#createQueueAction': 'manager',
+  'lib/actions/cases.ts#updateQueueAction': 'manager',
+  'lib/actions/cases.ts#archiveQueueAction': 'manager',
+  'lib/actions/cases.ts#reorderQueuesAction': 'manager',
+  'lib/actions/cases.ts#getRematchProgressAction': 'manager',
 };
 
 export interface NavItem {
   href: string;
   label: string;
   role: Role;
-  icon: 'home' | 'list' | 'chart' | 'audit' | 'sync' | 'users' | 'settings' | 'check' | 'webhook';
+  icon: 'home' | 'list' | 'chart' | 'audit' | 'sync' | 'users' | 'settings' | 'check' | 'webhook' | 'inbox';
 }
 
 export const NAV: NavItem[] = [
   { href: '/executions', label: 'Executions', role: 'analyst', icon: 'list' },
   { href: '/', label: 'Overview', role: 'analyst', icon: 'home' },
+  { href: '/queues', label: 'Queues', role: 'manager', icon: 'inbox' },
   { href: '/approvals', label: 'Approvals', role: 'manager', icon: 'check' },
   { href: '/trends', label: 'Trends', role: 'manager', icon: 'chart' },
   { href: '/audit', label: 'Audit log', role: 'manager', icon: 'audit' },

@@ -34,6 +34,28 @@ export const FEEDBACK_FILTER_LABELS: Record<FeedbackFilter, string> = {
   awaiting_approval: 'Awaiting approval',
 };
 
+/** Case work filters (lib/cases): the case's state ("none" = no case), its assignee and due time. */
+export const CASE_STATE_FILTERS = ['none', 'open', 'in_review', 'resolved'] as const;
+export type CaseStateFilter = (typeof CASE_STATE_FILTERS)[number];
+export const CASE_STATE_LABELS: Record<CaseStateFilter, string> = {
+  none: 'No case',
+  open: 'Open',
+  in_review: 'In review',
+  resolved: 'Resolved',
+};
+/** Resolution outcomes a list can be filtered by (escalated cases are open in an escalation queue). */
+export const OUTCOME_FILTERS = ['approve', 'decline'] as const;
+export type OutcomeFilter = (typeof OUTCOME_FILTERS)[number];
+export const DUE_FILTERS = ['overdue', 'today'] as const;
+export type DueFilter = (typeof DUE_FILTERS)[number];
+export const DUE_FILTER_LABELS: Record<DueFilter, string> = { overdue: 'Overdue', today: 'Due within 24 hours' };
+
+/**
+ * Display names a chip may need (a queue's or a person's name for an id), given by the page;
+ * without one the chip shows the start of the id.
+ */
+export type ChipNames = Record<string, string | undefined>;
+
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // ---------------------------------------------------------------------------------------------
@@ -99,21 +121,27 @@ interface Param<T, Many extends boolean, Default> {
   /** A view parameter's value when absent; left out of URLs. */
   default?: Default;
   /** The chip of one value, for filters and searches. */
-  chip?: (value: T) => string;
+  chip?: (value: T, names?: ChipNames) => string;
+  /** A case-work filter: about the review of an execution, so never part of a queue's definition. */
+  caseWork?: true;
   /** The start of a range: one chip (and one filter in the count) for it and its `end`. */
   range?: { end: string; chip: (from: T | undefined, to: T | undefined) => string };
   /** The end of a range: shown and counted with its start. */
   rangeEnd?: true;
 }
 
-const many = <T>(read: Read<T>, chip: (v: T) => string, max = 10): Param<T, true, never> => ({
+const many = <T>(read: Read<T>, chip: (v: T, names?: ChipNames) => string, max = 10): Param<T, true, never> => ({
   many: true,
   read,
   role: 'filter',
   max,
   chip,
 });
-const one = <T>(read: Read<T>, chip: (v: T) => string, role: Role = 'filter'): Param<T, false, undefined> => ({
+const one = <T>(
+  read: Read<T>,
+  chip: (v: T, names?: ChipNames) => string,
+  role: Role = 'filter',
+): Param<T, false, undefined> => ({
   many: false,
   read,
   role,
@@ -137,6 +165,11 @@ const rangeEnd = <T>(read: Read<T>): Param<T, false, undefined> => ({
   role: 'filter',
   rangeEnd: true,
 });
+
+const caseWork = <P>(p: P): P & { caseWork: true } => ({ ...p, caseWork: true });
+/** An assignee: `me` (the viewer), `none` (unassigned) or a user id. */
+const assignee: Read<string> = (raw) => (raw === 'me' || raw === 'none' ? raw : uuid(raw));
+const named = (v: string, names?: ChipNames) => names?.[v] ?? `${v.slice(0, 8)}…`;
 
 const capChip = (v: string) => {
   const [cap, a, b] = v.split(':');
@@ -165,6 +198,16 @@ export const LIST_PARAMS = {
   /** A rule id that matched (trends link to it). */
   rule: one(text(200), (v) => `Matched rule: ${v}`),
   account: one(uuid, (v) => `Account ${v.slice(0, 8)}…`),
+  caseState: caseWork(many(oneOf(CASE_STATE_FILTERS), (v) => `Case: ${CASE_STATE_LABELS[v]}`)),
+  queue: caseWork(many(uuid, (v, names) => `Queue: ${named(v, names)}`)),
+  assignee: caseWork(
+    one(assignee, (v, names) =>
+      v === 'me' ? 'Assigned to me' : v === 'none' ? 'Unassigned' : `Assignee: ${named(v, names)}`,
+    ),
+  ),
+  due: caseWork(one(oneOf(DUE_FILTERS), (v) => DUE_FILTER_LABELS[v])),
+  outcome: caseWork(many(oneOf(OUTCOME_FILTERS), (v) => (v === 'approve' ? 'Approved' : 'Declined'))),
+  resolver: caseWork(one(uuid, (v, names) => `Resolved by ${named(v, names)}`)),
   /** A UUID typed into the search box (execution or account id). */
   q: one(uuid, (v) => `Id ${v.slice(0, 8)}…`, 'search'),
   /** Token of a free-text search stored on the server (shown in the search box, not as a chip). */
@@ -285,7 +328,7 @@ export interface FilterChip {
 }
 
 /** A chip for every value of every active filter (and an id search). */
-export function filterChips(p: ListParams): FilterChip[] {
+export function filterChips(p: ListParams, names?: ChipNames): FilterChip[] {
   const out: FilterChip[] = [];
   for (const k of KEYS) {
     const def = LIST_PARAMS[k] as Param<unknown, boolean, unknown>;
@@ -299,8 +342,8 @@ export function filterChips(p: ListParams): FilterChip[] {
     const v = p[k] as unknown;
     if (Array.isArray(v))
       for (const x of v)
-        out.push({ key: `${k}-${String(x)}`, label: def.chip(x), remove: { [k]: v.filter((y) => y !== x) } });
-    else if (isSet(v)) out.push({ key: k, label: def.chip(v), remove: { [k]: undefined } });
+        out.push({ key: `${k}-${String(x)}`, label: def.chip(x, names), remove: { [k]: v.filter((y) => y !== x) } });
+    else if (isSet(v)) out.push({ key: k, label: def.chip(v, names), remove: { [k]: undefined } });
   }
   return out;
 }
@@ -308,4 +351,25 @@ export function filterChips(p: ListParams): FilterChip[] {
 /** The change to the list's state that clears every filter (the search stays). */
 export function clearedFilters(): Partial<ListParams> {
   return Object.fromEntries(FILTER_KEYS.map((k) => [k, LIST_PARAMS[k].many ? [] : undefined])) as Partial<ListParams>;
+}
+
+/** Filters a queue may be defined by: every list filter except the case-work ones. */
+export const QUEUE_DEFINITION_KEYS = FILTER_KEYS.filter((k) => !(LIST_PARAMS[k] as { caseWork?: true }).caseWork);
+
+/** A queue's definition from the list's state: its execution filters as a URL query. */
+export function queueDefinitionOf(p: Partial<ListParams>): string {
+  const kept = Object.fromEntries(QUEUE_DEFINITION_KEYS.map((k) => [k, p[k]])) as Partial<ListParams>;
+  return toSearchParams(kept, { withCursor: false }).toString();
+}
+
+/** The list's state that a queue's definition selects (its case-work filters never apply). */
+export function parseQueueDefinition(definition: string): ListParams {
+  const p = parseListParams(new URLSearchParams(definition));
+  return { ...p, ...clearedCaseWork(), q: undefined, st: undefined };
+}
+
+function clearedCaseWork(): Partial<ListParams> {
+  return Object.fromEntries(
+    FILTER_KEYS.filter((k) => !QUEUE_DEFINITION_KEYS.includes(k)).map((k) => [k, LIST_PARAMS[k].many ? [] : undefined]),
+  ) as Partial<ListParams>;
 }

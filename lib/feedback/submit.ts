@@ -8,7 +8,8 @@ import { db } from '@/lib/db/client';
 import { executions, feedbackSubmissions } from '@/lib/db/schema';
 import type { FeedbackState } from '@/lib/db/schema/feedback';
 import { formatDateTime } from '@/lib/format';
-import type { Tx } from '@/lib/db/client';
+import type { DbOrTx, Tx } from '@/lib/db/client';
+import { inTx } from '@/lib/db/tx';
 import {
   REASON_LABELS,
   STATUS_LABELS,
@@ -214,12 +215,14 @@ async function insertSubmissions(tx: Tx, boss: PgBoss, label: NewLabel, targets:
   return rows.map((r) => r.id);
 }
 
+/** `within`: the caller's transaction (resolving a case labels in the same one), else a new one. */
 export async function submitFeedback(
   actor: FeedbackUser,
   input: FeedbackFormInput,
+  within: DbOrTx = db(),
 ): Promise<ActionResult<SubmitOutcome>> {
   const boss = await deliveryQueue();
-  return db().transaction(async (tx) => {
+  return inTx(within, async (tx) => {
     // The row lock serializes everyone labelling this execution: the version check below sees every earlier commit.
     const [ex] = await tx
       .select({ id: executions.id, accountId: executions.accountId })
@@ -267,7 +270,12 @@ export async function submitFeedback(
       };
     }
     if ((latest?.id ?? 'none') !== input.version)
-      return { ok: false as const, code: 'CONFLICT' as const, error: conflictMessage(latest!) };
+      return {
+        ok: false as const,
+        code: 'CONFLICT' as const,
+        // No submission at all yet the form names one: an outdated or hand-made form.
+        error: latest ? conflictMessage(latest) : 'Reload the page: the form is out of date.',
+      };
 
     const state: FeedbackState = needsApproval((await getFourEyes(tx)).enabled, actor.role, input.status)
       ? 'awaiting_approval'

@@ -28,6 +28,10 @@ export const QUEUES = {
   deliverWebhook: 'webhooks.deliver',
   /** Announce new spike alerts and sync incidents as webhooks (lib/webhooks/watch.ts), every minute. */
   webhookWatch: 'webhooks.watch',
+  /** Re-match unresolved executions to queues after a queue changed. Data: { runId } (lib/cases/rematch.ts) */
+  rematchCases: 'cases.rematch',
+  /** Every minute: claims untouched for CASE_CLAIM_MINUTES return to their queue. */
+  releaseClaims: 'cases.release',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -47,6 +51,8 @@ const QUEUE_OPTIONS: Partial<Record<QueueName, Omit<PgBoss.Queue, 'name'>>> = {
   // One queued job per delivery; the delivery row, not the job, holds the attempts and the backoff.
   [QUEUES.deliverWebhook]: { policy: 'short', retryLimit: 3, retryDelay: 5, expireInSeconds: 300 },
   [QUEUES.webhookWatch]: { policy: 'short', retryLimit: 0, expireInSeconds: 600 },
+  [QUEUES.rematchCases]: { retryLimit: 3, retryDelay: 10, expireInSeconds: 3600 },
+  [QUEUES.releaseClaims]: { policy: 'short', retryLimit: 0, expireInSeconds: 300 },
 };
 
 /** JOB_SCHEMA (lib/env.ts, default pgboss), read without validating the whole configuration. */

@@ -10,6 +10,7 @@ import {
   ruleResults,
   steps as stepsTable,
 } from '@/lib/db/schema';
+import { matchCases } from '@/lib/cases/match';
 import { IdvParseError } from '@/lib/idv/errors';
 import { toRows, UUID, type ExecutionRows, type IngestInput, type IngestOutcome } from './map';
 import { applyRollupChanges, rollupOf } from './rollup';
@@ -202,6 +203,8 @@ export async function ingestMany(
       };
     });
     await applyRollupChanges(tx, changes);
+    // Case work follows too: a new or changed execution gets (or keeps, or changes) its queue.
+    await matchCases(tx, [...winners.keys()]);
     return outcomes;
   });
 }

@@ -65,8 +65,9 @@ test.describe('executions list', () => {
     await page.goto('/executions');
     await page.getByRole('button', { name: /^Filters/ }).click();
     const filters = page.getByRole('form', { name: 'Filters' });
-    await filters.getByRole('checkbox', { name: 'PASSED' }).check();
-    await filters.getByRole('checkbox', { name: 'WARNING' }).check();
+    // Exact: the queue filter lists queues with similar names ("Warnings").
+    await filters.getByRole('checkbox', { name: 'PASSED', exact: true }).check();
+    await filters.getByRole('checkbox', { name: 'WARNING', exact: true }).check();
     await filters.getByLabel('Risk score from').fill('5');
     await filters.getByLabel('Risk score to').fill('60');
     await filters.getByLabel('Reporting criteria').fill('');

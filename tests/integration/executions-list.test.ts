@@ -3,12 +3,12 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { db } from '@/lib/db/client';
 import {
   countList,
-  listWhere,
   readListPage,
   readListWithTotal,
   readNeighbours,
   type ListRowRaw,
 } from '@/lib/data/executions/list';
+import { listWhere } from '@/lib/executions/where';
 import { searchTermTokens } from '@/lib/pii/search-tokens';
 import { parseListParams } from '@/lib/executions/list-params';
 import { DEFAULT_LIST_PARAMS, type ListParams, type SortKey } from '@/lib/executions/list-params';

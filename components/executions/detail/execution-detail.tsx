@@ -19,6 +19,7 @@ import { RiskBar, WhyPane } from './why';
 
 const TOC = [
   ['why', 'Why'],
+  ['case', 'Case'],
   ['credentials', 'Images'],
   ['data', 'Data'],
   ['capabilities', 'Capabilities'],
@@ -40,9 +41,20 @@ export interface DetailProps {
   feedbackSlot?: React.ReactNode;
   /** Evidence for an examiner, offered by the page to the roles that may have it. */
   evidence?: { auditExportHref?: string | null; reportHref?: string | null };
+  /** Case work (a separate feature): the header's case line, and the resolve panel and notes beside the feedback. */
+  caseHeader?: React.ReactNode;
+  caseSlot?: React.ReactNode;
 }
 
-export function ExecutionDetailView({ detail: d, nav, refreshAction, feedbackSlot, evidence }: DetailProps) {
+export function ExecutionDetailView({
+  detail: d,
+  nav,
+  refreshAction,
+  feedbackSlot,
+  evidence,
+  caseHeader,
+  caseSlot,
+}: DetailProps) {
   const groups = capabilityGroups(d.result);
   const rules = ruleExecutions(d.ruleExecutions);
   const steps = stepViews(d.steps, groups);
@@ -138,6 +150,7 @@ export function ExecutionDetailView({ detail: d, nav, refreshAction, feedbackSlo
             <Field label="Fetched from the service">{formatDateTime(d.fetchedAt)}</Field>
           </dl>
         </div>
+        {caseHeader}
       </section>
 
       {reveal ? <RevealBanner reveal={reveal} /> : null}
@@ -187,6 +200,7 @@ export function ExecutionDetailView({ detail: d, nav, refreshAction, feedbackSlo
           <RulesSection executions={rules} />
         </div>
         <div className="flex min-w-0 flex-col gap-4">
+          {caseSlot}
           <FeedbackSection detail={d} slot={feedbackSlot} />
           <LinkedSection detail={d} />
           <CaptureSection result={d.result} />

@@ -1,12 +1,12 @@
 'use client';
 import { X } from 'lucide-react';
-import { filterChips } from '@/lib/executions/list-params';
+import { filterChips, type ChipNames } from '@/lib/executions/list-params';
 import { useListNav } from './list-nav';
 
 /** The active filters as removable chips, so the state of the list is always visible. */
-export function ActiveFilters() {
+export function ActiveFilters({ names }: { names?: ChipNames }) {
   const { params, go } = useListNav();
-  const chips = filterChips(params);
+  const chips = filterChips(params, names);
   if (!chips.length) return null;
   return (
     <ul aria-label="Active filters" className="flex flex-wrap items-center gap-1.5">

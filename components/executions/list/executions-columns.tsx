@@ -4,6 +4,7 @@ import { Eye } from 'lucide-react';
 import Link from 'next/link';
 import * as React from 'react';
 import type { DataTableFeatures, DataTableSort } from '@/components/data-table/data-table';
+import { CaseStateBadge, DueText } from '@/components/cases/case-badges';
 import { DecisionBadge, FeedbackBadge, RiskScore, StatusBadge } from '@/components/executions/badges';
 import type { ExecutionListRow } from '@/lib/data/executions/list';
 import { detailHref, SORT_LABELS, type ListParams } from '@/lib/executions/list-params';
@@ -144,6 +145,40 @@ export function buildExecutionColumns(params: ListParams) {
           label={row.original.feedbackLabel}
         />
       ),
+    }),
+    helper.accessor('caseInfo', {
+      id: 'case',
+      header: 'Case',
+      cell: ({ row }) => {
+        const c = row.original.caseInfo;
+        if (!c) return <Muted>—</Muted>;
+        return (
+          <span className="flex flex-col items-start gap-0.5 leading-tight">
+            <CaseStateBadge state={c.state} />
+            <span className="whitespace-nowrap text-[11px] text-muted-fg">{c.queueName}</span>
+          </span>
+        );
+      },
+    }),
+    helper.display({
+      id: 'assignee',
+      header: 'Assignee',
+      cell: ({ row }) => {
+        const c = row.original.caseInfo;
+        return c?.assigneeName ? (
+          <span className="whitespace-nowrap text-xs">{c.assigneeName}</span>
+        ) : (
+          <Muted>{c && c.state !== 'resolved' ? 'Unassigned' : '—'}</Muted>
+        );
+      },
+    }),
+    helper.display({
+      id: 'due',
+      header: 'Due (UTC)',
+      cell: ({ row }) => {
+        const c = row.original.caseInfo;
+        return c && c.state !== 'resolved' ? <DueText dueAt={c.dueAt} overdue={c.overdue} /> : <Muted>—</Muted>;
+      },
     }),
     helper.accessor('completedAt', {
       id: 'completedAt',

@@ -4,6 +4,10 @@ import type { RowSelectionState } from '@tanstack/react-table';
 import dynamic from 'next/dynamic';
 import { useRouter } from 'next/navigation';
 import * as React from 'react';
+import { BulkAssign } from '@/components/cases/bulk-assign';
+import { NextCaseButton } from '@/components/cases/next-case-button';
+import { SaveQueueDialog } from '@/components/cases/save-queue-dialog';
+import type { CaseWorkOptions } from '@/components/cases/types';
 import { DataTable } from '@/components/data-table/data-table';
 import { Button } from '@/components/ui/button';
 import { OnFirstUse } from '@/components/ui/on-first-use';
@@ -16,6 +20,7 @@ import type { ListColumnId } from '@/lib/executions/columns';
 import {
   activeFilterCount,
   detailHref,
+  listHref,
   PAGE_SIZES,
   SORT_LABELS,
   toSearchParams,
@@ -55,6 +60,8 @@ export interface ExecutionsViewProps {
   searchNotice: 'expired' | 'too_short' | null;
   /** The viewer's role (bulk feedback says when four-eyes holds a label). */
   role: 'analyst' | 'manager' | 'admin';
+  /** Case work: the queues and people the filters offer, and names for their chips. */
+  caseWork: CaseWorkOptions;
 }
 
 export function totalText(t: ListTotal): string {
@@ -138,6 +145,8 @@ function View(props: ExecutionsViewProps) {
   const router = useRouter();
   // Selection belongs to the view (the bulk actions act on it); a new page starts with none.
   const [selection, setSelection] = React.useState<RowSelectionState>({});
+  const [notice, setNotice] = React.useState<string | null>(null);
+  const manages = props.role !== 'analyst';
   const [rowsSeen, setRowsSeen] = React.useState(props.rows);
   if (rowsSeen !== props.rows) {
     setRowsSeen(props.rows);
@@ -168,6 +177,13 @@ function View(props: ExecutionsViewProps) {
           <SlidersHorizontal aria-hidden className="h-4 w-4" /> Filters{filters ? ` (${filters})` : ''}
         </Button>
         <ColumnChooser hidden={hidden} onChange={changeHidden} />
+        {manages ? <SaveQueueDialog params={params} /> : null}
+        <Button asChild variant="ghost">
+          <a href={listHref({ assignee: 'me', caseState: ['in_review'] })}>My cases</a>
+        </Button>
+        <span className="ml-auto">
+          <NextCaseButton size="md" />
+        </span>
         <Button asChild variant="secondary">
           <a
             href={`/api/executions/export${exportQuery ? `?${exportQuery}` : ''}`}
@@ -179,9 +195,16 @@ function View(props: ExecutionsViewProps) {
         </Button>
       </div>
       <div id="filter-panel" hidden={!showFilters}>
-        {showFilters ? <FilterPanel facets={props.facets} onDone={() => setShowFilters(false)} /> : null}
+        {showFilters ? (
+          <FilterPanel facets={props.facets} caseWork={props.caseWork} onDone={() => setShowFilters(false)} />
+        ) : null}
       </div>
-      <ActiveFilters />
+      <ActiveFilters names={props.caseWork.names} />
+      {notice ? (
+        <p role="status" className="text-sm">
+          {notice}
+        </p>
+      ) : null}
       <div className="flex min-h-8 flex-wrap items-center justify-between gap-2 text-sm">
         <p aria-live="polite">
           <span className="font-medium" data-testid="list-total">
@@ -193,6 +216,16 @@ function View(props: ExecutionsViewProps) {
           <div className="flex items-center gap-2" role="group" aria-label="Selected rows">
             <span>{selected.length} selected</span>
             <BulkFeedbackDialog executionIds={selected} role={props.role} onDone={() => setSelection({})} />
+            <BulkAssign
+              executionIds={selected}
+              people={props.caseWork.people}
+              canAssignOthers={manages}
+              onDone={(m) => {
+                setNotice(m);
+                setSelection({});
+                router.refresh();
+              }}
+            />
             <Button asChild size="sm" variant="secondary">
               <a
                 href={`/api/executions/export?${new URLSearchParams(selected.map((id) => ['id', id])).toString()}`}
@@ -209,7 +242,7 @@ function View(props: ExecutionsViewProps) {
           <p className="hidden text-xs text-muted-fg md:block">
             Keys: <kbd className="font-mono">/</kbd> search · <kbd className="font-mono">j</kbd>/
             <kbd className="font-mono">k</kbd> move · <kbd className="font-mono">Enter</kbd> open ·{' '}
-            <kbd className="font-mono">x</kbd> select
+            <kbd className="font-mono">x</kbd> select · <kbd className="font-mono">n</kbd> next case
           </p>
         )}
       </div>
@@ -236,6 +269,7 @@ function View(props: ExecutionsViewProps) {
             onSort: (key, dir) => go({ sort: key as SortKey, dir }),
           }}
           onOpen={(r) => router.push(detailHref(r.id, params))}
+          rowClassName={(r) => (r.caseInfo?.overdue ? 'overdue shadow-[inset_3px_0_0_var(--danger)]' : undefined)}
           searchInputId={SEARCH_INPUT_ID}
           busy={pending}
         />

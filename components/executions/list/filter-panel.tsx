@@ -3,8 +3,15 @@ import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Input, Label, Select } from '@/components/ui/input';
 import type { ListFacets } from '@/lib/data/executions/facets';
+import type { CaseWorkOptions } from '@/components/cases/types';
 import {
+  CASE_STATE_FILTERS,
+  CASE_STATE_LABELS,
   clearedFilters,
+  DUE_FILTER_LABELS,
+  DUE_FILTERS,
+  type CaseStateFilter,
+  type DueFilter,
   FEEDBACK_FILTER_LABELS,
   FEEDBACK_FILTERS,
   type FeedbackFilter,
@@ -114,7 +121,15 @@ function Range({
 }
 
 /** Every filter of the list in one form; applying it starts again at the first page. */
-export function FilterPanel({ facets, onDone }: { facets: ListFacets; onDone(): void }) {
+export function FilterPanel({
+  facets,
+  caseWork,
+  onDone,
+}: {
+  facets: ListFacets;
+  caseWork: CaseWorkOptions;
+  onDone(): void;
+}) {
   const { params, go } = useListNav();
   const firstCap = params.cap[0] ?? '';
   const [capability, setCapability] = React.useState(firstCap.split(':')[0] ?? '');
@@ -141,6 +156,10 @@ export function FilterPanel({ facets, onDone }: { facets: ListFacets; onDone(): 
       criteria: str(fd, 'criteria'),
       feedback: fd.getAll('feedback').map(String) as FeedbackFilter[],
       cap,
+      caseState: fd.getAll('caseState').map(String) as CaseStateFilter[],
+      queue: fd.getAll('queue').map(String),
+      assignee: str(fd, 'assignee'),
+      due: str(fd, 'due') as DueFilter | undefined,
     };
     go(change);
     onDone();
@@ -173,6 +192,42 @@ export function FilterPanel({ facets, onDone }: { facets: ListFacets; onDone(): 
         options={FEEDBACK_FILTERS.map((f) => ({ value: f, label: FEEDBACK_FILTER_LABELS[f] }))}
         selected={params.feedback}
       />
+      <CheckGroup
+        legend="Case"
+        name="caseState"
+        options={CASE_STATE_FILTERS.map((f) => ({ value: f, label: CASE_STATE_LABELS[f] }))}
+        selected={params.caseState}
+      />
+      <CheckGroup
+        legend="Queue"
+        name="queue"
+        options={caseWork.queues.map((q) => ({ value: q.id, label: q.name }))}
+        selected={params.queue}
+      />
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor="f-assignee">Assignee</Label>
+        <Select id="f-assignee" name="assignee" defaultValue={params.assignee ?? ''}>
+          <option value="">Anyone or no one</option>
+          <option value="me">Me</option>
+          <option value="none">Unassigned</option>
+          {caseWork.people.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </Select>
+        <Label htmlFor="f-due" className="mt-1">
+          Due
+        </Label>
+        <Select id="f-due" name="due" defaultValue={params.due ?? ''}>
+          <option value="">Any time</option>
+          {DUE_FILTERS.map((d) => (
+            <option key={d} value={d}>
+              {DUE_FILTER_LABELS[d]}
+            </option>
+          ))}
+        </Select>
+      </div>
       <Range
         legend="Risk score"
         from="riskMin"

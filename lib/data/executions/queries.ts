@@ -3,11 +3,13 @@ import { eq, or } from 'drizzle-orm';
 import { db, type Db } from '@/lib/db/client';
 import { executions } from '@/lib/db/schema';
 import type { ListParams } from '@/lib/executions/list-params';
+import { getListCases } from '@/lib/data/cases';
 import { getUndeliveredLabels } from '@/lib/data/feedback';
 import { revealedIds } from '@/lib/data/reveals';
 import { resolveSearchTerm } from '@/lib/data/search-terms';
 import { searchTermTokens } from '@/lib/pii/search-tokens';
-import { listWhere, readListWithTotal, readNeighbours, toListRow, type ExecutionListRow, type ListTotal } from './list';
+import { listWhere } from '@/lib/executions/where';
+import { readListWithTotal, readNeighbours, toListRow, type ExecutionListRow, type ListTotal } from './list';
 
 export type SearchNotice = 'expired' | 'too_short' | null;
 
@@ -58,19 +60,24 @@ export async function resolveSearch(term: string, d: Db = db()) {
   return { words, refPrefix, exactReference: undefined, notice: (words ? null : 'too_short') as SearchNotice };
 }
 
-export async function listWhereOf(p: ListParams) {
+/** The list's WHERE for a viewer (`userId`: whose "assigned to me" it is). */
+export async function listWhereOf(p: ListParams, userId?: string) {
   const s = await searchOf(p);
   return {
-    where: listWhere(p, s.words ? { words: s.words, refPrefix: s.refPrefix, exactReference: s.exactReference } : null),
+    where: listWhere(
+      p,
+      s.words ? { words: s.words, refPrefix: s.refPrefix, exactReference: s.exactReference } : null,
+      userId ? { userId } : null,
+    ),
     search: s,
   };
 }
 
 /** One page of the list for a user: rows masked unless that user has revealed them. */
 export async function listExecutions(p: ListParams, userId: string): Promise<ExecutionList> {
-  const { where, search } = await listWhereOf(p);
+  const { where, search } = await listWhereOf(p, userId);
   const { page, total } = await readListWithTotal(p, where);
-  const [revealed, labels] = await Promise.all([
+  const [revealed, labels, caseOf] = await Promise.all([
     revealedIds(
       userId,
       page.rows.map((r) => r.id),
@@ -78,11 +85,13 @@ export async function listExecutions(p: ListParams, userId: string): Promise<Exe
     getUndeliveredLabels(
       page.rows.filter((r) => r.feedbackDelivery && r.feedbackDelivery !== 'delivered').map((r) => r.id),
     ),
+    getListCases(page.rows.map((r) => r.id)),
   ]);
   return {
     rows: page.rows.map((r) => ({
       ...toListRow(p.sort, r, revealed.has(r.id)),
       feedbackLabel: labels.get(r.id) ?? null,
+      caseInfo: caseOf.get(r.id) ?? null,
     })),
     next: page.next,
     prev: page.prev,
@@ -105,6 +114,7 @@ export async function findExecutionJump(q: string): Promise<string | null> {
 export async function getNeighbourIds(
   p: ListParams,
   id: string,
+  userId?: string,
 ): Promise<{ next: string | null; prev: string | null }> {
   const [current] = await db()
     .select({
@@ -117,7 +127,7 @@ export async function getNeighbourIds(
     .where(eq(executions.id, id))
     .limit(1);
   if (!current) return { next: null, prev: null };
-  const { where } = await listWhereOf(p);
+  const { where } = await listWhereOf(p, userId);
   return readNeighbours(p, where, current);
 }
 

@@ -8,3 +8,4 @@ export * from './feedback';
 export * from './trends';
 export * from './limits';
 export * from './webhooks';
+export * from './cases';

@@ -8,6 +8,8 @@ import {
   LIST_PARAMS,
   listHref,
   parseListParams,
+  parseQueueDefinition,
+  queueDefinitionOf,
   toSearchParams,
   type ListParamKey,
   type ListParams,
@@ -32,6 +34,12 @@ const SAMPLE: { [K in ListParamKey]-?: NonNullable<ListParams[K]> } = {
   feedbackReason: 'SYNTHETIC_IDENTITY',
   rule: 'R-REPEATED-FACE',
   account: '0e2e0000-0000-4000-a000-000000000001',
+  caseState: ['open', 'in_review'],
+  queue: ['0e2e0000-0000-4000-a000-000000000006'],
+  assignee: 'me',
+  due: 'overdue',
+  outcome: ['decline'],
+  resolver: '0e2e0000-0000-4000-a000-000000000007',
   q: '0e2e0000-0000-4000-a000-000000000002',
   st: 'tokentoken12',
   sort: 'risk',
@@ -95,5 +103,36 @@ describe('the list URL state, defined once', () => {
       cap: 'bad tag',
     });
     expect(p).toEqual({ ...DEFAULT_LIST_PARAMS, riskMin: 20, riskMax: 80, decision: ['REJECTED'] });
+  });
+
+  it('saves a queue from the list: its execution filters only, never case work, search, sort or position', () => {
+    const def = queueDefinitionOf(SAMPLE);
+    for (const k of [
+      'caseState',
+      'queue',
+      'assignee',
+      'due',
+      'outcome',
+      'resolver',
+      'q',
+      'st',
+      'sort',
+      'dir',
+      'size',
+      'after',
+      'before',
+      'at',
+    ])
+      expect(new URLSearchParams(def).has(k), k).toBe(false);
+    const p = parseQueueDefinition(def);
+    expect(p).toMatchObject({ decision: SAMPLE.decision, riskMin: 10, riskMax: 40, rule: SAMPLE.rule, caseState: [] });
+    // Case-work filters smuggled into a stored definition are ignored.
+    expect(parseQueueDefinition('decision=WARNING&assignee=me&caseState=open')).toEqual({
+      ...DEFAULT_LIST_PARAMS,
+      decision: ['WARNING'],
+    });
+    expect(filterChips(parseListParams({ queue: SAMPLE.queue }), { [SAMPLE.queue[0]]: 'Warnings' })[0].label).toBe(
+      'Queue: Warnings',
+    );
   });
 });

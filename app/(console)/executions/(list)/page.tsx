@@ -3,6 +3,7 @@ import { redirect } from 'next/navigation';
 import { ExecutionsView } from '@/components/executions/list/executions-view';
 import { PageHeader } from '@/components/shell/page-header';
 import { requireRole } from '@/lib/auth/guards';
+import { getCaseChipNames, listAssignees, listQueues } from '@/lib/data/cases';
 import { getListFacets } from '@/lib/data/executions/facets';
 import { parseListParams, type RawSearchParams } from '@/lib/executions/list-params';
 import { getHiddenColumns } from '@/lib/data/executions/preferences';
@@ -28,10 +29,13 @@ export default async function ExecutionsPage({ searchParams }: { searchParams: P
     });
     redirect(listHref(st ? { ...params, st } : params));
   }
-  const [list, facets, hiddenColumns] = await Promise.all([
+  const [list, facets, hiddenColumns, queues, people, names] = await Promise.all([
     listExecutions(params, user.id),
     getListFacets(),
     getHiddenColumns(user.id),
+    listQueues(),
+    listAssignees(),
+    getCaseChipNames(),
   ]);
   return (
     <>
@@ -50,6 +54,11 @@ export default async function ExecutionsPage({ searchParams }: { searchParams: P
         searchTerm={list.searchTerm}
         searchNotice={list.searchNotice}
         role={user.role}
+        caseWork={{
+          queues: queues.map((q) => ({ id: q.id, name: q.name })),
+          people: people.map((p) => ({ id: p.id, name: p.name })),
+          names,
+        }}
       />
     </>
   );

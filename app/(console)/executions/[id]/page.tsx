@@ -1,10 +1,15 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { ExecutionDetailView } from '@/components/executions/detail/execution-detail';
+import { CaseHeader } from '@/components/cases/case-header';
+import { CaseSection } from '@/components/cases/case-section';
+import { NotesThread } from '@/components/cases/notes-thread';
+import { ResolvePanel } from '@/components/cases/resolve-panel';
 import { FeedbackPanel } from '@/components/feedback/feedback-panel';
 import { requireRole } from '@/lib/auth/guards';
 import { ROUTE_ACCESS } from '@/lib/auth/access';
 import { hasRole, type Role } from '@/lib/auth/roles';
+import { getCaseOfExecution, listAssignees, listCaseReasons, listNotes } from '@/lib/data/cases';
 import { getExecutionDetail } from '@/lib/data/executions/detail';
 import { getFeedbackPanel } from '@/lib/data/feedback';
 import { parseListParams, type RawSearchParams } from '@/lib/executions/list-params';
@@ -29,7 +34,15 @@ export default async function ExecutionPage({
   const list = parseListParams(await searchParams);
   const detail = await getExecutionDetail(id, user);
   if (!detail) notFound();
-  const [nav, feedback] = await Promise.all([getNeighbourIds(list, detail.id), getFeedbackPanel(detail.id)]);
+  const [nav, feedback, caseView, notes, reasons, people] = await Promise.all([
+    getNeighbourIds(list, detail.id, user.id),
+    getFeedbackPanel(detail.id),
+    getCaseOfExecution(detail.id),
+    listNotes(detail.id),
+    listCaseReasons(),
+    listAssignees(),
+  ]);
+  const manages = hasRole(user.role, 'manager');
   return (
     <ExecutionDetailView
       detail={detail}
@@ -41,6 +54,29 @@ export default async function ExecutionPage({
           ? `/api/audit/export?execution=${detail.id}&format=csv`
           : null,
       }}
+      caseHeader={
+        <CaseHeader
+          view={caseView}
+          userId={user.id}
+          manages={manages}
+          people={people.map((p) => ({ id: p.id, name: p.name }))}
+        />
+      }
+      caseSlot={
+        <CaseSection
+          resolve={
+            caseView ? (
+              <ResolvePanel
+                view={caseView}
+                reasons={reasons}
+                feedbackVersion={feedback?.version ?? 'none'}
+                manages={manages}
+              />
+            ) : null
+          }
+          notes={<NotesThread executionId={detail.id} notes={notes} userId={user.id} />}
+        />
+      }
       nav={{
         prevHref: nav.prev ? detailHref(nav.prev, list) : null,
         nextHref: nav.next ? detailHref(nav.next, list) : null,

@@ -62,7 +62,7 @@ export async function GET(req: Request) {
     before: undefined,
     at: undefined,
   };
-  const where = ids.length ? inArray(executions.id, ids) : (await listWhereOf(params)).where;
+  const where = ids.length ? inArray(executions.id, ids) : (await listWhereOf(params, user.id)).where;
 
   await audit({
     action: 'executions.export',

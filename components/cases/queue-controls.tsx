@@ -1,0 +1,210 @@
+'use client';
+import { ArrowDown, ArrowUp } from 'lucide-react';
+import { useRouter } from 'next/navigation';
+import * as React from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogTrigger } from '@/components/ui/dialog';
+import { FieldError, Input, Label, Select } from '@/components/ui/input';
+import {
+  archiveQueueAction,
+  getRematchProgressAction,
+  reorderQueuesAction,
+  updateQueueAction,
+} from '@/lib/actions/cases';
+import type { QueueStats, RematchProgress } from '@/lib/data/cases';
+import { formatNumber } from '@/lib/format';
+
+/** Edit, archive or restore, and move one queue up or down the page. */
+export function QueueControls({ queue, order }: { queue: QueueStats; order: string[] }) {
+  const router = useRouter();
+  const [pending, start] = React.useTransition();
+  const [error, setError] = React.useState<string | null>(null);
+  const i = order.indexOf(queue.id);
+  const move = (delta: number) => {
+    const next = [...order];
+    [next[i], next[i + delta]] = [next[i + delta], next[i]];
+    start(async () => {
+      const r = await reorderQueuesAction({ queueIds: next });
+      setError(r.ok ? null : r.error);
+      router.refresh();
+    });
+  };
+  return (
+    <div className="flex items-center justify-end gap-1">
+      {!queue.archived ? (
+        <>
+          <Button
+            size="icon"
+            variant="ghost"
+            aria-label={`Move ${queue.name} up`}
+            disabled={pending || i <= 0}
+            onClick={() => move(-1)}
+          >
+            <ArrowUp aria-hidden className="h-4 w-4" />
+          </Button>
+          <Button
+            size="icon"
+            variant="ghost"
+            aria-label={`Move ${queue.name} down`}
+            disabled={pending || i < 0 || i >= order.length - 1}
+            onClick={() => move(1)}
+          >
+            <ArrowDown aria-hidden className="h-4 w-4" />
+          </Button>
+          <EditQueue queue={queue} />
+        </>
+      ) : null}
+      <Button
+        size="sm"
+        variant="ghost"
+        disabled={pending}
+        onClick={() =>
+          start(async () => {
+            const r = await archiveQueueAction({ queueId: queue.id, archived: !queue.archived });
+            setError(r.ok ? null : r.error);
+            router.refresh();
+          })
+        }
+      >
+        {queue.archived ? 'Restore' : 'Archive'}
+      </Button>
+      {error ? (
+        <span role="alert" className="text-xs text-danger">
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function EditQueue({ queue }: { queue: QueueStats }) {
+  const router = useRouter();
+  const [open, setOpen] = React.useState(false);
+  const [pending, start] = React.useTransition();
+  const [errors, setErrors] = React.useState<Record<string, string[]>>({});
+  const [message, setMessage] = React.useState<string | null>(null);
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button size="sm" variant="secondary">
+          Edit
+        </Button>
+      </DialogTrigger>
+      <DialogContent title={`Edit ${queue.name}`} description="Saving matches every unresolved execution again.">
+        <form
+          className="flex flex-col gap-3"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const fd = new FormData(e.currentTarget);
+            fd.set('queueId', queue.id);
+            start(async () => {
+              const r = await updateQueueAction(fd);
+              if (r.ok) {
+                setOpen(false);
+                router.refresh();
+              } else {
+                setErrors(r.fieldErrors ?? {});
+                setMessage(r.error);
+              }
+            });
+          }}
+        >
+          <div className="flex flex-col gap-1">
+            <Label htmlFor={`q-name-${queue.id}`}>Name</Label>
+            <Input id={`q-name-${queue.id}`} name="name" defaultValue={queue.name} required maxLength={80} />
+            <FieldError messages={errors.name} />
+          </div>
+          <div className="grid grid-cols-3 gap-3">
+            <div className="flex flex-col gap-1">
+              <Label htmlFor={`q-sla-${queue.id}`}>SLA (hours)</Label>
+              <Input
+                id={`q-sla-${queue.id}`}
+                name="slaHours"
+                type="number"
+                min={1}
+                max={8760}
+                defaultValue={queue.slaHours}
+              />
+              <FieldError messages={errors.slaHours} />
+            </div>
+            <div className="flex flex-col gap-1">
+              <Label htmlFor={`q-priority-${queue.id}`}>Priority</Label>
+              <Input
+                id={`q-priority-${queue.id}`}
+                name="priority"
+                type="number"
+                min={0}
+                max={1000}
+                defaultValue={queue.priority}
+              />
+              <FieldError messages={errors.priority} />
+            </div>
+            <div className="flex flex-col gap-1">
+              <Label htmlFor={`q-role-${queue.id}`}>Worked by</Label>
+              <Select id={`q-role-${queue.id}`} name="minRole" defaultValue={queue.minRole}>
+                <option value="analyst">Analysts</option>
+                <option value="manager">Managers</option>
+              </Select>
+            </div>
+          </div>
+          {queue.kind === 'filter' ? (
+            <div className="flex flex-col gap-1">
+              <Label htmlFor={`q-def-${queue.id}`}>Filters (the executions list&apos;s URL query)</Label>
+              <Input
+                id={`q-def-${queue.id}`}
+                name="definition"
+                defaultValue={queue.definition}
+                className="font-mono text-xs"
+              />
+              <FieldError messages={errors.definition} />
+            </div>
+          ) : null}
+          {message ? <Alert tone="error">{message}</Alert> : null}
+          <div className="flex justify-end gap-2">
+            <Button type="button" variant="ghost" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={pending}>
+              Save
+            </Button>
+          </div>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** The latest re-match run: its progress while it runs (polled), then what it did. */
+export function RematchStatus({ initial }: { initial: RematchProgress | null }) {
+  const router = useRouter();
+  const [run, setRun] = React.useState(initial);
+  const [seen, setSeen] = React.useState(initial);
+  if (seen !== initial) {
+    setSeen(initial);
+    setRun(initial);
+  }
+  const running = run && (run.state === 'queued' || run.state === 'running');
+  React.useEffect(() => {
+    if (!running) return;
+    const t = setInterval(async () => {
+      const r = await getRematchProgressAction({});
+      if (!r.ok) return;
+      setRun(r.data);
+      if (r.data && r.data.state !== 'queued' && r.data.state !== 'running') router.refresh();
+    }, 1000);
+    return () => clearInterval(t);
+  }, [running, router]);
+  if (!run || !running) return null;
+  const pct = run.total ? Math.min(100, Math.round((run.done / run.total) * 100)) : 0;
+  return (
+    <div role="status" className="flex items-center gap-3 rounded-md border border-border bg-card px-3 py-2 text-sm">
+      <span>Matching executions to the queues again…</span>
+      <progress value={run.done} max={run.total ?? undefined} className="h-2 w-48" aria-label="Re-match progress" />
+      <span className="tabular-nums text-muted-fg">
+        {formatNumber(run.done)}
+        {run.total !== null ? ` of ${formatNumber(run.total)} (${pct} %)` : ''}
+      </span>
+    </div>
+  );
+}

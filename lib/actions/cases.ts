@@ -1,0 +1,104 @@
+'use server';
+import { revalidatePath } from 'next/cache';
+import { defineAction } from '@/lib/auth/guards';
+import { assignCase, bulkAssignCases, claimNextCase } from '@/lib/cases/claim';
+import { addNote, editNote } from '@/lib/cases/notes';
+import { archiveQueue, createQueue, reorderQueues, updateQueue } from '@/lib/cases/queues';
+import { reopenCase, resolveCase } from '@/lib/cases/resolve';
+import {
+  addNoteSchema,
+  archiveQueueSchema,
+  assignCaseSchema,
+  bulkAssignSchema,
+  createQueueSchema,
+  editNoteSchema,
+  nextCaseSchema,
+  reopenCaseSchema,
+  reorderQueuesSchema,
+  resolveCaseSchema,
+  updateQueueSchema,
+} from '@/lib/cases/schema';
+import { getRematchProgress } from '@/lib/data/cases';
+
+/**
+ * Case work (lib/cases): each action checks the session and role and parses its input itself
+ * (defineAction); the rules (who may take whose case, stale versions) live in lib/cases.
+ * Analysts work cases; managers and admins also run queues and reopen resolved cases.
+ */
+
+export const claimNextCaseAction = defineAction(
+  { name: 'case.next', role: 'analyst', schema: nextCaseSchema },
+  async (input, user) => claimNextCase(user, { queueId: input.queueId }),
+);
+
+export const assignCaseAction = defineAction(
+  { name: 'case.assign', role: 'analyst', schema: assignCaseSchema },
+  async (input, user) => assignCase(user, input),
+);
+
+export const bulkAssignCasesAction = defineAction(
+  { name: 'case.assign_bulk', role: 'analyst', schema: bulkAssignSchema },
+  async (input, user) => bulkAssignCases(user, input),
+);
+
+export const resolveCaseAction = defineAction(
+  { name: 'case.resolve', role: 'analyst', schema: resolveCaseSchema },
+  async (input, user) => resolveCase(user, input),
+);
+
+export const reopenCaseAction = defineAction(
+  { name: 'case.reopen', role: 'manager', schema: reopenCaseSchema },
+  async (input, user) => reopenCase(user, input),
+);
+
+export const addNoteAction = defineAction(
+  { name: 'case.note', role: 'analyst', schema: addNoteSchema },
+  async (input, user) => addNote(user, input),
+);
+
+export const editNoteAction = defineAction(
+  { name: 'case.note_edit', role: 'analyst', schema: editNoteSchema },
+  async (input, user) => editNote(user, input),
+);
+
+export const createQueueAction = defineAction(
+  { name: 'queue.create', role: 'manager', schema: createQueueSchema },
+  async (input, user) => {
+    const r = await createQueue(user, input);
+    if (r.ok) revalidatePath('/queues');
+    return r;
+  },
+);
+
+export const updateQueueAction = defineAction(
+  { name: 'queue.update', role: 'manager', schema: updateQueueSchema },
+  async (input, user) => {
+    const r = await updateQueue(user, input);
+    if (r.ok) revalidatePath('/queues');
+    return r;
+  },
+);
+
+export const archiveQueueAction = defineAction(
+  { name: 'queue.archive', role: 'manager', schema: archiveQueueSchema },
+  async (input, user) => {
+    const r = await archiveQueue(user, input);
+    if (r.ok) revalidatePath('/queues');
+    return r;
+  },
+);
+
+export const reorderQueuesAction = defineAction(
+  { name: 'queue.reorder', role: 'manager', schema: reorderQueuesSchema },
+  async (input, user) => {
+    const r = await reorderQueues(user, input);
+    if (r.ok) revalidatePath('/queues');
+    return r;
+  },
+);
+
+/** The latest re-match run's progress, for the queues page while one runs. */
+export const getRematchProgressAction = defineAction(
+  { name: 'queue.rematch_progress', role: 'manager', schema: nextCaseSchema },
+  async () => getRematchProgress(),
+);

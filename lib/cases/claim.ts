@@ -1,0 +1,258 @@
+import 'server-only';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { audit } from '@/lib/audit';
+import type { ActionResult } from '@/lib/auth/guards';
+import { hasRole, type Role } from '@/lib/auth/roles';
+import { db, type DbOrTx, type Tx } from '@/lib/db/client';
+import { inTx } from '@/lib/db/tx';
+import { caseEvents, caseQueues, cases, users } from '@/lib/db/schema';
+
+/**
+ * Who works which case: "next case", assignment and the return of forgotten claims.
+ *
+ * "Next case" is one UPDATE per queue whose row comes from `FOR UPDATE SKIP LOCKED`: two callers
+ * at the same instant lock different rows, and a row changed by a committed claim is re-checked
+ * against `state = 'open'` before it is taken, so a case is never claimed twice. Queues are
+ * tried in priority order, each read through the partial index (queue, due, id) of open cases.
+ */
+
+export interface CaseUser {
+  id: string;
+  email: string;
+  role: Role;
+}
+
+/** CASE_CLAIM_MINUTES (lib/env.ts, default 30), read without validating the whole configuration. */
+export function claimMinutes(): number {
+  const n = Number(process.env.CASE_CLAIM_MINUTES);
+  return Number.isInteger(n) && n >= 1 ? n : 30;
+}
+
+const invalid = (error: string, field?: string) =>
+  ({ ok: false, code: 'INVALID', error, ...(field ? { fieldErrors: { [field]: [error] } } : {}) }) as const;
+const conflict = (error: string) => ({ ok: false, code: 'CONFLICT', error }) as const;
+const forbidden = (error: string) => ({ ok: false, code: 'FORBIDDEN', error }) as const;
+
+export const STALE_MESSAGE = 'This case changed since you opened it. Reload to see the change; nothing was saved.';
+
+/** Queues a role works, in claim order. */
+export async function workedQueueIds(d: DbOrTx, role: Role, only?: string): Promise<string[]> {
+  const roles: Array<'analyst' | 'manager'> = hasRole(role, 'manager') ? ['analyst', 'manager'] : ['analyst'];
+  const rows = await d
+    .select({ id: caseQueues.id })
+    .from(caseQueues)
+    .where(
+      and(
+        eq(caseQueues.archived, false),
+        inArray(caseQueues.minRole, roles),
+        ...(only ? [eq(caseQueues.id, only)] : []),
+      ),
+    )
+    .orderBy(asc(caseQueues.priority), asc(caseQueues.sortOrder), asc(caseQueues.id));
+  return rows.map((r) => r.id);
+}
+
+export interface ClaimedCase {
+  caseId: string;
+  executionId: string;
+  queueId: string;
+}
+
+/**
+ * Claims the next case of the user's queues (or of one queue): the earliest due open case of the
+ * highest-priority queue that has one. Null when every queue is empty.
+ */
+export async function claimNextCase(
+  user: CaseUser,
+  opts: { queueId?: string } = {},
+  d = db(),
+): Promise<ActionResult<ClaimedCase | null>> {
+  const queueIds = await workedQueueIds(d, user.role, opts.queueId);
+  if (opts.queueId && !queueIds.length) return invalid('Unknown queue, or not one you work.', 'queueId');
+  await releaseExpiredClaims(d);
+  for (const queueId of queueIds) {
+    const claimed = await d.transaction(async (tx) => {
+      const rows = await tx.execute<{ id: string; execution_id: string; queue_id: string }>(sql`
+        with picked as (
+          update ${cases} set state = 'in_review', assignee_id = ${user.id}, claimed_at = now(),
+            version = version + 1, updated_at = now()
+          where id = (
+            select id from ${cases} where queue_id = ${queueId} and state = 'open'
+            order by due_at, id limit 1 for update skip locked
+          ) and state = 'open'
+          returning id, execution_id, queue_id
+        ), ev as (
+          insert into ${caseEvents} (case_id, execution_id, type, actor_id, queue_id, assignee_id)
+          select id, execution_id, 'claimed', ${user.id}::uuid, queue_id, ${user.id}::uuid from picked
+        )
+        select id, execution_id, queue_id from picked`);
+      const row = rows.rows[0];
+      if (!row) return null;
+      await audit(
+        {
+          action: 'case.claim',
+          actor: user,
+          targetType: 'execution',
+          targetId: row.execution_id,
+          details: { caseId: row.id, queueId: row.queue_id },
+        },
+        tx,
+      );
+      return { caseId: row.id, executionId: row.execution_id, queueId: row.queue_id };
+    });
+    if (claimed) return { ok: true, data: claimed };
+  }
+  return { ok: true, data: null, message: 'No open cases in your queues.' };
+}
+
+/**
+ * Claims untouched for CASE_CLAIM_MINUTES go back to their queue (a `released` event each). Run
+ * before every "next case" and every minute by the worker; skips rows someone holds right now.
+ */
+export async function releaseExpiredClaims(d: DbOrTx = db(), minutes = claimMinutes()): Promise<number> {
+  const rows = await d.execute<{ id: string }>(sql`
+    with expired as (
+      select id from ${cases} where state = 'in_review' and claimed_at < now() - make_interval(mins => ${minutes})
+      order by claimed_at limit 500 for update skip locked
+    ), released as (
+      update ${cases} c set state = 'open', assignee_id = null, claimed_at = null, version = c.version + 1,
+        updated_at = now()
+      from expired e where c.id = e.id
+      returning c.id, c.execution_id, c.queue_id
+    ), ev as (
+      insert into ${caseEvents} (case_id, execution_id, type, queue_id, details)
+      select id, execution_id, 'released', queue_id, jsonb_build_object('afterMinutes', ${minutes}::int) from released
+    )
+    select id from released`);
+  return rows.rows.length;
+}
+
+type LockedCase = {
+  id: string;
+  executionId: string;
+  queueId: string;
+  state: string;
+  assigneeId: string | null;
+  version: number;
+};
+
+export async function lockCase(tx: Tx, caseId: string): Promise<LockedCase | undefined> {
+  const [c] = await tx
+    .select({
+      id: cases.id,
+      executionId: cases.executionId,
+      queueId: cases.queueId,
+      state: cases.state,
+      assigneeId: cases.assigneeId,
+      version: cases.version,
+    })
+    .from(cases)
+    .where(eq(cases.id, caseId))
+    .for('update');
+  return c;
+}
+
+/** An active user to assign to, or null. */
+async function activeUser(tx: Tx, id: string) {
+  const [u] = await tx
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(and(eq(users.id, id), eq(users.active, true)));
+  return u ?? null;
+}
+
+/**
+ * Assigns one case to the user (`me`), to a colleague, or to nobody. Analysts take unclaimed
+ * cases and give back their own; handing a case to someone else or taking one from a colleague
+ * is for managers (recorded with whose claim it was).
+ */
+export async function assignCase(
+  actor: CaseUser,
+  input: { caseId: string; version?: number; assignee?: string },
+  within: DbOrTx = db(),
+): Promise<ActionResult<{ version: number; assigneeId: string | null }>> {
+  const run = async (tx: Tx) => {
+    const c = await lockCase(tx, input.caseId);
+    if (!c) return invalid('Unknown case.', 'caseId');
+    if (input.version !== undefined && c.version !== input.version) return conflict(STALE_MESSAGE);
+    if (c.state === 'resolved') return conflict('This case is resolved; reopen it first.');
+    const to = input.assignee === 'me' ? actor.id : (input.assignee ?? null);
+    if (to && to !== actor.id && !hasRole(actor.role, 'manager'))
+      return forbidden('Only a manager may assign a case to someone else.');
+    if (c.assigneeId && c.assigneeId !== actor.id && c.assigneeId !== to && !hasRole(actor.role, 'manager'))
+      return forbidden('Someone else has claimed this case; only a manager may take it over.');
+    if (to && to !== actor.id && !(await activeUser(tx, to))) return invalid('Unknown user.', 'assignee');
+    if (c.assigneeId === to) return { ok: true as const, data: { version: c.version, assigneeId: to } };
+    const [after] = await tx
+      .update(cases)
+      .set(
+        to
+          ? {
+              state: 'in_review',
+              assigneeId: to,
+              claimedAt: sql`now()`,
+              version: sql`${cases.version} + 1`,
+              updatedAt: sql`now()`,
+            }
+          : {
+              state: 'open',
+              assigneeId: null,
+              claimedAt: null,
+              version: sql`${cases.version} + 1`,
+              updatedAt: sql`now()`,
+            },
+      )
+      .where(eq(cases.id, c.id))
+      .returning({ version: cases.version });
+    const details = { caseId: c.id, from: c.assigneeId, to };
+    await tx.insert(caseEvents).values({
+      caseId: c.id,
+      executionId: c.executionId,
+      type: to ? 'assigned' : 'unassigned',
+      actorId: actor.id,
+      queueId: c.queueId,
+      assigneeId: to,
+      details: c.assigneeId && c.assigneeId !== actor.id ? { tookFrom: c.assigneeId } : null,
+    });
+    await audit(
+      {
+        action: to ? 'case.assign' : 'case.unassign',
+        actor,
+        targetType: 'execution',
+        targetId: c.executionId,
+        details,
+      },
+      tx,
+    );
+    return { ok: true as const, data: { version: after.version, assigneeId: to } };
+  };
+  return inTx(within, run);
+}
+
+/** Assigns the cases of a list selection; executions without an open case, or refused, are counted apart. */
+export async function bulkAssignCases(
+  actor: CaseUser,
+  input: { executionIds: string[]; assignee: string },
+): Promise<ActionResult<{ assigned: number; skipped: number }>> {
+  const to = input.assignee === 'me' ? actor.id : input.assignee;
+  if (to !== actor.id && !hasRole(actor.role, 'manager'))
+    return forbidden('Only a manager may assign cases to someone else.');
+  return db().transaction(async (tx) => {
+    if (to !== actor.id && !(await activeUser(tx, to))) return invalid('Unknown user.', 'assignee');
+    const rows = await tx
+      .select({ id: cases.id })
+      .from(cases)
+      .where(and(inArray(cases.executionId, input.executionIds), sql`${cases.state} <> 'resolved'`))
+      .orderBy(asc(cases.id));
+    let assigned = 0;
+    for (const r of rows) {
+      const out = await assignCase(actor, { caseId: r.id, assignee: input.assignee }, tx);
+      if (out.ok) assigned++;
+    }
+    return {
+      ok: true as const,
+      data: { assigned, skipped: input.executionIds.length - assigned },
+      message: `${assigned} assigned${input.executionIds.length - assigned ? `, ${input.executionIds.length - assigned} without an open case or refused` : ''}.`,
+    };
+  });
+}

@@ -1,0 +1,210 @@
+import 'server-only';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { audit } from '@/lib/audit';
+import type { ActionResult } from '@/lib/auth/guards';
+import { hasRole } from '@/lib/auth/roles';
+import { db } from '@/lib/db/client';
+import { caseEvents, caseQueues, caseReasons, cases } from '@/lib/db/schema';
+import { submitFeedback } from '@/lib/feedback/submit';
+import { lockCase, STALE_MESSAGE, type CaseUser } from './claim';
+import type { ResolveCaseInput } from './schema';
+
+/**
+ * Resolving and reopening a case. One transaction holds the case's row lock and writes the case,
+ * its event, the audit entry and (when asked) the feedback with its delivery job
+ * (lib/feedback/submit.ts, four-eyes included): all of them, or, on any refusal, nothing.
+ */
+
+/** Carries a refusal out of the transaction so that everything written before it rolls back. */
+class Refused extends Error {
+  constructor(readonly result: ActionResult<never>) {
+    super('refused');
+  }
+}
+
+const refuse = (code: 'INVALID' | 'CONFLICT' | 'FORBIDDEN', error: string, field?: string): never => {
+  throw new Refused({ ok: false, code, error, ...(field ? { fieldErrors: { [field]: [error] } } : {}) });
+};
+
+export interface ResolveOutcome {
+  state: 'resolved' | 'open';
+  version: number;
+  /** The feedback stored in the same step, if any. */
+  feedback?: { submissionId: string; state: string; message?: string };
+}
+
+export async function resolveCase(actor: CaseUser, input: ResolveCaseInput): Promise<ActionResult<ResolveOutcome>> {
+  try {
+    return await db().transaction(async (tx) => {
+      const c = await lockCase(tx, input.caseId);
+      if (!c) return refuse('INVALID', 'Unknown case.', 'caseId');
+      if (c.version !== input.version) return refuse('CONFLICT', STALE_MESSAGE);
+      if (c.state === 'resolved') return refuse('CONFLICT', 'This case is already resolved.');
+      const takenOver = c.assigneeId && c.assigneeId !== actor.id ? c.assigneeId : null;
+      if (takenOver && !hasRole(actor.role, 'manager'))
+        return refuse('FORBIDDEN', 'Someone else has claimed this case; only a manager may resolve it.');
+      const [reason] = await tx
+        .select({ code: caseReasons.code, outcomes: caseReasons.outcomes })
+        .from(caseReasons)
+        .where(and(eq(caseReasons.code, input.reason), eq(caseReasons.active, true)));
+      if (!reason || !reason.outcomes.includes(input.outcome))
+        return refuse('INVALID', 'Choose one of the listed reasons for this outcome.', 'reason');
+      const [queue] = await tx.select({ kind: caseQueues.kind }).from(caseQueues).where(eq(caseQueues.id, c.queueId));
+
+      let state: 'resolved' | 'open' = 'resolved';
+      let toQueue = c.queueId;
+      if (input.outcome === 'escalate') {
+        if (queue?.kind === 'escalation') return refuse('INVALID', 'This case is already escalated.', 'outcome');
+        const [esc] = await tx
+          .select({ id: caseQueues.id })
+          .from(caseQueues)
+          .where(and(eq(caseQueues.kind, 'escalation'), eq(caseQueues.archived, false)))
+          .orderBy(asc(caseQueues.priority), asc(caseQueues.id))
+          .limit(1);
+        if (!esc) return refuse('INVALID', 'There is no escalation queue; ask an admin to create one.', 'outcome');
+        state = 'open';
+        toQueue = esc.id;
+      }
+      // Resolution time: from arrival in the queue it leaves to now.
+      const [{ waited }] = await tx
+        .select({ waited: sql<number>`greatest(0, extract(epoch from now() - ${cases.arrivedAt}))::int` })
+        .from(cases)
+        .where(eq(cases.id, c.id));
+      const [after] = await tx
+        .update(cases)
+        .set(
+          state === 'resolved'
+            ? {
+                state,
+                outcome: input.outcome,
+                reason: input.reason,
+                comment: input.comment ?? null,
+                resolvedBy: actor.id,
+                resolvedAt: sql`now()`,
+                assigneeId: null,
+                claimedAt: null,
+                version: sql`${cases.version} + 1`,
+                updatedAt: sql`now()`,
+              }
+            : {
+                // Escalated: open again, unassigned, in the managers' queue, with its SLA from now.
+                state,
+                queueId: toQueue,
+                assigneeId: null,
+                claimedAt: null,
+                arrivedAt: sql`now()`,
+                dueAt: sql`now() + make_interval(hours => (select sla_hours from case_queues where id = ${toQueue}))`,
+                version: sql`${cases.version} + 1`,
+                updatedAt: sql`now()`,
+              },
+        )
+        .where(eq(cases.id, c.id))
+        .returning({ version: cases.version });
+      await tx.insert(caseEvents).values({
+        caseId: c.id,
+        executionId: c.executionId,
+        type: state === 'resolved' ? 'resolved' : 'escalated',
+        actorId: actor.id,
+        queueId: c.queueId,
+        outcome: input.outcome,
+        reason: input.reason,
+        comment: input.comment ?? null,
+        waitedSeconds: Number(waited),
+        details: takenOver ? { overrodeClaimOf: takenOver } : null,
+      });
+      await audit(
+        {
+          action: state === 'resolved' ? 'case.resolve' : 'case.escalate',
+          actor,
+          targetType: 'execution',
+          targetId: c.executionId,
+          details: {
+            caseId: c.id,
+            outcome: input.outcome,
+            reason: input.reason,
+            ...(takenOver ? { overrodeClaimOf: takenOver } : {}),
+            feedback: input.feedbackStatus ?? null,
+          },
+        },
+        tx,
+      );
+
+      let feedback: ResolveOutcome['feedback'];
+      if (input.feedbackStatus) {
+        const r = await submitFeedback(
+          actor,
+          {
+            executionId: c.executionId,
+            status: input.feedbackStatus,
+            reason: input.feedbackReason,
+            note: undefined,
+            version: input.feedbackVersion!,
+            idempotencyKey: input.idempotencyKey!,
+          },
+          tx,
+        );
+        if (!r.ok) return refuse(r.code === 'CONFLICT' ? 'CONFLICT' : 'INVALID', `Feedback: ${r.error}`);
+        feedback = { submissionId: r.data.submissionId, state: r.data.state, message: r.message };
+      }
+      return {
+        ok: true as const,
+        data: { state, version: after.version, feedback },
+        message:
+          (state === 'resolved' ? 'Resolved.' : 'Escalated to the managers.') +
+          (feedback?.message ? ` ${feedback.message}` : ''),
+      };
+    });
+  } catch (err) {
+    if (err instanceof Refused) return err.result;
+    throw err;
+  }
+}
+
+/** Reopens a resolved case in its queue, unassigned, with a new due time; the reason is recorded. */
+export async function reopenCase(
+  actor: CaseUser,
+  input: { caseId: string; version: number; reason: string },
+): Promise<ActionResult<{ version: number }>> {
+  return db().transaction(async (tx) => {
+    const c = await lockCase(tx, input.caseId);
+    if (!c) return { ok: false as const, code: 'INVALID' as const, error: 'Unknown case.' };
+    if (c.version !== input.version) return { ok: false as const, code: 'CONFLICT' as const, error: STALE_MESSAGE };
+    if (c.state !== 'resolved')
+      return { ok: false as const, code: 'CONFLICT' as const, error: 'Only a resolved case can be reopened.' };
+    const [after] = await tx
+      .update(cases)
+      .set({
+        state: 'open',
+        outcome: null,
+        reason: null,
+        comment: null,
+        resolvedBy: null,
+        resolvedAt: null,
+        arrivedAt: sql`now()`,
+        dueAt: sql`now() + make_interval(hours => (select sla_hours from case_queues where id = ${cases.queueId}))`,
+        version: sql`${cases.version} + 1`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(cases.id, c.id))
+      .returning({ version: cases.version });
+    await tx.insert(caseEvents).values({
+      caseId: c.id,
+      executionId: c.executionId,
+      type: 'reopened',
+      actorId: actor.id,
+      queueId: c.queueId,
+      comment: input.reason,
+    });
+    await audit(
+      {
+        action: 'case.reopen',
+        actor,
+        targetType: 'execution',
+        targetId: c.executionId,
+        details: { caseId: c.id },
+      },
+      tx,
+    );
+    return { ok: true as const, data: { version: after.version }, message: 'Reopened.' };
+  });
+}

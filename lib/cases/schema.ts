@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { CASE_OUTCOMES, NOTE_MAX_CHARS, type CaseOutcome } from '@/lib/cases/states';
+import { FEEDBACK_REASONS } from '@/lib/idv/schemas';
+
+/**
+ * Inputs of case work, one zod schema each, shared by the forms (for their hints) and the
+ * server actions (which parse with them). Browser-safe.
+ */
+export { CASE_OUTCOMES, NOTE_MAX_CHARS, type CaseOutcome };
+
+export const OUTCOME_LABELS: Record<CaseOutcome, string> = {
+  approve: 'Approve',
+  decline: 'Decline',
+  escalate: 'Escalate',
+};
+export const COMMENT_MAX_CHARS = 2000;
+/** Outcomes that need a comment: the next reader must know why. */
+export const COMMENT_REQUIRED: readonly CaseOutcome[] = ['decline', 'escalate'];
+
+const id = (what: string) => z.uuid(`Unknown ${what}.`).transform((s) => s.toLowerCase());
+const version = z.coerce
+  .number({ error: 'Reload the page: the form is out of date.' })
+  .int('Reload the page: the form is out of date.')
+  .min(1, 'Reload the page: the form is out of date.');
+const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+
+export const caseRefSchema = z.object({ caseId: id('case'), version });
+
+export const nextCaseSchema = z.object({ queueId: z.preprocess(blankToUndefined, id('queue').optional()) });
+
+export const assignCaseSchema = z.object({
+  caseId: id('case'),
+  version,
+  /** `me`, a user id, or empty to unassign. */
+  assignee: z.preprocess(blankToUndefined, z.union([z.literal('me'), id('user')]).optional()),
+});
+
+export const bulkAssignSchema = z.object({
+  executionIds: z
+    .array(id('execution'), { error: 'Select executions first.' })
+    .min(1, 'Select executions first.')
+    .max(400, 'At most 400 executions at once.'),
+  assignee: z.union([z.literal('me'), id('user')], { error: 'Choose who gets them.' }),
+});
+
+export const resolveCaseSchema = z
+  .object({
+    caseId: id('case'),
+    version,
+    outcome: z.enum(CASE_OUTCOMES, { error: 'Choose an outcome.' }),
+    reason: z.string({ error: 'Choose a reason.' }).trim().min(1, 'Choose a reason.').max(80, 'Choose a reason.'),
+    comment: z.preprocess(
+      blankToUndefined,
+      z.string().trim().max(COMMENT_MAX_CHARS, `At most ${COMMENT_MAX_CHARS} characters.`).optional(),
+    ),
+    /** Feedback sent in the same step: FRAUD or NOT_FRAUD, with the service's reason. */
+    feedbackStatus: z.preprocess(blankToUndefined, z.enum(['FRAUD', 'NOT_FRAUD']).optional()),
+    feedbackReason: z.preprocess(
+      blankToUndefined,
+      z.enum(FEEDBACK_REASONS, { error: "Choose one of the service's reasons." }).optional(),
+    ),
+    /** The feedback form's version (latest submission id, or "none") and its idempotency key. */
+    feedbackVersion: z.preprocess(blankToUndefined, z.string().max(40).optional()),
+    idempotencyKey: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{8,100}$/, 'Reload the page: the form is out of date.')
+        .optional(),
+    ),
+  })
+  .superRefine((v, ctx) => {
+    if (COMMENT_REQUIRED.includes(v.outcome) && !v.comment)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['comment'],
+        message: `A comment is required to ${v.outcome}.`,
+      });
+    if (v.feedbackStatus === 'FRAUD' && (!v.feedbackReason || v.feedbackReason === 'NA'))
+      ctx.addIssue({ code: 'custom', path: ['feedbackReason'], message: 'A reason is required for Fraud.' });
+    if (v.feedbackStatus && (!v.feedbackVersion || !v.idempotencyKey))
+      ctx.addIssue({ code: 'custom', path: ['feedbackStatus'], message: 'Reload the page: the form is out of date.' });
+  });
+export type ResolveCaseInput = z.output<typeof resolveCaseSchema>;
+
+export const reopenCaseSchema = z.object({
+  caseId: id('case'),
+  version,
+  reason: z
+    .string({ error: 'Say why it is reopened.' })
+    .trim()
+    .min(3, 'Say why it is reopened.')
+    .max(COMMENT_MAX_CHARS, `At most ${COMMENT_MAX_CHARS} characters.`),
+});
+
+const noteBody = z
+  .string({ error: 'Write a note first.' })
+  .trim()
+  .min(1, 'Write a note first.')
+  .max(NOTE_MAX_CHARS, `A note is at most ${NOTE_MAX_CHARS.toLocaleString('en')} characters.`);
+
+export const addNoteSchema = z.object({ executionId: id('execution'), body: noteBody });
+export const editNoteSchema = z.object({
+  noteId: id('note'),
+  /** The version being edited: a newer one means someone else's edit would be lost. */
+  version,
+  body: noteBody,
+});
+
+const definition = z
+  .string()
+  .max(4000, 'The filters are too long for a queue.')
+  .default('')
+  .transform((s) => s.replace(/^\?/, ''));
+
+export const queueFormSchema = z.object({
+  name: z.string({ error: 'Name the queue.' }).trim().min(1, 'Name the queue.').max(80, 'At most 80 characters.'),
+  priority: z.coerce
+    .number({ error: 'Priority is a whole number.' })
+    .int('Priority is a whole number.')
+    .min(0, 'Priority is 0 to 1000.')
+    .max(1000, 'Priority is 0 to 1000.'),
+  slaHours: z.coerce
+    .number({ error: 'The SLA is a number of hours.' })
+    .int('The SLA is a whole number of hours.')
+    .min(1, 'The SLA is 1 to 8760 hours.')
+    .max(8760, 'The SLA is 1 to 8760 hours.'),
+  definition,
+  minRole: z.enum(['analyst', 'manager']).default('analyst'),
+});
+export const createQueueSchema = queueFormSchema;
+export const updateQueueSchema = queueFormSchema.extend({ queueId: id('queue') });
+export const archiveQueueSchema = z.object({
+  queueId: id('queue'),
+  archived: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]),
+});
+export const reorderQueuesSchema = z.object({
+  queueIds: z.array(id('queue')).min(1, 'Nothing to reorder.').max(200),
+});

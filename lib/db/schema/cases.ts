@@ -1,0 +1,208 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import {
+  CASE_OUTCOMES,
+  CASE_STATES,
+  NOTE_MAX_CHARS,
+  QUEUE_KINDS,
+  type CaseOutcome,
+  type CaseState,
+  type QueueKind,
+} from '../../cases/states';
+import { users } from './auth';
+import { executions } from './executions';
+
+/**
+ * Case work (lib/cases/README.md). A queue is a saved filter of the executions list; an
+ * execution that matches one gets one case, which moves
+ *   open -> in_review (claimed by one user) -> resolved (approve | decline)
+ * and back (unassign, a claim nobody touched, reopen). Escalating moves it, open, to an
+ * escalation queue that managers work.
+ */
+export { CASE_OUTCOMES, CASE_STATES, NOTE_MAX_CHARS, QUEUE_KINDS, type CaseOutcome, type CaseState, type QueueKind };
+
+export const caseQueues = pgTable(
+  'case_queues',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    /** Lower first: matching puts an execution in the first queue that matches, claims take from it first. */
+    priority: integer('priority').notNull().default(100),
+    slaHours: integer('sla_hours').notNull(),
+    /** The executions list's filters as its URL query (lib/executions/list-params.ts); '' = every execution. */
+    definition: text('definition').notNull().default(''),
+    /** `escalation` queues take escalated cases only; they match nothing on their own. */
+    kind: text('kind').$type<QueueKind>().notNull().default('filter'),
+    /** The lowest role that works this queue ("next case" and the queues page). */
+    minRole: text('min_role').$type<'analyst' | 'manager'>().notNull().default('analyst'),
+    archived: boolean('archived').notNull().default(false),
+    /** Display order on the queues page and in filters. */
+    sortOrder: integer('sort_order').notNull().default(0),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('case_queues_name_key').on(sql`lower(${t.name})`),
+    check('case_queues_sla_check', sql`${t.slaHours} between 1 and 8760`),
+    check('case_queues_definition_check', sql`length(${t.definition}) <= 4000`),
+  ],
+);
+
+/** One case per execution, ever: a resolved case is reopened, never duplicated. */
+export const cases = pgTable(
+  'cases',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    executionId: uuid('execution_id')
+      .notNull()
+      .references(() => executions.id, { onDelete: 'cascade' }),
+    queueId: uuid('queue_id')
+      .notNull()
+      .references(() => caseQueues.id),
+    state: text('state').$type<CaseState>().notNull().default('open'),
+    assigneeId: uuid('assignee_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Last touch of the assignee: a claim older than CASE_CLAIM_MINUTES returns to the queue. */
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    /** When it entered its current queue; due = arrival + the queue's SLA. */
+    arrivedAt: timestamp('arrived_at', { withTimezone: true }).notNull().defaultNow(),
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+    outcome: text('outcome').$type<CaseOutcome>(),
+    reason: text('reason'),
+    comment: text('comment'),
+    resolvedBy: uuid('resolved_by').references(() => users.id, { onDelete: 'set null' }),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    /** Every change adds one: a form carries the version it was opened on (stale-panel check). */
+    version: integer('version').notNull().default(1),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('cases_execution_key').on(t.executionId),
+    // "Next case": the open cases of one queue, earliest due first.
+    index('cases_open_queue_due_idx')
+      .on(t.queueId, t.dueAt, t.id)
+      .where(sql`${t.state} = 'open'`),
+    index('cases_claimed_idx')
+      .on(t.claimedAt)
+      .where(sql`${t.state} = 'in_review'`),
+    index('cases_assignee_idx')
+      .on(t.assigneeId)
+      .where(sql`${t.state} = 'in_review'`),
+    index('cases_unresolved_queue_idx')
+      .on(t.queueId, t.arrivedAt)
+      .where(sql`${t.state} <> 'resolved'`),
+    index('cases_resolved_idx')
+      .on(t.resolvedAt)
+      .where(sql`${t.state} = 'resolved'`),
+    check(
+      'cases_claim_check',
+      sql`(${t.state} = 'in_review') = (${t.assigneeId} is not null and ${t.claimedAt} is not null)`,
+    ),
+  ],
+);
+
+export const CASE_EVENT_TYPES = [
+  'created',
+  'requeued',
+  'claimed',
+  'assigned',
+  'unassigned',
+  'released',
+  'resolved',
+  'escalated',
+  'reopened',
+] as const;
+export type CaseEventType = (typeof CASE_EVENT_TYPES)[number];
+
+/** Every transition of a case, append-only (a trigger enforces it); the audit log has the same. */
+export const caseEvents = pgTable(
+  'case_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    caseId: uuid('case_id')
+      .notNull()
+      .references(() => cases.id, { onDelete: 'cascade' }),
+    executionId: uuid('execution_id').notNull(),
+    type: text('type').$type<CaseEventType>().notNull(),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    queueId: uuid('queue_id'),
+    assigneeId: uuid('assignee_id'),
+    outcome: text('outcome').$type<CaseOutcome>(),
+    reason: text('reason'),
+    comment: text('comment'),
+    /** Resolution time for `resolved` and `escalated`: from arrival in the queue (seconds). */
+    waitedSeconds: integer('waited_seconds'),
+    details: jsonb('details').$type<Record<string, unknown>>(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('case_events_case_idx').on(t.caseId, t.at),
+    index('case_events_outcome_idx')
+      .on(t.at)
+      .where(sql`${t.type} in ('resolved', 'escalated')`),
+  ],
+);
+
+/**
+ * The notes thread of an execution: append-only (trigger). Editing a note adds its next version
+ * under the same note id; the history shows every version.
+ */
+export const caseNotes = pgTable(
+  'case_notes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    noteId: uuid('note_id').notNull(),
+    version: integer('version').notNull(),
+    executionId: uuid('execution_id')
+      .notNull()
+      .references(() => executions.id, { onDelete: 'cascade' }),
+    authorId: uuid('author_id')
+      .notNull()
+      .references(() => users.id),
+    body: text('body').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('case_notes_version_key').on(t.noteId, t.version),
+    index('case_notes_execution_idx').on(t.executionId, t.createdAt),
+    check('case_notes_body_check', sql`length(${t.body}) between 1 and ${sql.raw(String(NOTE_MAX_CHARS))}`),
+  ],
+);
+
+/** The short list of reasons a resolution picks from; admins change rows, not code. */
+export const caseReasons = pgTable('case_reasons', {
+  code: text('code').primaryKey(),
+  label: text('label').notNull(),
+  /** Outcomes it may explain. */
+  outcomes: text('outcomes').array().$type<CaseOutcome[]>().notNull(),
+  sortOrder: integer('sort_order').notNull().default(0),
+  active: boolean('active').notNull().default(true),
+});
+
+/** A re-match of unresolved executions after a queue changed, with its progress. */
+export const caseRematchRuns = pgTable('case_rematch_runs', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  queueId: uuid('queue_id').references(() => caseQueues.id, { onDelete: 'set null' }),
+  state: text('state').$type<'queued' | 'running' | 'completed' | 'failed'>().notNull().default('queued'),
+  total: integer('total'),
+  done: integer('done').notNull().default(0),
+  /** Keyset position (execution id) of the walk, so a restarted job resumes. */
+  lastId: uuid('last_id'),
+  startedBy: uuid('started_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+  details: jsonb('details').$type<Record<string, unknown>>(),
+});

@@ -1,0 +1,153 @@
+import { and, eq, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { cases, executions } from '@/lib/db/schema';
+import type { ListParams } from './list-params';
+
+/**
+ * The one compilation of the list's filters (lib/executions/list-params.ts) into SQL. The list
+ * and its count (lib/data/executions), the CSV export and queue matching (lib/cases/match.ts,
+ * which ingest runs in its transaction) all use it, so a queue selects exactly what the list
+ * shows for its definition. It lives here rather than in lib/data because lib/sync, which
+ * writes, does not reach into the read side. For the server (the rest of this folder is
+ * browser-safe); no 'server-only' marker, as ingest also runs in the worker, scripts and the
+ * browser tests' seeding.
+ */
+
+const dayStart = (d: string) => new Date(`${d}T00:00:00.000Z`);
+const dayAfter = (d: string) => new Date(dayStart(d).getTime() + 86_400_000);
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+const textArray = (values: string[]) =>
+  sql`array[${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}]::text[]`;
+
+export interface SearchTerm {
+  /** Whole normalised tokens (lib/pii/search-tokens.ts): each must be a name word or the document number. */
+  words: string[];
+  /** A one-word term (lower-cased, 3+ characters), also matched as the start of a reference. */
+  refPrefix?: string;
+  /** Set when the whole term is a customer or user reference: matched exactly on its own index. */
+  exactReference?: string;
+}
+
+/**
+ * The WHERE clause of a list query: rows and counts always share it.
+ *
+ * Equality filters (decision, status, country, document type, definition, criteria, feedback)
+ * are answered by the `facets` array and its GIN index (`@>` for values that must all be present,
+ * `&&` for "any of" groups), which finds any combination of them at once. One exception, measured
+ * with `npm run bench:list`: one single-valued filter that has an index in the sort's order
+ * ((column, created_at) for decision, status, country and feedback; (decision, risk_score)) is
+ * written as a plain comparison instead, so Postgres can walk that index in order and stop after
+ * a page; this matters when matches are not spread evenly in
+ * time (feedback exists only on older executions, attack waves cluster labels). Undelivered
+ * feedback uses its partial index. Capability tags have their own GIN index, ranges their btree
+ * indexes, search the trigram index.
+ */
+export function listWhere(
+  p: ListParams,
+  search?: SearchTerm | null,
+  viewer?: { userId: string } | null,
+): SQL | undefined {
+  const w: SQL[] = [];
+  const e = executions;
+  const all: string[] = [];
+  const single = (values: string[]) => (values.length === 1 ? values[0] : undefined);
+  // The ordered index to lead with: the rarest kind of value first.
+  let lead: 'feedback' | 'country' | 'decision' | 'status' | null = null;
+  if (p.sort === 'created') {
+    const fb = single(p.feedback);
+    if (fb === 'FRAUD' || fb === 'NOT_FRAUD') lead = 'feedback';
+    else if (p.country) lead = 'country';
+    else if (single(p.decision)) lead = 'decision';
+    else if (single(p.status)) lead = 'status';
+  } else if (p.sort === 'risk' && single(p.decision)) lead = 'decision';
+  const anyOf = (values: string[]) => {
+    if (values.length === 1) all.push(values[0]);
+    else if (values.length > 1) w.push(sql`${e.facets} && ${textArray(values)}`);
+  };
+  if (lead === 'decision') w.push(eq(e.decisionType, p.decision[0]));
+  else anyOf(p.decision.map((v) => `decision=${v}`));
+  if (lead === 'status') w.push(eq(e.status, p.status[0]));
+  else anyOf(p.status.map((v) => `status=${v}`));
+  const delivery = p.feedback.some((f) => f === 'pending' || f === 'failed' || f === 'awaiting_approval');
+  if (lead === 'feedback') w.push(eq(e.feedbackStatus, p.feedback[0]));
+  else if (delivery) {
+    // Local delivery states are rare and have their partial index: plain comparisons.
+    const any = p.feedback.map((f) =>
+      f === 'none'
+        ? or(isNull(e.feedbackStatus), eq(e.feedbackStatus, 'NA'))!
+        : f === 'pending'
+          ? inArray(e.feedbackDelivery, ['pending', 'failed', 'awaiting_approval'])
+          : f === 'failed' || f === 'awaiting_approval'
+            ? eq(e.feedbackDelivery, f)
+            : eq(e.feedbackStatus, f),
+    );
+    w.push(any.length === 1 ? any[0] : or(...any)!);
+  } else anyOf(p.feedback.map((f) => (f === 'none' ? 'feedback=none' : `feedback=${f}`)));
+  if (lead === 'country') w.push(eq(e.issuingCountry, p.country!));
+  else if (p.country) all.push(`country=${p.country}`);
+  if (p.docType) all.push(`doctype=${p.docType}`);
+  if (p.definition) all.push(`definition=${p.definition}`);
+  if (p.criteria) all.push(`criteria=${p.criteria}`);
+  if (all.length) w.push(sql`${e.facets} @> ${textArray(all)}`);
+  if (p.cap.length) w.push(sql`${e.capabilityTags} @> ${textArray(p.cap)}`);
+  if (p.riskMin !== undefined) w.push(gte(e.riskScore, p.riskMin));
+  if (p.riskMax !== undefined) w.push(lte(e.riskScore, p.riskMax));
+  if (p.createdFrom) w.push(gte(e.createdAt, dayStart(p.createdFrom)));
+  if (p.createdTo) w.push(lt(e.createdAt, dayAfter(p.createdTo)));
+  if (p.completedFrom) w.push(gte(e.completedAt, dayStart(p.completedFrom)));
+  if (p.completedTo) w.push(lt(e.completedAt, dayAfter(p.completedTo)));
+  if (p.feedbackReason) w.push(eq(e.feedbackReason, p.feedbackReason));
+  // Matched rules live in rule_results, indexed on (rule_id, matched).
+  if (p.rule)
+    w.push(
+      sql`exists (select 1 from rule_results r where r.execution_id = ${e.id} and r.rule_id = ${p.rule} and r.matched)`,
+    );
+  if (p.account) w.push(eq(e.accountId, p.account));
+  if (p.q) w.push(or(eq(e.id, p.q), eq(e.accountId, p.q))!);
+  if (search?.exactReference)
+    w.push(or(eq(e.customerInternalReference, search.exactReference), eq(e.userReference, search.exactReference))!);
+  else if (search) {
+    // Personal values whole (the GIN index on the tokens); references by their start (trigrams).
+    const whole = search.words.length ? sql`${e.searchTokens} @> ${textArray(search.words)}` : undefined;
+    const ref = search.refPrefix
+      ? sql`(' ' || ${e.searchText}) like ${`% ${likeEscape(search.refPrefix)}%`}`
+      : undefined;
+    const match = whole && ref ? or(whole, ref) : (whole ?? ref);
+    if (match) w.push(match);
+  }
+  const work = caseWhere(p, viewer?.userId);
+  if (work) w.push(work);
+  return w.length ? and(...w) : undefined;
+}
+
+/**
+ * Case-work filters: the execution's case (one at most, `cases_execution_key`) by state, queue,
+ * assignee and due time. `me` needs the viewer; without one (a queue, a script) it matches nothing.
+ */
+function caseWhere(p: ListParams, userId: string | undefined): SQL | undefined {
+  const c: SQL[] = [];
+  const states = p.caseState.filter((s) => s !== 'none');
+  const withoutCase = p.caseState.includes('none');
+  if (states.length) c.push(inArray(cases.state, states));
+  if (p.queue.length) c.push(inArray(cases.queueId, p.queue));
+  if (p.assignee === 'none') c.push(sql`${cases.state} <> 'in_review'`);
+  else if (p.assignee === 'me') c.push(userId ? eq(cases.assigneeId, userId) : sql`false`);
+  else if (p.assignee) c.push(eq(cases.assigneeId, p.assignee));
+  if (p.assignee && p.assignee !== 'none') c.push(eq(cases.state, 'in_review'));
+  if (p.outcome.length) c.push(inArray(cases.outcome, p.outcome));
+  if (p.resolver) c.push(eq(cases.resolvedBy, p.resolver));
+  if (p.due) {
+    c.push(sql`${cases.state} <> 'resolved'`);
+    c.push(p.due === 'overdue' ? sql`${cases.dueAt} < now()` : sql`${cases.dueAt} < now() + interval '24 hours'`);
+  }
+  const has = sql`exists (select 1 from ${cases} where ${cases.executionId} = ${executions.id}${
+    c.length ? sql` and ${and(...c)}` : sql``
+  })`;
+  if (withoutCase) {
+    const none = sql`not exists (select 1 from ${cases} where ${cases.executionId} = ${executions.id})`;
+    return c.length ? or(none, has) : none;
+  }
+  return c.length ? has : undefined;
+}
