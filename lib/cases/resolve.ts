@@ -4,8 +4,9 @@ import { audit } from '@/lib/audit';
 import type { ActionResult } from '@/lib/auth/guards';
 import { hasRole } from '@/lib/auth/roles';
 import { db } from '@/lib/db/client';
-import { caseEvents, caseQueues, caseReasons, cases } from '@/lib/db/schema';
+import { caseEvents, caseQueues, caseReasons, cases, executions } from '@/lib/db/schema';
 import { submitFeedback } from '@/lib/feedback/submit';
+import { emitEvent } from '@/lib/webhooks/outbox';
 import { lockCase, STALE_MESSAGE, type CaseUser } from './claim';
 import type { ResolveCaseInput } from './schema';
 
@@ -128,6 +129,43 @@ export async function resolveCase(actor: CaseUser, input: ResolveCaseInput): Pro
         },
         tx,
       );
+      // The customer's systems learn the outcome through the outbox, in this same transaction:
+      // ids, outcome, reason, queue and decision only, never personal data.
+      const queueNames = new Map(
+        (
+          await tx
+            .select({ id: caseQueues.id, name: caseQueues.name })
+            .from(caseQueues)
+            .where(sql`${caseQueues.id} in (${c.queueId}, ${toQueue})`)
+        ).map((q) => [q.id, q.name]),
+      );
+      const [ex] = await tx
+        .select({ decision: executions.decisionType })
+        .from(executions)
+        .where(eq(executions.id, c.executionId));
+      const now = new Date().toISOString();
+      if (state === 'resolved')
+        await emitEvent(tx, 'case.resolved', {
+          caseId: c.id,
+          executionId: c.executionId,
+          queue: queueNames.get(c.queueId) ?? c.queueId,
+          outcome: input.outcome,
+          reason: input.reason,
+          decision: ex?.decision ?? null,
+          resolvedAt: now,
+          actorUserId: actor.id,
+        });
+      else
+        await emitEvent(tx, 'case.escalated', {
+          caseId: c.id,
+          executionId: c.executionId,
+          queue: queueNames.get(toQueue) ?? toQueue,
+          fromQueue: queueNames.get(c.queueId) ?? null,
+          reason: input.reason,
+          decision: ex?.decision ?? null,
+          escalatedAt: now,
+          actorUserId: actor.id,
+        });
 
       let feedback: ResolveOutcome['feedback'];
       if (input.feedbackStatus) {

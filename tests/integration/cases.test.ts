@@ -7,7 +7,16 @@ import { randomUUID } from 'node:crypto';
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/lib/db/client';
-import { auditLog, caseEvents, caseNotes, caseQueues, cases, feedbackSubmissions, type Role } from '@/lib/db/schema';
+import {
+  auditLog,
+  caseEvents,
+  caseNotes,
+  caseQueues,
+  cases,
+  feedbackSubmissions,
+  webhookEvents,
+  type Role,
+} from '@/lib/db/schema';
 import { getBoss, stopBoss } from '@/lib/jobs/boss';
 import { claimNextCase, releaseExpiredClaims } from '@/lib/cases/claim';
 import { createQueue } from '@/lib/cases/queues';
@@ -429,6 +438,32 @@ describe('the actions: bad input and races get a clear message and write nothing
       'escalated',
       'resolved',
       'reopened',
+    ]); // Both transitions reached the webhook outbox, in their own transactions, with ids only.
+    const outbox = await db()
+      .select({ type: webhookEvents.type, payload: webhookEvents.payload })
+      .from(webhookEvents)
+      .where(sql`${webhookEvents.payload}->>'caseId' = ${done.id}`)
+      .orderBy(webhookEvents.createdAt);
+    expect(outbox).toEqual([
+      {
+        type: 'case.escalated',
+        payload: expect.objectContaining({
+          executionId: k.executionId,
+          queue: q.name,
+          reason: 'NEEDS_SENIOR_REVIEW',
+          actorUserId: analyst.id,
+        }),
+      },
+      {
+        type: 'case.resolved',
+        payload: expect.objectContaining({
+          executionId: k.executionId,
+          queue: q.name,
+          outcome: 'decline',
+          reason: 'DOCUMENT_FORGED',
+          actorUserId: manager.id,
+        }),
+      },
     ]);
   });
 
