@@ -2,9 +2,11 @@ import 'server-only';
 import { and, desc, eq } from 'drizzle-orm';
 import { audit } from '@/lib/audit';
 import { cachePart, getCachedPart, getExecutionDetail, type ExecutionDetail } from '@/lib/data/executions/detail';
+import { getCaseOfExecution, listNotes } from '@/lib/data/cases';
 import { listFeedbackHistory, type SubmissionView } from '@/lib/data/feedback';
 import { db } from '@/lib/db/client';
 import { auditLog } from '@/lib/db/schema';
+import { caseReportSections, type ReportSection } from '@/lib/evidence/report/case-sections';
 import { getIdvClient } from '@/lib/idv';
 import { logError } from '@/lib/log';
 
@@ -40,6 +42,8 @@ export interface CaseReportData {
   feedback: SubmissionView[];
   /** The execution's audit trail, oldest first, ending with this report's own entry. */
   trail: TrailEntry[];
+  /** The case and its notes (free text only under a reveal). */
+  caseSections: ReportSection[];
 }
 
 async function loadImage(d: ExecutionDetail, credentialId: string, classifier: string): Promise<Buffer | string> {
@@ -100,7 +104,7 @@ export async function getCaseReportData(
     targetId: detail.id,
     details: { revealed, images: images.filter((i) => i.bytes).length },
   });
-  const [feedback, trail] = await Promise.all([
+  const [feedback, trail, caseView, notes] = await Promise.all([
     listFeedbackHistory(detail.id),
     db()
       .select({
@@ -116,6 +120,8 @@ export async function getCaseReportData(
       // The newest 2,000: the report's own entry, the last one, is always in.
       .orderBy(desc(auditLog.seq))
       .limit(TRAIL_LIMIT),
+    getCaseOfExecution(detail.id),
+    listNotes(detail.id),
   ]);
   return {
     detail,
@@ -125,5 +131,6 @@ export async function getCaseReportData(
     images,
     feedback,
     trail: trail.reverse().map((t) => ({ ...t, seq: t.seq ?? 0, hash: t.hash ?? '' })),
+    caseSections: caseReportSections(caseView, notes, revealed),
   };
 }

@@ -1,21 +1,10 @@
 import 'server-only';
 import PDFDocument from 'pdfkit';
 import type { CaseReportData } from '@/lib/data/case-report';
+import type { ReportSection } from './case-sections';
 import { formatDateTime } from '@/lib/format';
 import { capabilityGroups, ruleExecutions } from '@/lib/review/result';
 import { riskBandOf } from '@/lib/review/glossary';
-
-/**
- * A section the report does not know yet. Case work (outcome, notes) adds its sections here
- * through `renderCaseReport(data, { caseSections })`; they are printed after the feedback history
- * and before the audit trail.
- */
-export interface ReportSection {
-  title: string;
-  /** Label and value pairs, then free paragraphs. */
-  rows?: Array<[string, string]>;
-  paragraphs?: string[];
-}
 
 // The standard PDF fonts cover Windows-1252 only: anything else is shown as "?" instead of garbage.
 const WIN_ANSI_EXTRA = '€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ';
@@ -179,7 +168,7 @@ export function renderCaseReport(data: CaseReportData, opts: { caseSections?: Re
     if (f.note) para(`Note: ${f.note}`, { indent: 12 });
   }
 
-  for (const s of opts.caseSections ?? []) {
+  for (const s of opts.caseSections ?? data.caseSections) {
     heading(s.title);
     for (const [k, v] of s.rows ?? []) row(k, v);
     for (const p of s.paragraphs ?? []) para(p).moveDown(0.2);
