@@ -6,3 +6,4 @@ export * from './sync';
 export * from './review';
 export * from './feedback';
 export * from './trends';
+export * from './api';
