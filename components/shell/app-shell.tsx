@@ -5,6 +5,7 @@ import {
   CheckSquare,
   ClipboardList,
   Home,
+  KeyRound,
   List,
   Menu,
   Moon,
@@ -33,6 +34,7 @@ const ICONS = {
   settings: Settings,
   check: CheckSquare,
   activity: Activity,
+  key: KeyRound,
 };
 
 export interface ShellNavItem {

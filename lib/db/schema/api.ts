@@ -24,8 +24,5 @@ export const apiKeys = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     lastUsedIp: text('last_used_ip'),
   },
-  (t) => [
-    uniqueIndex('api_keys_key_hash_key').on(t.keyHash),
-    index('api_keys_created_idx').on(t.createdAt.desc()),
-  ],
+  (t) => [uniqueIndex('api_keys_key_hash_key').on(t.keyHash), index('api_keys_created_idx').on(t.createdAt.desc())],
 );
