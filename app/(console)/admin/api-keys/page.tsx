@@ -10,7 +10,11 @@ import { formatDateTime } from '@/lib/format';
 
 export const metadata: Metadata = { title: 'API keys' };
 
-const STATE_TONE = { active: 'ok', expired: 'neutral', revoked: 'reject' } as const;
+const STATE = {
+  active: { tone: 'ok', label: 'Active' },
+  expired: { tone: 'neutral', label: 'Expired' },
+  revoked: { tone: 'reject', label: 'Revoked' },
+} as const;
 
 export default async function ApiKeysPage() {
   await requireRole('admin');
@@ -54,9 +58,7 @@ export default async function ApiKeysPage() {
                     </div>
                   </TD>
                   <TD>
-                    <Badge tone={STATE_TONE[k.state]} className="capitalize">
-                      {k.state}
-                    </Badge>
+                    <Badge tone={STATE[k.state].tone}>{STATE[k.state].label}</Badge>
                   </TD>
                   <TD className="text-xs text-muted-fg">{formatDateTime(k.revokedAt ?? k.expiresAt)}</TD>
                   <TD className="text-xs text-muted-fg">
