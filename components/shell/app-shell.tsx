@@ -6,6 +6,7 @@ import {
   ClipboardList,
   Home,
   Inbox,
+  KeyRound,
   List,
   Menu,
   Moon,
@@ -37,6 +38,7 @@ const ICONS = {
   activity: Activity,
   webhook: Webhook,
   inbox: Inbox,
+  key: KeyRound,
 };
 
 export interface ShellNavItem {

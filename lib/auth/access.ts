@@ -4,9 +4,11 @@ import type { Role } from './roles';
  * Who may open each page and route. The authorization test walks every page.tsx and route.ts
  * under app/ and fails when one is missing here, then checks over HTTP that each refuses a
  * signed-out caller and a caller below its role: a new route that forgets its guard fails it.
- * `public` routes check something else themselves (sign-in, the callback secret).
+ * `public` routes check something else themselves (sign-in, the callback secret). `api-key`
+ * routes (the read API) take no session at all: only a Bearer API key (lib/api/http.ts), so the
+ * walk checks that every session, an admin's included, gets 401 from them.
  */
-export type Access = Role | 'public';
+export type Access = Role | 'public' | 'api-key';
 
 export const PAGE_ACCESS: Record<string, Access> = {
   '/login': 'public',
@@ -22,6 +24,7 @@ export const PAGE_ACCESS: Record<string, Access> = {
   '/admin/settings': 'admin',
   '/admin/webhooks': 'admin',
   '/admin/webhooks/[id]': 'admin',
+  '/admin/api-keys': 'admin',
 };
 
 export const ROUTE_ACCESS: Record<string, Access> = {
@@ -33,6 +36,13 @@ export const ROUTE_ACCESS: Record<string, Access> = {
   '/api/audit/export': 'manager',
   '/api/executions/[id]/report': 'analyst',
   '/api/executions/[id]/parts/[credentialId]/[classifier]': 'analyst',
+  // The read API's document: public so integrators can point their tools at it.
+  '/api/v1/openapi.json': 'public',
+  '/api/v1/executions/changes': 'api-key',
+  '/api/v1/executions/[id]': 'api-key',
+  '/api/v1/feedback': 'api-key',
+  '/api/v1/trends': 'api-key',
+  '/api/v1/[...path]': 'api-key',
 };
 
 /** Every server action, by `file#export`, with the role its defineAction() demands. */
@@ -76,13 +86,15 @@ export const ACTION_ACCESS: Record<string, Role> = {
   'lib/actions/cases.ts#archiveQueueAction': 'manager',
   'lib/actions/cases.ts#reorderQueuesAction': 'manager',
   'lib/actions/cases.ts#getRematchProgressAction': 'manager',
+  'lib/actions/api-keys.ts#createApiKeyAction': 'admin',
+  'lib/actions/api-keys.ts#revokeApiKeyAction': 'admin',
 };
 
 export interface NavItem {
   href: string;
   label: string;
   role: Role;
-  icon: 'home' | 'list' | 'chart' | 'audit' | 'sync' | 'users' | 'settings' | 'check' | 'webhook' | 'inbox';
+  icon: 'home' | 'list' | 'chart' | 'audit' | 'sync' | 'users' | 'settings' | 'check' | 'webhook' | 'inbox' | 'key';
 }
 
 export const NAV: NavItem[] = [
@@ -96,4 +108,5 @@ export const NAV: NavItem[] = [
   { href: '/sync', label: 'Sync', role: 'admin', icon: 'sync' },
   { href: '/admin/webhooks', label: 'Webhooks', role: 'admin', icon: 'webhook' },
   { href: '/admin/settings', label: 'Settings', role: 'admin', icon: 'settings' },
+  { href: '/admin/api-keys', label: 'API keys', role: 'admin', icon: 'key' },
 ];

@@ -618,9 +618,18 @@ export const FEEDBACK_REASONS = [
 ] as const;
 
 export const CREDENTIAL_CATEGORIES = ['ID', 'SELFIE', 'FACEMAP', 'DATA', 'DOCUMENT'] as const;
-export type Category = (typeof CREDENTIAL_CATEGORIES)[number];
+export type KnownCategory = (typeof CREDENTIAL_CATEGORIES)[number];
+/**
+ * The spec lists the categories seen and says the list is not complete: a credential of another
+ * category is accepted and echoed; it has no API parts the simulator knows and adds no capability.
+ */
+export type Category = KnownCategory | (string & {});
 export const CHANNELS = ['WEB', 'API', 'SDK'] as const;
-export const DEFAULT_CHANNELS: Record<Category, string[]> = {
+/** Channels of a category's credential when the request names none (an unknown category: all). */
+export const defaultChannels = (c: Category): string[] => DEFAULT_CHANNELS[c as KnownCategory] ?? ['WEB', 'API', 'SDK'];
+/** Part classifiers an API upload may use for a category's credential (an unknown category: none). */
+export const classifiersOf = (c: Category): string[] => CATEGORY_CLASSIFIERS[c as KnownCategory] ?? [];
+const DEFAULT_CHANNELS: Record<KnownCategory, string[]> = {
   ID: ['WEB', 'API', 'SDK'],
   SELFIE: ['WEB', 'API', 'SDK'],
   FACEMAP: ['WEB', 'SDK'],
@@ -628,14 +637,14 @@ export const DEFAULT_CHANNELS: Record<Category, string[]> = {
   DOCUMENT: ['WEB', 'API', 'SDK'],
 };
 /** Part classifiers an API upload may use, per credential category. */
-export const CATEGORY_CLASSIFIERS: Record<Category, string[]> = {
+const CATEGORY_CLASSIFIERS: Record<KnownCategory, string[]> = {
   ID: ['FRONT', 'BACK'],
   SELFIE: ['FACE'],
   FACEMAP: [],
   DATA: ['PREPARED_DATA'],
   DOCUMENT: ['DOCUMENT'],
 };
-export const CATEGORY_LABELS: Record<Category, string> = {
+export const CATEGORY_LABELS: Record<KnownCategory, string> = {
   ID: 'ID',
   SELFIE: 'SELFIE',
   FACEMAP: 'FACEMAP',
@@ -898,7 +907,7 @@ export function stepOf(capability: string): [string, string] {
 export interface WorkflowDefinitionInfo {
   key: string;
   name: string;
-  categories: Category[];
+  categories: KnownCategory[];
   capabilities: string[];
   weight: number;
 }

@@ -8,7 +8,7 @@ import {
   HIGH_RISK_COUNTRIES,
   REPORTING_CRITERIA,
   WORKFLOW_DEFINITIONS,
-  type Category,
+  type KnownCategory,
   type DecisionType,
   type WorkflowDefinitionInfo,
   type WorkflowStatus,
@@ -471,7 +471,7 @@ export function generateExecution(seed: string | number, index: number, opts: Ge
     ['android', 20],
   ] as const);
   const clientIp = `${r.pick(['203.0.113', '198.51.100', '192.0.2'])}.${r.int(1, 254)}`;
-  const slot: Record<Category, number> = { ID: 0, SELFIE: 1, DATA: 2, FACEMAP: 3, DOCUMENT: 4 };
+  const slot: Record<KnownCategory, number> = { ID: 0, SELFIE: 1, DATA: 2, FACEMAP: 3, DOCUMENT: 4 };
   const credentials: CredentialIn[] = [];
   const parts: GeneratedPart[] = [];
   const modes: string[] = [];

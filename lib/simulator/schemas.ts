@@ -56,14 +56,32 @@ const countryOrType = <T extends z.ZodType<string>>(values: T) =>
 
 export const DOC_TYPES = ['PASSPORT', 'DRIVING_LICENSE', 'ID_CARD', 'VISA', 'UNSUPPORTED'] as const;
 
+/**
+ * A value of a set the spec leaves open ("values seen", "the complete list is not shown"): the
+ * values seen are documented, any other non-empty string is accepted and kept, as the real
+ * service may send or accept values nobody has seen yet.
+ */
+const openSet = <T extends readonly [string, ...string[]]>(seen: T, what: string) =>
+  z.union(
+    [
+      z.enum(seen),
+      z
+        .string()
+        .min(1, { error: `must be a non-empty string (values seen: ${seen.join(', ')})` })
+        .max(64, { error: 'must be at most 64 characters' })
+        .meta({ description: `Other ${what}: the spec lists the values seen, not all of them.` }),
+    ],
+    { error: `must be a non-empty string (values seen: ${seen.join(', ')})` },
+  );
+
 const credentialRequest = z.object(
   {
     id: z.uuid({ error: 'must be a UUID' }).optional(),
-    category: z.enum(CREDENTIAL_CATEGORIES, { error: `must be one of ${CREDENTIAL_CATEGORIES.join(', ')}` }),
+    category: openSet(CREDENTIAL_CATEGORIES, 'categories'),
     country: countryOrType(
       z.string().regex(/^[A-Z]{3}$/, { error: 'must be a three-letter country code (e.g. USA)' }),
     ).optional(),
-    type: countryOrType(z.enum(DOC_TYPES, { error: `must be one of ${DOC_TYPES.join(', ')}` })).optional(),
+    type: countryOrType(openSet(DOC_TYPES, 'document types')).optional(),
     allowedChannels: z
       .array(z.enum(CHANNELS, { error: `must be one of ${CHANNELS.join(', ')}` }), { error: 'must be an array' })
       .min(1, { error: 'must not be empty' })
@@ -161,7 +179,7 @@ export const accountRequestSchema = z.object(
 );
 export type AccountRequest = z.infer<typeof accountRequestSchema>;
 
-const address = z.strictObject(
+const address = z.looseObject(
   {
     line1: optStr(),
     line2: optStr(),
@@ -176,7 +194,11 @@ const address = z.strictObject(
   { error: 'must be an object of address strings' },
 );
 
-export const preparedDataSchema = z.strictObject(
+/**
+ * The prepared data body: the members the spec lists are checked; members it does not list are
+ * kept, as its tables show the members seen, not a closed set.
+ */
+export const preparedDataSchema = z.looseObject(
   {
     suffix: optStr(),
     firstName: optStr(),
@@ -195,7 +217,7 @@ export const preparedDataSchema = z.strictObject(
     personalNumber: optStr(),
     address: address.optional(),
     id: z
-      .strictObject(
+      .looseObject(
         {
           issuingDate: isoDate().optional(),
           expiryDate: isoDate().optional(),
@@ -207,10 +229,10 @@ export const preparedDataSchema = z.strictObject(
       )
       .optional(),
     kyc: z
-      .strictObject({ registrationDate: optStr(), registrationIpAddress: optStr() }, { error: 'must be an object' })
+      .looseObject({ registrationDate: optStr(), registrationIpAddress: optStr() }, { error: 'must be an object' })
       .optional(),
     bank: z
-      .strictObject(
+      .looseObject(
         {
           paymentMethod: optStr(),
           binNumber: optStr(),
@@ -227,7 +249,7 @@ export const preparedDataSchema = z.strictObject(
       )
       .optional(),
     business: z
-      .strictObject(
+      .looseObject(
         {
           name: optStr(),
           city: optStr(),

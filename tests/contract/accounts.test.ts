@@ -232,9 +232,18 @@ describe('A1: create account', () => {
     expectProblem(await create(accountBody({ web: { locale: 5 } })), 400, /^web\.locale/);
   });
 
-  it('workflowDefinition.credentials[].category: ID, FACEMAP, SELFIE, DATA (and DOCUMENT) accepted; others refused', async () => {
+  it('workflowDefinition.credentials[].category: values seen are documented, other values accepted and echoed (the list is open)', async () => {
+    const r = await create(withDef({ credentials: [{ category: 'ID' }, { category: 'PROOF_OF_ADDRESS' }] }));
+    expect(r.status).toBe(200);
+    const other = r.json.workflowExecution.credentials.find((c: Json) => c.category === 'PROOF_OF_ADDRESS');
+    expect(other).toMatchObject({ category: 'PROOF_OF_ADDRESS', label: 'PROOF_OF_ADDRESS' });
     expectProblem(
-      await create(withDef({ credentials: [{ category: 'PASSPORT' }] })),
+      await create(withDef({ credentials: [{ category: '' }] })),
+      400,
+      /^workflowDefinition\.credentials\[0\]\.category: must be a non-empty string/,
+    );
+    expectProblem(
+      await create(withDef({ credentials: [{ category: 7 }] })),
       400,
       /^workflowDefinition\.credentials\[0\]\.category/,
     );
@@ -250,7 +259,7 @@ describe('A1: create account', () => {
     );
   });
 
-  it('workflowDefinition.credentials[].type: values PASSPORT, DRIVING_LICENSE, ID_CARD, VISA, UNSUPPORTED', async () => {
+  it('workflowDefinition.credentials[].type: values seen PASSPORT, DRIVING_LICENSE, ID_CARD, VISA, UNSUPPORTED; others accepted', async () => {
     expect(
       (
         await create(
@@ -268,10 +277,18 @@ describe('A1: create account', () => {
         )
       ).status,
     ).toBe(200);
+    // The list of types is open: a type not seen yet is accepted; a non-string still is not.
+    expect(
+      (
+        await create(
+          withDef({
+            credentials: [{ category: 'ID', type: { predefinedType: 'DEFINED', values: ['RESIDENCE_PERMIT'] } }],
+          }),
+        )
+      ).status,
+    ).toBe(200);
     expectProblem(
-      await create(
-        withDef({ credentials: [{ category: 'ID', type: { predefinedType: 'DEFINED', values: ['LIBRARY_CARD'] } }] }),
-      ),
+      await create(withDef({ credentials: [{ category: 'ID', type: { predefinedType: 'DEFINED', values: [5] } }] })),
       400,
       /type\.values\[0\]/,
     );

@@ -24,7 +24,12 @@ export async function signInAs(page: Page, role: RoleName) {
 }
 
 export async function signOut(page: Page) {
-  await page.getByRole('button', { name: /Account menu/ }).click();
+  // The account menu is loaded lazily: a click that lands before it has hydrated opens nothing,
+  // so the click is repeated until the menu is there.
+  await expect(async () => {
+    await page.getByRole('button', { name: /Account menu/ }).click();
+    await expect(page.getByRole('menuitem', { name: 'Sign out' })).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/login/);
 }

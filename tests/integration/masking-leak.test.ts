@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '@/lib/api/keys';
 import { getExecutionDetail } from '@/lib/data/executions/detail';
 import { readListPage, toListRow } from '@/lib/data/executions/list';
 import { db } from '@/lib/db/client';
@@ -9,11 +10,13 @@ import { csvLine } from '@/lib/executions/csv';
 import { maskStyleOf } from '@/lib/pii/mask';
 import { generateExecution } from '@/lib/simulator';
 import { ingestMany } from '@/lib/sync/ingest';
+import { startApiServer, type ApiServer } from '../support/api-server';
 
 /**
  * Thousands of simulator executions, every personal value they carry collected from the raw
  * documents, and none of them may appear in clear in what a user without a reveal receives: the
- * detail payload (header, capabilities, raw JSON, steps, rules, comparison, links) and the CSV.
+ * detail payload (header, capabilities, raw JSON, steps, rules, comparison, links), the CSV, and
+ * the read API's execution summary fetched over HTTP with an API key.
  */
 const N = 1500;
 const seed = `leak-${randomUUID().slice(0, 8)}`;
@@ -24,6 +27,7 @@ const FREE_FORM_PERSONAL = new Set(['city', 'ipLocationCity', 'officers', 'name'
 type Doc = { result: Record<string, unknown>; steps: unknown; rules: unknown };
 let docs: Doc[] = [];
 let ids: string[] = [];
+let api: ApiServer | undefined;
 
 function personalValues(value: unknown, key = '', inData = false, under = false, out = new Set<string>()): Set<string> {
   if (value === null || value === undefined) return out;
@@ -80,19 +84,20 @@ beforeAll(async () => {
   ids = docs.map((d) => (d.result.workflow as { id: string }).id);
 }, 300_000);
 
+afterAll(async () => {
+  await api?.close();
+});
+
+const secretsOf = (d: Doc) =>
+  personalValues(d.result, '', false, false, personalValues(d.steps, '', false, false, personalValues(d.rules)));
+
 describe(`masking of ${N} generated executions`, () => {
   it('the masked detail payload carries no personal value in clear', async () => {
     const leaks: string[] = [];
     let checked = 0;
     for (const d of docs) {
       const id = (d.result.workflow as { id: string }).id;
-      const secrets = personalValues(
-        d.result,
-        '',
-        false,
-        false,
-        personalValues(d.steps, '', false, false, personalValues(d.rules)),
-      );
+      const secrets = secretsOf(d);
       const detail = await getExecutionDetail(id, user);
       expect(detail).not.toBeNull();
       const text = JSON.stringify(detail);
@@ -138,4 +143,28 @@ describe(`masking of ${N} generated executions`, () => {
     expect(csv.split('\r\n').length).toBeGreaterThan(N);
     expect([...secrets].filter((s) => appearsIn(csv, s)).slice(0, 20)).toEqual([]);
   }, 120_000);
+
+  it('the read API execution summary carries no personal value in clear', async () => {
+    process.env.API_RATE_LIMIT_PER_MINUTE = String(N * 2);
+    const { key } = await createApiKey({ name: 'masking test', days: 30 }, user);
+    api = await startApiServer();
+    const leaks: string[] = [];
+    let checked = 0;
+    try {
+      for (const d of docs) {
+        const id = (d.result.workflow as { id: string }).id;
+        const res = await fetch(`${api.url}/executions/${id}`, { headers: { Authorization: `Bearer ${key}` } });
+        expect(res.status).toBe(200);
+        const text = await res.text();
+        for (const s of secretsOf(d)) {
+          checked++;
+          if (appearsIn(text, s)) leaks.push(`${id}: ${s}`);
+        }
+      }
+    } finally {
+      delete process.env.API_RATE_LIMIT_PER_MINUTE;
+    }
+    expect(checked).toBeGreaterThan(N * 5);
+    expect(leaks.slice(0, 20)).toEqual([]);
+  }, 300_000);
 });

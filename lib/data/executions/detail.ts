@@ -7,10 +7,9 @@ import { db } from '@/lib/db/client';
 import { credentials, executionLinks, executions, partImages, steps as stepsTable } from '@/lib/db/schema';
 import { UUID_RE } from '@/lib/executions/list-params';
 import { PART_CLASSIFIERS } from '@/lib/idv/schemas';
-import { maskDeep, maskField } from '@/lib/pii/mask';
+import { personalContent, type ComparisonRow } from './content';
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface LinkedExecution {
   id: string;
@@ -22,13 +21,7 @@ export interface LinkedExecution {
   feedbackStatus: string | null;
 }
 
-export interface ComparisonRow {
-  field: string;
-  extracted: unknown;
-  supplied: unknown;
-  /** Both sides present and different (compared on the real values, before masking). */
-  mismatch: boolean;
-}
+export type { ComparisonRow };
 
 export interface ImagePart {
   credentialId: string;
@@ -104,59 +97,6 @@ const toLinked = (r: {
 });
 
 /**
- * Extracted data next to the data the customer supplied: the extraction entry read from an ID
- * document and the one read from a DATA credential (prepared data), field by field.
- */
-function compareExtraction(result: Json): ComparisonRow[] {
-  const caps = isObject(result.capabilities) ? result.capabilities : {};
-  const creds = Array.isArray(result.credentials) ? (result.credentials as Json[]) : [];
-  const categoryOf = (id: unknown) => creds.find((c) => c.id === id)?.category;
-  const entries = Array.isArray(caps.extraction) ? (caps.extraction as Json[]) : [];
-  const bySource = (cat: string) =>
-    entries.find(
-      (e) =>
-        Array.isArray(e.credentials) &&
-        (e.credentials as Json[]).some((c) => (c.category ?? categoryOf(c.id)) === cat) &&
-        isObject(e.data),
-    )?.data as Json | undefined;
-  const doc = bySource('ID') ?? bySource('DOCUMENT');
-  const supplied = bySource('DATA');
-  if (!doc && !supplied) return [];
-  const flat = (o: Json | undefined, prefix = ''): Record<string, unknown> => {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(o ?? {})) {
-      if (k.endsWith('Parts') || k === 'mrz' || k === 'customExtractionPoints' || k === 'additionalLanguage') continue;
-      if (isObject(v)) Object.assign(out, flat(v, `${prefix}${k}.`));
-      else if (!Array.isArray(v)) out[`${prefix}${k}`] = v;
-    }
-    return out;
-  };
-  const a = flat(doc);
-  const b = flat(supplied);
-  const norm = (v: unknown) => String(v).trim().toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '');
-  const fields = [...new Set([...Object.keys(a), ...Object.keys(b)])];
-  return fields.map((field) => ({
-    field,
-    extracted: a[field],
-    supplied: b[field],
-    mismatch: a[field] !== undefined && b[field] !== undefined && norm(a[field]) !== norm(b[field]),
-  }));
-}
-
-/** Masks one flattened field ("address.line1") as the masking function would inside its document. */
-function maskPath(field: string, value: unknown): unknown {
-  if (value === undefined) return value;
-  const keys = field.split('.');
-  const doc: Json = {};
-  let at = doc;
-  keys.slice(0, -1).forEach((k) => (at = at[k] = {}));
-  at[keys[keys.length - 1]] = value;
-  let out: unknown = maskDeep(doc, 'part');
-  for (const k of keys) out = (out as Json)[k];
-  return out;
-}
-
-/**
  * Everything the detail page shows about one execution, for one user: masked unless that user
  * has revealed it. Records the read in the audit log. Null when the id is not a cached execution.
  */
@@ -221,20 +161,7 @@ export async function getExecutionDetail(
     : [];
   const byId = new Map(cachedLinked.map((r) => [r.id, toLinked(r)]));
 
-  const rawResult = (row.result ?? {}) as Json;
-  const rawSteps =
-    isObject(row.rawSteps) && Array.isArray(row.rawSteps.steps)
-      ? (row.rawSteps.steps as Json[])
-      : stepRows.map((s) => s.raw);
-  const rulesSource =
-    isObject(row.rawRules) && Array.isArray(row.rawRules.executions)
-      ? row.rawRules.executions
-      : isObject(rawResult.rules)
-        ? rawResult.rules.executions
-        : [];
-  const comparison = compareExtraction(rawResult).map((c) =>
-    revealed ? c : { ...c, extracted: maskPath(c.field, c.extracted), supplied: maskPath(c.field, c.supplied) },
-  );
+  const content = personalContent(row, stepRows, revealed);
 
   const images: ImagePart[] = [];
   for (const c of creds) {
@@ -261,7 +188,6 @@ export async function getExecutionDetail(
     });
   const auditRows = await listAuditForTarget('execution', id, 50);
 
-  const name = [row.firstName, row.lastName].filter(Boolean).join(' ') || null;
   const iso = (v: Date | null) => v?.toISOString() ?? null;
   return {
     id: row.id,
@@ -284,26 +210,20 @@ export async function getExecutionDetail(
     staleSince: iso(row.staleSince),
     hasPersonalData: row.hasPersonalData,
     personalDataPurgedAt: iso(row.personalDataPurgedAt),
-    name: revealed
-      ? name
-      : name && [maskField('firstName', row.firstName), maskField('lastName', row.lastName)].filter(Boolean).join(' '),
+    name: content.name,
     documentType: row.documentType,
     issuingCountry: row.issuingCountry,
-    documentNumber: revealed ? row.documentNumber : maskField('documentNumber', row.documentNumber),
+    documentNumber: content.documentNumber,
     feedback: {
       status: row.feedbackStatus,
       reason: row.feedbackReason,
       providedAt: iso(row.feedbackProvidedAt),
       delivery: row.feedbackDelivery,
     },
-    result: revealed ? rawResult : maskDeep(rawResult),
-    // Steps and rule executions go through the same masking as the result: a vendor may put
-    // anything in them.
-    steps: rawSteps.filter(isObject).map((x) => (revealed ? x : maskDeep(x, 'part'))),
-    ruleExecutions: (Array.isArray(rulesSource) ? rulesSource : [])
-      .filter(isObject)
-      .map((x) => (revealed ? x : maskDeep(x, 'part'))),
-    comparison,
+    result: content.result,
+    steps: content.steps,
+    ruleExecutions: content.ruleExecutions,
+    comparison: content.comparison,
     images: row.hasPersonalData && !row.wipedOutAt ? images : [],
     links: {
       document: docLinks.map(toLinked),

@@ -129,6 +129,8 @@ export const executions = pgTable(
     index('executions_facets_idx').using('gin', t.facets),
     // The review queue "this decision, riskiest first" (the list's decision filter + risk sort).
     index('executions_decision_risk_idx').on(t.decisionType, t.riskScore.desc().nullsLast(), t.id.desc()),
+    // The read API's change feed (lib/data/executions/changes.ts): keyset order by last change.
+    index('executions_updated_idx').on(t.updatedAt, t.id),
   ],
 );
 

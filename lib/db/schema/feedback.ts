@@ -90,6 +90,8 @@ export const feedbackSubmissions = pgTable(
     index('feedback_submissions_open_idx')
       .on(t.state, t.submittedAt)
       .where(sql`${t.state} in ('awaiting_approval', 'pending', 'delivering', 'failed')`),
+    // The read API's feedback feed (lib/data/feedback-states.ts): keyset order by last change.
+    index('feedback_submissions_updated_idx').on(t.updatedAt, t.id),
     index('feedback_submissions_batch_idx')
       .on(t.batchId)
       .where(sql`${t.batchId} is not null`),

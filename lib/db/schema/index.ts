@@ -9,3 +9,4 @@ export * from './trends';
 export * from './limits';
 export * from './webhooks';
 export * from './cases';
+export * from './api';

@@ -1,7 +1,7 @@
 // The rules of an account request's workflow (A1, A2): which credentials a new execution gets,
 // with their channels, and the reuse of a credential of an earlier execution of the account.
 import { randomUUID } from 'node:crypto';
-import { CATEGORY_LABELS, DEFAULT_CHANNELS, DEFINITION_BY_KEY } from '../catalog';
+import { CATEGORY_LABELS, DEFINITION_BY_KEY, defaultChannels, type KnownCategory } from '../catalog';
 import { bad } from '../errors';
 import type { AccountRequest } from '../schemas';
 import type { ApiAccount, ApiCredential, Engine } from '../state';
@@ -24,7 +24,7 @@ export function credentialsFor(engine: Engine, account: ApiAccount, req: Account
     if (seen.has(rc.category))
       throw bad(`${at}.category: at most one ${rc.category} credential per workflow execution`);
     seen.add(rc.category);
-    const channels = rc.allowedChannels ? [...new Set(rc.allowedChannels)] : DEFAULT_CHANNELS[rc.category];
+    const channels = rc.allowedChannels ? [...new Set(rc.allowedChannels)] : defaultChannels(rc.category);
     if (rc.category === 'FACEMAP' && channels.includes('API'))
       throw bad(`${at}.allowedChannels: a FACEMAP credential is captured only through WEB or SDK`);
     if (rc.category === 'DATA' && !channels.includes('API'))
@@ -32,7 +32,7 @@ export function credentialsFor(engine: Engine, account: ApiAccount, req: Account
     const cred: ApiCredential = {
       id: randomUUID(),
       category: rc.category,
-      label: CATEGORY_LABELS[rc.category],
+      label: CATEGORY_LABELS[rc.category as KnownCategory] ?? rc.category,
       country: rc.country,
       type: rc.type,
       allowedChannels: channels,

@@ -2,7 +2,7 @@
 // must be, and how the stored parts change. Operations (routes/credentials.ts) parse the request,
 // call these and respond; every refusal here is a 400 or 404 with the service's wording.
 import { randomUUID } from 'node:crypto';
-import { CATEGORY_CLASSIFIERS } from '../catalog';
+import { classifiersOf } from '../catalog';
 import { bad, notFound } from '../errors';
 import { parseOr400, preparedDataSchema } from '../schemas';
 import type { ApiCredential, ApiExecution, Engine } from '../state';
@@ -21,9 +21,7 @@ const UPLOAD_EVENT: Record<string, string> = {
 };
 
 function checkImageClassifier(cred: ApiCredential, cls: string) {
-  const allowed: string[] = CATEGORY_CLASSIFIERS[cred.category].filter(
-    (x) => x === 'FRONT' || x === 'BACK' || x === 'FACE',
-  );
+  const allowed: string[] = classifiersOf(cred.category).filter((x) => x === 'FRONT' || x === 'BACK' || x === 'FACE');
   if (!['FRONT', 'BACK', 'FACE'].includes(cls))
     throw bad(`classifier must be one of FRONT, BACK, FACE (got "${cls.slice(0, 40)}")`);
   if (!allowed.includes(cls))

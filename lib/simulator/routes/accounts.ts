@@ -5,7 +5,7 @@ import { accountRequestSchema, parseOr400, tokenLifetimeSeconds, type AccountReq
 import type { ApiAccount, ExecutionRef } from '../state';
 import { readJson } from '../http/body';
 import { P, uuidParam, type C, type RouteContext } from '../http/app';
-import { checkCallbackUrl, PART_NAMES } from './params';
+import { checkCallbackUrl, partNamesOf } from './params';
 
 /** A1, A2: accounts (access token); R9, R10: an account and its executions. */
 export function registerAccountRoutes(ctx: RouteContext) {
@@ -68,7 +68,7 @@ export function registerAccountRoutes(ctx: RouteContext) {
                   api: {
                     token: e.token,
                     parts: Object.fromEntries(
-                      Object.entries(PART_NAMES[cr.category]).map(([n, cls]) => [
+                      Object.entries(partNamesOf(cr.category)).map(([n, cls]) => [
                         n,
                         `${execUrl(account.id, w)}/credentials/${cr.id}/parts/${cls}`,
                       ]),

@@ -1,8 +1,9 @@
 import { ApiError, bad } from '../errors';
 import { readBody } from '../http/body';
+import { simulatorDocument } from '../openapi';
 import type { RouteContext } from '../http/app';
 
-/** Health (GET /) and T: the OAuth2 token endpoint (client credentials as HTTP Basic). */
+/** Health (GET /), the OpenAPI document (GET /openapi.json) and T: the OAuth2 token endpoint (client credentials as HTTP Basic). */
 export function registerHealthAndTokenRoutes(ctx: RouteContext) {
   const { d, tokens, route, requireBasic, limitToken } = ctx;
   // =====================================================================
@@ -21,6 +22,9 @@ export function registerHealthAndTokenRoutes(ctx: RouteContext) {
       return c.json({ status: Object.values(details).includes('DEGRADED') ? 'DEGRADED' : 'UP', details });
     },
   });
+
+  // The OpenAPI document, public like the spec it is generated from.
+  route('/openapi.json', { GET: (c) => c.json(simulatorDocument()) });
 
   // =====================================================================
   // T: token

@@ -1,4 +1,4 @@
-import type { Category } from '../catalog';
+import type { Category, KnownCategory } from '../catalog';
 import { bad } from '../errors';
 
 /** Path parameters and request rules shared by the operations. */
@@ -30,10 +30,13 @@ export function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '::1';
 }
 
-export const PART_NAMES: Record<Category, Record<string, string>> = {
+const PART_NAMES: Record<KnownCategory, Record<string, string>> = {
   ID: { front: 'FRONT', back: 'BACK' },
   SELFIE: { face: 'FACE' },
   DATA: { prepared_data: 'PREPARED_DATA' },
   FACEMAP: {},
   DOCUMENT: { document: 'DOCUMENT' },
 };
+
+/** The API part links of a category's credential (`api.parts`); a category the simulator does not know has none. */
+export const partNamesOf = (c: Category): Record<string, string> => PART_NAMES[c as KnownCategory] ?? {};

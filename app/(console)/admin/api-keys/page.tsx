@@ -1,0 +1,86 @@
+import type { Metadata } from 'next';
+import { PageHeader } from '@/components/shell/page-header';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
+import { CreateApiKeyForm, RevokeApiKeyButton } from '@/components/admin/api-keys-forms';
+import { listApiKeys } from '@/lib/api/keys';
+import { requireRole } from '@/lib/auth/guards';
+import { formatDateTime } from '@/lib/format';
+
+export const metadata: Metadata = { title: 'API keys' };
+
+const STATE = {
+  active: { tone: 'ok', label: 'Active' },
+  expired: { tone: 'neutral', label: 'Expired' },
+  revoked: { tone: 'reject', label: 'Revoked' },
+} as const;
+
+export default async function ApiKeysPage() {
+  await requireRole('admin');
+  const keys = await listApiKeys();
+  return (
+    <>
+      <PageHeader
+        title="API keys"
+        description="Keys for machines reading /api/v1/ (read-only, expiring, rate limited; every call is in the audit log). The document is at /api/v1/openapi.json."
+      />
+      <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+        <Card className="self-start">
+          <Table>
+            <caption className="sr-only">API keys</caption>
+            <THead>
+              <TR>
+                <TH>Key</TH>
+                <TH>State</TH>
+                <TH className="whitespace-nowrap">Expires</TH>
+                <TH className="whitespace-nowrap">Last use</TH>
+                <TH>
+                  <span className="sr-only">Actions</span>
+                </TH>
+              </TR>
+            </THead>
+            <TBody>
+              {keys.length === 0 ? (
+                <TR>
+                  <TD colSpan={5} className="text-sm text-muted-fg">
+                    No keys yet.
+                  </TD>
+                </TR>
+              ) : null}
+              {keys.map((k) => (
+                <TR key={k.id} data-testid={`api-key-${k.prefix}`}>
+                  <TD>
+                    <div className="font-medium">{k.name}</div>
+                    <div className="font-mono text-xs text-muted-fg">{k.prefix}…</div>
+                    <div className="text-xs text-muted-fg">
+                      {k.scope}, by {k.createdByEmail ?? 'a removed user'} on {formatDateTime(k.createdAt)}
+                    </div>
+                  </TD>
+                  <TD>
+                    <Badge tone={STATE[k.state].tone}>{STATE[k.state].label}</Badge>
+                  </TD>
+                  <TD className="text-xs text-muted-fg">{formatDateTime(k.revokedAt ?? k.expiresAt)}</TD>
+                  <TD className="text-xs text-muted-fg">
+                    {k.lastUsedAt ? `${formatDateTime(k.lastUsedAt)} from ${k.lastUsedIp ?? 'unknown'}` : 'Never'}
+                  </TD>
+                  <TD className="text-right">
+                    {k.state === 'active' ? <RevokeApiKeyButton keyId={k.id} name={k.name} /> : null}
+                  </TD>
+                </TR>
+              ))}
+            </TBody>
+          </Table>
+        </Card>
+        <Card className="self-start">
+          <CardHeader>
+            <CardTitle>Create a key</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <CreateApiKeyForm />
+          </CardContent>
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,1 @@
+export { notFoundOperation as GET } from '@/lib/api/operations';

@@ -1,0 +1,1 @@
+export { getExecutionSummaryOperation as GET } from '@/lib/api/operations';

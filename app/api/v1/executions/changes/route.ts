@@ -1,0 +1,1 @@
+export { listExecutionChangesOperation as GET } from '@/lib/api/operations';

@@ -1,0 +1,1 @@
+export { listFeedbackStatesOperation as GET } from '@/lib/api/operations';

@@ -1,0 +1,1 @@
+export { getTrendsOperation as GET } from '@/lib/api/operations';
