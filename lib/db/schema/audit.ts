@@ -12,6 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { users } from './auth';
 
 export const auditOutcomeEnum = pgEnum('audit_outcome', ['success', 'failure', 'denied']);
@@ -20,12 +21,12 @@ export const auditOutcomeEnum = pgEnum('audit_outcome', ['success', 'failure', '
  * Append-only audit trail: who did or read what, on which record, when, from where, with what
  * outcome. A trigger in the migrations refuses UPDATE and DELETE on this table.
  *
- * Tamper evidence: a BEFORE INSERT trigger (`audit_log_chain`, drizzle/0010_audit_chain.sql)
- * gives every row its place in one hash chain: `seq`, the previous entry's `hash` as
- * `prev_hash`, and `hash` = SHA-256(prev_hash || SHA-256(canonical content)). Whatever the
- * insert supplies for these three is overwritten, so they are nullable here only for the
- * insert's type; the migration makes them NOT NULL. lib/evidence/chain.ts defines the
- * canonical content; lib/evidence/verify.ts walks the chain.
+ * Tamper evidence: an insert writes the content only; the sealer (lib/evidence/seal.ts) gives
+ * each committed row its place in one hash chain a second or so later: `seq`, the previous
+ * entry's `hash` as `prev_hash`, and `hash` = SHA-256(prev_hash || SHA-256(canonical content)).
+ * NULL in these three means "not yet sealed". A trigger clears whatever an insert supplies for
+ * them, and the update trigger allows only that one NULL -> value sealing.
+ * lib/evidence/chain.ts defines the canonical content; lib/evidence/verify.ts walks the chain.
  */
 export const auditLog = pgTable(
   'audit_log',
@@ -41,7 +42,7 @@ export const auditLog = pgTable(
     outcome: auditOutcomeEnum('outcome').notNull().default('success'),
     ip: text('ip'),
     details: jsonb('details').$type<Record<string, unknown>>(),
-    /** Position in the chain (1, 2, ...), given under the chain head's row lock. */
+    /** Position in the chain (1, 2, ...), given by the sealer under the chain head's row lock. */
     seq: bigint('seq', { mode: 'number' }),
     /** Hex SHA-256 of the previous entry (64 zeros for the first). */
     prevHash: text('prev_hash'),
@@ -54,13 +55,17 @@ export const auditLog = pgTable(
     index('audit_log_action_idx').on(t.action, t.at.desc()),
     index('audit_log_target_idx').on(t.targetType, t.targetId, t.at.desc()),
     uniqueIndex('audit_log_seq_key').on(t.seq),
+    // The sealer's work list: small, since rows leave it within seconds.
+    index('audit_log_unsealed_idx')
+      .on(t.id)
+      .where(sql`${t.seq} is null`),
   ],
 );
 
 /**
- * The one row that holds the chain's last position and hash. The insert trigger locks it
- * (SELECT ... FOR UPDATE) and moves it in the same transaction as the insert, so concurrent
- * writers, in any number of processes, append one after another and can never fork the chain.
+ * The one row that holds the chain's last position and hash. Only the sealer writes it: it locks
+ * the row (SELECT ... FOR UPDATE) for the length of one short sealing transaction, so sealers in
+ * any number of processes take turns and can never fork the chain. Inserts never touch it.
  */
 export const auditChainHead = pgTable('audit_chain_head', {
   id: integer('id').primaryKey(),

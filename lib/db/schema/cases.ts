@@ -13,16 +13,18 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import {
+  CASE_EVENT_TYPES,
   CASE_OUTCOMES,
   CASE_STATES,
   NOTE_MAX_CHARS,
   QUEUE_KINDS,
+  type CaseEventType,
   type CaseOutcome,
   type CaseState,
   type QueueKind,
 } from '../../cases/states';
 import { users } from './auth';
-import { executions } from './executions';
+import { executions, xid8 } from './executions';
 
 /**
  * Case work (lib/cases/README.md). A queue is a saved filter of the executions list; an
@@ -31,7 +33,17 @@ import { executions } from './executions';
  * and back (unassign, a claim nobody touched, reopen). Escalating moves it, open, to an
  * escalation queue that managers work.
  */
-export { CASE_OUTCOMES, CASE_STATES, NOTE_MAX_CHARS, QUEUE_KINDS, type CaseOutcome, type CaseState, type QueueKind };
+export {
+  CASE_EVENT_TYPES,
+  CASE_OUTCOMES,
+  CASE_STATES,
+  NOTE_MAX_CHARS,
+  QUEUE_KINDS,
+  type CaseEventType,
+  type CaseOutcome,
+  type CaseState,
+  type QueueKind,
+};
 
 export const caseQueues = pgTable(
   'case_queues',
@@ -84,6 +96,11 @@ export const cases = pgTable(
     comment: text('comment'),
     resolvedBy: uuid('resolved_by').references(() => users.id, { onDelete: 'set null' }),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    /**
+     * The service's decision when the outcome was given: "approved a REJECTED" is judged against
+     * what the analyst saw, and the queues page counts it without joining a million executions.
+     */
+    decisionAtOutcome: text('decision_at_outcome'),
     /** Every change adds one: a form carries the version it was opened on (stale-panel check). */
     version: integer('version').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -101,9 +118,20 @@ export const cases = pgTable(
     index('cases_assignee_idx')
       .on(t.assigneeId)
       .where(sql`${t.state} = 'in_review'`),
+    // The queues page reads its figures from these three alone (index-only scans, lib/data/cases.ts
+    // getQueuesPage): every column the figures use is a key column, as drizzle has no INCLUDE.
+    // Unresolved cases per queue: backlog, in review, overdue, the oldest one.
     index('cases_unresolved_queue_idx')
-      .on(t.queueId, t.arrivedAt)
+      .on(t.queueId, t.arrivedAt, t.state, t.dueAt)
       .where(sql`${t.state} <> 'resolved'`),
+    // Resolved cases per queue: throughput, resolution times, disagreements with the decision.
+    index('cases_resolved_queue_idx')
+      .on(t.queueId, t.resolvedAt, t.arrivedAt, t.outcome, t.decisionAtOutcome, t.id)
+      .where(sql`${t.state} = 'resolved'`),
+    // Resolved cases per person: outcomes and resolution times.
+    index('cases_resolved_by_idx')
+      .on(t.resolvedBy, t.resolvedAt, t.arrivedAt, t.outcome, t.id)
+      .where(sql`${t.state} = 'resolved'`),
     index('cases_resolved_idx')
       .on(t.resolvedAt)
       .where(sql`${t.state} = 'resolved'`),
@@ -113,19 +141,6 @@ export const cases = pgTable(
     ),
   ],
 );
-
-export const CASE_EVENT_TYPES = [
-  'created',
-  'requeued',
-  'claimed',
-  'assigned',
-  'unassigned',
-  'released',
-  'resolved',
-  'escalated',
-  'reopened',
-] as const;
-export type CaseEventType = (typeof CASE_EVENT_TYPES)[number];
 
 /** Every transition of a case, append-only (a trigger enforces it); the audit log has the same. */
 export const caseEvents = pgTable(
@@ -153,7 +168,45 @@ export const caseEvents = pgTable(
     index('case_events_outcome_idx')
       .on(t.at)
       .where(sql`${t.type} in ('resolved', 'escalated')`),
+    // Escalations per person, for the queues page.
+    index('case_events_escalated_idx')
+      .on(t.actorId, t.caseId)
+      .where(sql`${t.type} = 'escalated'`),
   ],
+);
+
+export const CASE_CHANGE_TYPES = [...CASE_EVENT_TYPES, 'withdrawn'] as const;
+export type CaseChangeType = (typeof CASE_CHANGE_TYPES)[number];
+
+/**
+ * The read API's change feed of cases (lib/data/cases-changes.ts): one row per case event with
+ * the case as it stood after it, and one per withdrawn (deleted) case. Written only by triggers
+ * (migration 0015), so no code path can change a case without a row here. `txid` is the writing
+ * transaction's id: the feed orders by (txid, id) and shows a row only once every transaction
+ * with a lower id has ended, so a transaction that commits late cannot land behind a cursor.
+ * No foreign keys: the row outlives a withdrawn case. No comment column: free text stays out.
+ */
+export const caseChanges = pgTable(
+  'case_changes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    txid: xid8('txid')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
+    caseId: uuid('case_id').notNull(),
+    executionId: uuid('execution_id').notNull(),
+    change: text('change').$type<CaseChangeType>().notNull(),
+    actorId: uuid('actor_id'),
+    /** The case after the change; null state = withdrawn. */
+    state: text('state').$type<CaseState>(),
+    queueId: uuid('queue_id'),
+    outcome: text('outcome').$type<CaseOutcome>(),
+    reason: text('reason'),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolvedBy: uuid('resolved_by'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('case_changes_feed_idx').on(t.txid, t.id)],
 );
 
 /**

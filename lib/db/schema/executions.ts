@@ -17,6 +17,8 @@ import {
 } from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+/** A Postgres transaction id (64-bit, never wraps), kept as its decimal text. */
+export const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
 
 /**
  * The cache of workflow executions. Columns hold what people filter, sort and search on; the
@@ -86,6 +88,13 @@ export const executions = pgTable(
     insertedAt: timestamp('inserted_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /**
+     * The transaction that last changed `updated_at` (set by a trigger, migration 0015): the read
+     * API's change feed orders by it (lib/data/change-feed.ts). Rows older than the column hold 0.
+     */
+    changeTxid: xid8('change_txid')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
+    /**
      * The executions list's equality filters as one small array computed by Postgres from the
      * columns above (`decision=REJECTED`, `country=DEU`, `feedback=none`, `delivery=open`, ...),
      * under one GIN index: any combination of them is one index lookup (GIN intersects its
@@ -129,7 +138,9 @@ export const executions = pgTable(
     index('executions_facets_idx').using('gin', t.facets),
     // The review queue "this decision, riskiest first" (the list's decision filter + risk sort).
     index('executions_decision_risk_idx').on(t.decisionType, t.riskScore.desc().nullsLast(), t.id.desc()),
-    // The read API's change feed (lib/data/executions/changes.ts): keyset order by last change.
+    // The read API's change feed (lib/data/executions/changes.ts): keyset order by the changing
+    // transaction; updated_at for its `since`.
+    index('executions_change_idx').on(t.changeTxid, t.id),
     index('executions_updated_idx').on(t.updatedAt, t.id),
   ],
 );

@@ -12,7 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from './auth';
-import { executions } from './executions';
+import { executions, xid8 } from './executions';
 
 /**
  * Life of one feedback submission:
@@ -83,6 +83,10 @@ export const feedbackSubmissions = pgTable(
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
     supersededBy: uuid('superseded_by'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The transaction that last changed `updated_at` (trigger, migration 0015): the feed's order. */
+    changeTxid: xid8('change_txid')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
   },
   (t) => [
     uniqueIndex('feedback_submissions_idempotency_key').on(t.submittedBy, t.idempotencyKey),
@@ -90,7 +94,9 @@ export const feedbackSubmissions = pgTable(
     index('feedback_submissions_open_idx')
       .on(t.state, t.submittedAt)
       .where(sql`${t.state} in ('awaiting_approval', 'pending', 'delivering', 'failed')`),
-    // The read API's feedback feed (lib/data/feedback-states.ts): keyset order by last change.
+    // The read API's feedback feed (lib/data/feedback-states.ts): keyset order by the changing
+    // transaction; updated_at for its `since`.
+    index('feedback_submissions_change_idx').on(t.changeTxid, t.id),
     index('feedback_submissions_updated_idx').on(t.updatedAt, t.id),
     index('feedback_submissions_batch_idx')
       .on(t.batchId)

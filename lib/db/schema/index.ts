@@ -10,3 +10,4 @@ export * from './limits';
 export * from './webhooks';
 export * from './cases';
 export * from './api';
+export * from './qa';

@@ -81,6 +81,13 @@ export const trendRiskDays = pgTable(
     n: integer('n').notNull(),
     sum: bigint('sum', { mode: 'number' }).notNull(),
     p90: integer('p90').notNull(),
+    /**
+     * How many scores lie below p90, and at it: enough to tell, from a change's deltas alone,
+     * that p90 stays (lib/sync/rollup.ts). NULL on rows written before they existed: the next
+     * change walks that key's histogram once.
+     */
+    belowP90: integer('below_p90'),
+    atP90: integer('at_p90'),
   },
   (t) => [
     primaryKey({
