@@ -13,6 +13,7 @@ import path from 'node:path';
 import { createDb } from '@/lib/db/client';
 import { runMigrations } from '@/lib/db/migrate';
 import { writeCheckpoint } from '@/lib/evidence/checkpoint';
+import { sealAuditLog } from '@/lib/evidence/seal';
 import { verifyExportFile } from '@/lib/evidence/export-file';
 import { auditSigningKey } from '@/lib/evidence/signing';
 import { recordVerification, verifyChain } from '@/lib/evidence/verify';
@@ -82,6 +83,8 @@ async function main() {
     const startedAt = new Date();
     const from = flag(args, '--from');
     const to = flag(args, '--to');
+    // Everything committed so far takes its place in the chain before the walk.
+    await sealAuditLog(db);
     let shown = 0;
     const r = await verifyChain(db, {
       from,
@@ -97,11 +100,14 @@ async function main() {
     if (shown) process.stderr.write('\n');
     await recordVerification(db, r, 'cli', startedAt);
     const secs = (r.ms / 1000).toFixed(1);
+    const tail = r.unsealed
+      ? ` ${r.unsealed} entries written in the last seconds are not yet sealed (oldest ${r.oldestUnsealedAt?.toISOString()}): not covered.`
+      : '';
     if (r.ok) {
       console.log(
         `Verified: ${r.entries} entries (positions ${r.firstSeq ?? '-'} to ${r.verifiedSeq ?? '-'}), ` +
           `${r.checkpoints} signed checkpoints (key ${key.keyId}) in ${secs} s; ` +
-          `verified up to ${r.verifiedAt?.toISOString() ?? '-'}.`,
+          `verified up to ${r.verifiedAt?.toISOString() ?? '-'}.${tail}`,
       );
     } else {
       const f = r.failure!;
@@ -110,7 +116,7 @@ async function main() {
           `${f.checkpointId ? ` (checkpoint ${f.checkpointId})` : ''}: ${f.reason}`,
       );
       console.log(
-        `${r.entries} entries before it verified (up to ${r.verifiedAt?.toISOString() ?? 'none'}), in ${secs} s.`,
+        `${r.entries} entries before it verified (up to ${r.verifiedAt?.toISOString() ?? 'none'}), in ${secs} s.${tail}`,
       );
       process.exitCode = 1;
     }

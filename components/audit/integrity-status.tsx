@@ -11,22 +11,48 @@ interface Verification {
   failure: { seq: number | null; id: number | null; checkpointId?: number; reason: string } | null;
 }
 
+/** Sealing normally follows a commit within seconds; a tail older than this means it has stopped. */
+const SEAL_LATE_MS = 60_000;
+
 /**
  * The state of the tamper-evident chain, from the newest recorded verification (the worker's
- * hourly job or `npm run audit -- verify`): an alarm when it failed, else how far it holds.
+ * hourly job or `npm run audit -- verify`): an alarm when it failed, else how far it holds; and
+ * the entries not yet sealed into the chain, which no verification covers.
  */
 export function IntegrityStatus({
   last,
   lastOk,
   checkpoint,
+  unsealed,
+  now = new Date(),
 }: {
   last: Verification | null;
   lastOk: Verification | null;
   checkpoint: { seq: number; signedAt: Date } | null;
+  unsealed: { count: number; oldestAt: Date | null };
+  now?: Date;
 }) {
   const signed = checkpoint
     ? ` Last signed checkpoint: position ${formatNumber(checkpoint.seq)}, ${formatDateTime(checkpoint.signedAt)}.`
     : ' No signed checkpoint yet.';
+  const late = unsealed.oldestAt !== null && now.getTime() - unsealed.oldestAt.getTime() > SEAL_LATE_MS;
+  const tail = unsealed.count ? (
+    <Alert tone={late ? 'warn' : 'info'} className="mb-4" data-testid="audit-unsealed">
+      {formatNumber(unsealed.count)} {unsealed.count === 1 ? 'entry' : 'entries'}{' '}
+      {late
+        ? `are not yet sealed into the chain, the oldest from ${formatDateTime(unsealed.oldestAt)}: the worker seals every second, so check that it runs.`
+        : 'written in the last seconds are not yet sealed into the chain; the worker seals every second.'}
+    </Alert>
+  ) : null;
+  return (
+    <>
+      <Status last={last} lastOk={lastOk} signed={signed} />
+      {tail}
+    </>
+  );
+}
+
+function Status({ last, lastOk, signed }: { last: Verification | null; lastOk: Verification | null; signed: string }) {
   if (!last)
     return (
       <Alert tone="info" className="mb-4" data-testid="audit-integrity">

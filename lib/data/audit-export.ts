@@ -5,6 +5,7 @@ import { db } from '@/lib/db/client';
 import { auditLog, executions, users } from '@/lib/db/schema';
 import { CANONICAL_AT_SQL } from '@/lib/evidence/chain';
 import { CSV_HEADER, csvLine, jsonLine, type ExportEntry } from '@/lib/evidence/export-format';
+import { sealAuditLog, unsealedEntries } from '@/lib/evidence/seal';
 import { UUID_RE } from '@/lib/executions/list-params';
 
 /** The longest period one export covers. */
@@ -110,6 +111,16 @@ export async function parseAuditExport(params: URLSearchParams): Promise<ParsedE
       return { ok: false, status: 404, detail: `No execution ${q.execution} is cached or named in the audit log.` };
   }
   return { ok: true, filter: { from, to, user, execution: q.execution ?? null, format: q.format } };
+}
+
+/**
+ * Seals what has been committed (the export's own entry included) so that the file holds every
+ * entry up to now, and says how many are still outside the chain: entries of transactions that
+ * had not committed yet. The file holds sealed entries only, since only they have hashes.
+ */
+export async function sealForExport(): Promise<{ unsealed: number }> {
+  await sealAuditLog(db());
+  return { unsealed: (await unsealedEntries(db())).count };
 }
 
 /** One batch of the export, in chain order after `afterSeq`, as the stored texts the chain hashes. */

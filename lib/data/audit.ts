@@ -3,6 +3,7 @@ import { and, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { db } from '@/lib/db/client';
 import { auditCheckpoints, auditLog, auditVerifications } from '@/lib/db/schema';
+import { unsealedEntries } from '@/lib/evidence/seal';
 
 /** Forgiving schema for the audit page's URL: bad values fall back to "no filter". */
 export const auditQuerySchema = z.object({
@@ -62,7 +63,8 @@ export async function listAuditForTarget(targetType: string, targetId: string, l
 
 /**
  * What the audit page says about the chain: the newest verification (an alarm when it failed),
- * the newest one that passed ("verified up to"), and the newest signed checkpoint.
+ * the newest one that passed ("verified up to"), the newest signed checkpoint, and the entries
+ * the sealer has not chained yet (counted now, not at the last verification).
  */
 export async function getAuditIntegrity() {
   const d = db();
@@ -73,15 +75,17 @@ export async function getAuditIntegrity() {
       .where(where)
       .orderBy(desc(auditVerifications.finishedAt), desc(auditVerifications.id))
       .limit(1);
-  const [[last], [lastOk], [checkpoint]] = await Promise.all([
+  const [[last], [lastOk], [checkpoint], unsealed] = await Promise.all([
     newest(),
     newest(eq(auditVerifications.ok, true)),
     d.select().from(auditCheckpoints).orderBy(desc(auditCheckpoints.seq), desc(auditCheckpoints.id)).limit(1),
+    unsealedEntries(d),
   ]);
   return {
     last: last ?? null,
     lastOk: lastOk ?? null,
     lastFailure: last && !last.ok ? last : null,
     checkpoint: checkpoint ?? null,
+    unsealed,
   };
 }

@@ -2,6 +2,7 @@ import 'server-only';
 import { desc } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import { auditChainHead, auditCheckpoints } from '@/lib/db/schema';
+import { sealAuditLog } from './seal';
 import { signCheckpoint, type SigningKey } from './signing';
 import { recordVerification, verifyChain, type VerifyResult } from './verify';
 
@@ -12,12 +13,13 @@ export interface CheckpointOutcome {
 }
 
 /**
- * Signs the chain's head, after checking the stretch since the last checkpoint (so a signature
- * never vouches for entries that were already altered). A stretch that does not verify is
- * recorded as a failed verification and gets no checkpoint.
+ * Seals what has been committed, then signs the chain's head, after checking the stretch since
+ * the last checkpoint (so a signature never vouches for entries that were already altered). A
+ * stretch that does not verify is recorded as a failed verification and gets no checkpoint.
  */
 export async function writeCheckpoint(db: Db, key: SigningKey): Promise<CheckpointOutcome> {
   const startedAt = new Date();
+  await sealAuditLog(db);
   const [head] = await db.select().from(auditChainHead).limit(1);
   const [last] = await db.select().from(auditCheckpoints).orderBy(desc(auditCheckpoints.seq)).limit(1);
   const verification = await verifyChain(db, { fromSeq: last ? last.seq : 1, toSeq: head?.seq ?? 0, key });
@@ -35,9 +37,10 @@ export async function writeCheckpoint(db: Db, key: SigningKey): Promise<Checkpoi
   return { checkpoint: row, verification };
 }
 
-/** The scheduled verification of the whole chain, recorded for the audit page. */
+/** The scheduled verification of the whole chain (sealed first), recorded for the audit page. */
 export async function runVerification(db: Db, key: SigningKey | null, source: 'job' | 'cli' = 'job') {
   const startedAt = new Date();
+  await sealAuditLog(db);
   const r = await verifyChain(db, { key });
   await recordVerification(db, r, source, startedAt);
   return r;

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Db } from '@/lib/db/client';
 import { auditVerifications } from '@/lib/db/schema';
+import { unsealedEntries } from './seal';
 import { CANONICAL_AT_SQL, entryHash, GENESIS_HASH, type ChainFailure, type ChainFields } from './chain';
 import { checkpointSignatureValid, type SigningKey } from './signing';
 
@@ -31,6 +32,12 @@ export interface VerifyResult {
   verifiedAt: Date | null;
   firstSeq: number | null;
   failure: ChainFailure | null;
+  /**
+   * Entries not yet sealed when the walk ended (written in the last seconds, or in a transaction
+   * still open when the sealer last ran): outside the chain, so neither verified nor failed.
+   */
+  unsealed: number;
+  oldestUnsealedAt: Date | null;
   ms: number;
 }
 
@@ -48,19 +55,26 @@ async function seqBounds(db: Db, o: VerifyOptions): Promise<{ from: number; to: 
   let from = o.fromSeq ?? 1;
   let to = o.toSeq ?? Number.MAX_SAFE_INTEGER;
   if (o.from) {
-    const r = await c.query('select seq::text from audit_log where at >= $1 order by at, id limit 1', [o.from]);
+    const r = await c.query(
+      'select seq::text from audit_log where at >= $1 and seq is not null order by at, id limit 1',
+      [o.from],
+    );
     from = r.rows[0] ? Number(r.rows[0].seq) : Number.MAX_SAFE_INTEGER;
   }
   if (o.to) {
-    const r = await c.query('select seq::text from audit_log where at < $1 order by at desc, id desc limit 1', [o.to]);
+    const r = await c.query(
+      'select seq::text from audit_log where at < $1 and seq is not null order by at desc, id desc limit 1',
+      [o.to],
+    );
     to = r.rows[0] ? Number(r.rows[0].seq) : 0;
   }
   return { from, to };
 }
 
 /**
- * Walks the chain in position order, in batches read while the previous one is hashed, and
- * stops at the first entry that does not match: an edited entry (its content no longer gives
+ * Walks the sealed chain in position order, in batches read while the previous one is hashed, and
+ * counts the unsealed tail apart (callers seal first: lib/evidence/seal.ts). Stops at the first
+ * entry that does not match: an edited entry (its content no longer gives
  * its hash), a removed one (a gap in the positions, or a previous hash that is not the one
  * before), or a checkpoint whose signature or hash does not hold.
  */
@@ -77,10 +91,15 @@ export async function verifyChain(db: Db, o: VerifyOptions = {}): Promise<Verify
     verifiedAt: null,
     firstSeq: null,
     failure: null,
+    unsealed: 0,
+    oldestUnsealedAt: null,
     ms: 0,
   };
   let lastAt: string | null = null;
-  const done = (failure: ChainFailure | null) => {
+  const done = async (failure: ChainFailure | null) => {
+    const tail = await unsealedEntries(db);
+    result.unsealed = tail.count;
+    result.oldestUnsealedAt = tail.oldestAt;
     result.verifiedAt = lastAt ? parseAt(lastAt) : null;
     result.ok = !failure;
     result.failure = failure;

@@ -1,19 +1,22 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { audit } from '@/lib/audit';
 import { getAuditIntegrity } from '@/lib/data/audit';
 import { createDb, db } from '@/lib/db/client';
 import { entryHash, GENESIS_HASH } from '@/lib/evidence/chain';
 import { runVerification, writeCheckpoint } from '@/lib/evidence/checkpoint';
+import { sealAuditLog, unsealedEntries } from '@/lib/evidence/seal';
 import { signingKeyFrom } from '@/lib/evidence/signing';
 import { verifyChain } from '@/lib/evidence/verify';
 
 /**
- * The tamper-evident audit log against a real database: concurrent writers append one chain,
- * an entry edited or removed directly in SQL (the append-only trigger switched off, as a
+ * The tamper-evident audit log against a real database: concurrent writers and sealers make one
+ * chain, an entry edited or removed directly in SQL (the append-only trigger switched off, as a
  * superuser could) is named by the verification, and a rewrite that recomputes every hash is
- * caught by the signed checkpoint. Each test puts the table back as it found it.
+ * caught by the signed checkpoint. Each test puts the table back as it found it. Sealing: a
+ * rolled-back insert leaves no hole, positions once given never move, and the triggers allow the
+ * one sealing update only.
  */
 const key = signingKeyFrom('11'.repeat(32));
 const otherKey = signingKeyFrom('22'.repeat(32));
@@ -41,22 +44,26 @@ const mySeqs = async () =>
   ).rows.map((r) => Number(r.seq));
 
 describe('the audit chain', () => {
-  it('concurrent writers in two connection pools append one unbroken chain', async () => {
+  it('concurrent writers and sealers in two connection pools make one unbroken chain', async () => {
     await Promise.all(
       Array.from({ length: 120 }, (_, i) =>
-        audit(
-          {
-            action: `${tag}.write`,
-            actorEmail: `w${i}@example.test`,
-            targetType: 'execution',
-            targetId: `x-${i % 7}`,
-            details: { i, note: 'ünïcödé ✓ 🙂', nested: { b: [1, -2, 3.5], a: null } },
-            ip: i % 2 ? '203.0.113.9' : null,
-          },
-          i % 2 ? db() : second,
+        (i % 10 === 9 ? sealAuditLog(i % 20 === 9 ? db() : second, { batch: 7 }) : Promise.resolve()).then(() =>
+          audit(
+            {
+              action: `${tag}.write`,
+              actorEmail: `w${i}@example.test`,
+              targetType: 'execution',
+              targetId: `x-${i % 7}`,
+              details: { i, note: 'ünïcödé ✓ 🙂', nested: { b: [1, -2, 3.5], a: null } },
+              ip: i % 2 ? '203.0.113.9' : null,
+            },
+            i % 2 ? db() : second,
+          ),
         ),
       ),
     );
+    await sealAuditLog(second);
+    expect((await unsealedEntries(db())).count).toBe(0);
     const seqs = await mySeqs();
     expect(seqs).toHaveLength(120);
     const rows = (await db().execute(sql`select seq::int, prev_hash, hash from audit_log order by seq`)).rows as {
@@ -131,14 +138,14 @@ describe('the audit chain', () => {
       expect(r.failure).toMatchObject({ seq: target + 1, id: Number(after.id) });
       expect(r.failure!.reason).toMatch(new RegExp(`position ${target}\\) is missing`));
     } finally {
-      // Put it back as it was: the chain trigger would give it a new place, so it is off too.
+      // Put it back as it was: the insert trigger would clear its place, so it is off too.
       await asSuperuser(
         () =>
           db()
             .execute(sql`insert into audit_log (id, at, actor_id, actor_email, action, target_type, target_id, outcome, ip, details, seq, prev_hash, hash)
           values (${before.id}, ${before.at}, ${before.actor_id}, ${before.actor_email}, ${before.action}, ${before.target_type},
             ${before.target_id}, ${before.outcome}, ${before.ip}, ${before.details}::jsonb, ${before.seq}, ${before.prev_hash}, ${before.hash})`),
-        'audit_log_chain',
+        'audit_log_unsealed',
       );
     }
     expect((await verifyChain(db())).ok).toBe(true);
@@ -208,7 +215,7 @@ describe('the audit chain', () => {
             .execute(sql`insert into audit_log (id, at, actor_id, actor_email, action, target_type, target_id, outcome, ip, details, seq, prev_hash, hash)
           values (${last.id}, ${last.at}, ${last.actor_id}, ${last.actor_email}, ${last.action}, ${last.target_type},
             ${last.target_id}, ${last.outcome}, ${last.ip}, ${last.details}::jsonb, ${last.seq}, ${last.prev_hash}, ${last.hash})`),
-        'audit_log_chain',
+        'audit_log_unsealed',
       );
     }
   });
@@ -219,11 +226,14 @@ describe('the audit chain', () => {
     const r = await verifyChain(db(), { from: since, to: new Date(Date.now() + 60_000), key });
     expect(r.ok).toBe(true);
     expect(r.entries).toBeGreaterThan(0);
+    // The entry just written is not sealed yet: counted apart, neither verified nor a failure.
+    expect(r.unsealed).toBe(1);
     const all = await runVerification(db(), key, 'cli');
     expect(all.ok).toBe(true);
     const status = await getAuditIntegrity();
     expect(status.last).toMatchObject({ ok: true, source: 'cli', verifiedSeq: all.verifiedSeq });
     expect(status.lastFailure).toBeNull();
+    expect(status.unsealed.count).toBe(0);
   });
 
   it('keys: a PEM Ed25519 key works like a seed; anything else is refused', () => {
@@ -232,5 +242,86 @@ describe('the audit chain', () => {
     expect(signingKeyFrom(pem).keyId).toMatch(/^[0-9a-f]{16}$/);
     expect(signingKeyFrom(Buffer.alloc(32, 0x11).toString('base64')).keyId).toBe(key.keyId);
     expect(() => signingKeyFrom('too-short')).toThrow(/32 bytes/);
+  });
+});
+
+describe('sealing', () => {
+  const sealed = async (action: string) =>
+    (
+      await db().execute(
+        sql`select id::int, seq::int, hash from audit_log where action = ${`${tag}.${action}`} order by id`,
+      )
+    ).rows as { id: number; seq: number | null; hash: string | null }[];
+  const verifies = async () => {
+    await sealAuditLog(db());
+    const r = await verifyChain(db(), { key });
+    expect(r.failure).toBeNull();
+    expect(r.unsealed).toBe(0);
+    return r;
+  };
+
+  it('a rolled-back insert leaves no hole that verify would report', async () => {
+    await db()
+      .transaction(async (tx) => {
+        await audit({ action: `${tag}.rolled-back`, ip: null }, tx);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    await audit({ action: `${tag}.after-rollback`, ip: null });
+    const before = await verifies();
+    expect(await sealed('rolled-back')).toEqual([]);
+    const [after] = await sealed('after-rollback');
+    expect(after.seq).toBe(before.verifiedSeq);
+  });
+
+  it('positions follow commits, and once given never move', async () => {
+    // Postgres: a transaction still open when others commit is sealed after them. PGlite runs one
+    // transaction at a time across connections, so there the writers simply take turns.
+    const open = inject('databaseKind') === 'postgres' ? await second.$client.connect() : null;
+    try {
+      if (open) {
+        await open.query('begin');
+        await open.query(`insert into audit_log (action) values ($1)`, [`${tag}.slow`]);
+      }
+      for (let i = 0; i < 5; i++) await audit({ action: `${tag}.quick`, ip: null });
+      expect((await sealAuditLog(db(), { batch: 2 })).sealed).toBeGreaterThanOrEqual(5);
+      const quick = await sealed('quick');
+      // One batch after another, each in id order: consecutive positions.
+      expect(quick.map((q) => q.seq)).toEqual(quick.map((_, i) => quick[0].seq! + i));
+      if (open) {
+        expect(await sealed('slow')).toEqual([]);
+        await open.query('commit');
+        expect((await unsealedEntries(db())).count).toBe(1);
+        expect((await sealAuditLog(db())).sealed).toBe(1);
+        const [slow] = await sealed('slow');
+        expect(slow.id).toBeLessThan(quick[0].id);
+        expect(slow.seq).toBe(quick[4].seq! + 1);
+      }
+      // Sealing again changes nothing, and nothing may move a sealed entry.
+      expect((await sealAuditLog(db())).sealed).toBe(0);
+      expect(await sealed('quick')).toEqual(quick);
+      await expect(
+        db().execute(sql`update audit_log set seq = seq + 1000 where id = ${quick[0].id}`),
+      ).rejects.toThrow();
+      await expect(
+        db().execute(sql`update audit_log set prev_hash = null, seq = null, hash = null where id = ${quick[0].id}`),
+      ).rejects.toThrow();
+    } finally {
+      open?.release();
+    }
+    await verifies();
+  });
+
+  it('an insert cannot place itself, and an unsealed entry can only be sealed, not edited', async () => {
+    await db().execute(
+      sql`insert into audit_log (action, seq, prev_hash, hash) values (${`${tag}.forged`}, 999999, ${GENESIS_HASH}, ${GENESIS_HASH})`,
+    );
+    const [forged] = await sealed('forged');
+    expect(forged).toMatchObject({ seq: null, hash: null });
+    await expect(
+      db().execute(sql`update audit_log set action = 'something else' where id = ${forged.id}`),
+    ).rejects.toThrow();
+    await verifies();
+    expect((await sealed('forged'))[0].seq).not.toBeNull();
   });
 });

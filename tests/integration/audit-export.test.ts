@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audit } from '@/lib/audit';
-import { auditExportChunks, parseAuditExport, type AuditExportFilter } from '@/lib/data/audit-export';
+import { auditExportChunks, parseAuditExport, sealForExport, type AuditExportFilter } from '@/lib/data/audit-export';
 import { db } from '@/lib/db/client';
 import { users } from '@/lib/db/schema';
 import { verifyExportFile } from '@/lib/evidence/export-file';
@@ -75,6 +75,11 @@ describe('audit export', () => {
   });
 
   it('an execution export verifies offline in both formats, and a changed line is named', async () => {
+    // Entries not yet sealed have no place in the chain and stay out of the file until they do.
+    const early = await q({ execution, format: 'jsonl' });
+    if (!early.ok) throw new Error(early.detail);
+    expect(await verifyExportFile(await write(early.filter, 'early.jsonl'))).toMatchObject({ ok: true, entries: 0 });
+    expect(await sealForExport()).toEqual({ unsealed: 0 });
     for (const format of ['csv', 'jsonl'] as const) {
       const parsed = await q({ execution, format });
       if (!parsed.ok) throw new Error(parsed.detail);

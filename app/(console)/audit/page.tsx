@@ -50,7 +50,12 @@ export default async function AuditPage({
         title="Audit log"
         description="Every sign-in, change and read of personal data, newest first. Entries cannot be edited or removed, and each one carries the hash of the one before it."
       />
-      <IntegrityStatus last={integrity.last} lastOk={integrity.lastOk} checkpoint={integrity.checkpoint} />
+      <IntegrityStatus
+        last={integrity.last}
+        lastOk={integrity.lastOk}
+        checkpoint={integrity.checkpoint}
+        unsealed={integrity.unsealed}
+      />
       <AuditExportForm actors={actors} defaults={{ from: q.from, to: q.to }} />
       <form
         method="get"

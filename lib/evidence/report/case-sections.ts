@@ -31,7 +31,7 @@ export function caseReportSections(c: CaseView | null, notes: NoteView[], reveal
           ...(c.outcome
             ? ([
                 ['Outcome', OUTCOME_WORDS[c.outcome] ?? c.outcome],
-                ['Reason', c.reason ?? '—'],
+                ['Reason', c.reasonLabel ?? c.reason ?? '—'],
                 ['Comment', c.comment ? (revealed ? c.comment : withheld) : '—'],
                 [
                   'Resolved by',

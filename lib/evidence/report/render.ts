@@ -156,7 +156,11 @@ export function renderCaseReport(data: CaseReportData, opts: { caseSections?: Re
   }
 
   heading('Feedback history');
-  if (!data.feedback.length) para('No feedback was given.');
+  if (d.feedback.sealed)
+    para(
+      'Sealed until the QA review of this case is decided: the requester may be its reviewer, and the label could tell the first outcome.',
+    );
+  else if (!data.feedback.length) para('No feedback was given.');
   for (const f of data.feedback) {
     doc
       .font('Helvetica-Bold')
@@ -181,12 +185,17 @@ export function renderCaseReport(data: CaseReportData, opts: { caseSections?: Re
   doc.moveDown(0.2).fontSize(8.5);
   for (const t of data.trail)
     para(
-      `#${t.seq}  ${formatDateTime(t.at)}  ${t.actorEmail ?? 'system'}  ${t.action}${t.outcome !== 'success' ? ` (${t.outcome})` : ''}`,
+      `${t.seq === null ? '(not yet sealed)' : `#${t.seq}`}  ${formatDateTime(t.at)}  ${t.actorEmail ?? 'system'}  ${t.action}${t.outcome !== 'success' ? ` (${t.outcome})` : ''}`,
     );
-  const last = data.trail[data.trail.length - 1];
+  const last = data.trail.findLast((t) => t.hash !== null);
   doc.moveDown(0.4).fontSize(9.5);
   if (last) {
-    row('Chain hash of the last entry', `${last.hash} (position ${last.seq})`);
+    // Entries committed after the report's seal (rare: transactions still open then) have no hash yet.
+    const tail = data.trail.length - 1 - data.trail.lastIndexOf(last);
+    row(
+      tail ? 'Chain hash of the last sealed entry' : 'Chain hash of the last entry',
+      `${last.hash} (position ${last.seq})${tail ? `; ${tail} later not yet sealed` : ''}`,
+    );
     para(
       'Every audit entry carries the SHA-256 hash of the one before it; `npm run audit -- verify` checks the chain and its signed checkpoints, and an audit export of this execution verifies offline.',
     );

@@ -1,6 +1,7 @@
+import { answeringOutages } from '@/lib/api/http';
 import { audit } from '@/lib/audit';
 import { routeUser } from '@/lib/auth/guards';
-import { auditExportChunks, parseAuditExport } from '@/lib/data/audit-export';
+import { auditExportChunks, parseAuditExport, sealForExport } from '@/lib/data/audit-export';
 import { logError } from '@/lib/log';
 
 const problem = (status: number, title: string, detail: string) =>
@@ -9,9 +10,10 @@ const problem = (status: number, title: string, detail: string) =>
 /**
  * The audit log for an examiner: a period (at most a year), a user or an execution, as CSV or JSON
  * lines, with each entry's position and chain hashes so that `npm run audit -- verify-export`
- * checks the file without the database. Streamed in batches; the export is itself audited.
+ * checks the file without the database. Streamed in batches; the export is itself audited, and
+ * sealed first so that the file runs up to its own entry.
  */
-export async function GET(req: Request) {
+export const GET = answeringOutages(async (req: Request) => {
   const auth = await routeUser('manager');
   if (auth.error) return auth.error;
   const { user } = auth;
@@ -32,6 +34,7 @@ export async function GET(req: Request) {
     },
   });
 
+  const { unsealed } = await sealForExport();
   const enc = new TextEncoder();
   const chunks = auditExportChunks(f);
   const stream = new ReadableStream<Uint8Array>({
@@ -57,6 +60,8 @@ export async function GET(req: Request) {
       'Content-Disposition': `attachment; filename="audit-${scope}-${stamp}.${f.format}"`,
       'Cache-Control': 'no-store, private',
       'X-Content-Type-Options': 'nosniff',
+      // Entries still outside the chain (their transactions had not committed): not in the file.
+      'X-Audit-Unsealed': String(unsealed),
     },
   });
-}
+});
