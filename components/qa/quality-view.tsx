@@ -1,0 +1,189 @@
+import Link from 'next/link';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
+import type { ReasonView } from '@/lib/data/cases';
+import type { AgreementRow, QualityPage } from '@/lib/data/quality';
+import { formatNumber, formatPercent } from '@/lib/format';
+import { qaListHref, type QaListParams } from '@/lib/qa/schema';
+import { QaReviewsCard } from './qa-reviews-table';
+import { QaSamplingControl, QaSettingsForm } from './qa-sampling';
+import { QaTrendChart } from './qa-trend-chart';
+
+/** A figure that opens the QA reviews it counts. */
+function Figure({ value, to, label, text }: { value: number; to: QaListParams; label: string; text?: string }) {
+  if (!value) return <span className="tabular-nums text-muted-fg">{text ?? '0'}</span>;
+  return (
+    <Link
+      href={qaListHref(to)}
+      aria-label={label}
+      className="tabular-nums text-primary underline-offset-2 hover:underline"
+    >
+      {text ?? formatNumber(value)}
+    </Link>
+  );
+}
+
+function AgreementTable({ rows, by, caption }: { rows: AgreementRow[]; by: 'analyst' | 'queue'; caption: string }) {
+  if (!rows.length) return <EmptyState title="Nothing sampled yet." />;
+  return (
+    <Table>
+      <caption className="sr-only">{caption}</caption>
+      <THead>
+        <TR>
+          <TH>{by === 'analyst' ? 'First analyst' : 'Queue'}</TH>
+          <TH className="text-right">Sampled</TH>
+          <TH className="text-right">Waiting</TH>
+          <TH className="text-right">Decided</TH>
+          <TH className="text-right">Agreement</TH>
+          <TH className="text-right">To settle</TH>
+          <TH className="text-right">Overturned</TH>
+        </TR>
+      </THead>
+      <TBody>
+        {rows.map((r) => {
+          const scope: QaListParams = by === 'analyst' ? { analyst: r.key } : { queue: r.key || undefined };
+          const of = `${r.name}:`;
+          return (
+            <TR key={r.key || r.name} data-agreement={r.name}>
+              <TD className="font-medium">{r.name}</TD>
+              <TD className="text-right">
+                <Figure value={r.sampled} to={scope} label={`${of} ${r.sampled} sampled`} />
+              </TD>
+              <TD className="text-right">
+                <Figure value={r.pending} to={{ ...scope, result: 'pending' }} label={`${of} ${r.pending} waiting`} />
+              </TD>
+              <TD className="text-right">
+                <Figure value={r.decided} to={{ ...scope, result: 'decided' }} label={`${of} ${r.decided} decided`} />
+              </TD>
+              <TD className="text-right" data-testid="agreement-rate">
+                <Figure
+                  value={r.decided}
+                  to={{ ...scope, result: 'agreed' }}
+                  text={r.decided ? `${formatPercent(r.rate)} (${r.agreed} of ${r.decided})` : '—'}
+                  label={`${of} agreement ${formatPercent(r.rate)}, ${r.agreed} of ${r.decided} agreed`}
+                />
+              </TD>
+              <TD className="text-right">
+                <Figure
+                  value={r.disputed}
+                  to={{ ...scope, result: 'disputed' }}
+                  label={`${of} ${r.disputed} to settle`}
+                />
+              </TD>
+              <TD className="text-right" data-testid="overturned">
+                <Figure
+                  value={r.overturned}
+                  to={{ ...scope, result: 'overturned' }}
+                  label={`${of} ${r.overturned} overturned`}
+                />
+              </TD>
+            </TR>
+          );
+        })}
+      </TBody>
+    </Table>
+  );
+}
+
+/**
+ * The managers' quality page: the sampling rate and runs, agreement per analyst and per queue,
+ * overturned outcomes with both reasons, and agreement over the weeks. Every number opens the
+ * QA reviews behind it.
+ */
+export function QualityView({
+  data,
+  reasons,
+  weeks,
+}: {
+  data: QualityPage;
+  reasons: ReasonView[];
+  weeks: Array<{ value: string; label: string }>;
+}) {
+  const t = data.total;
+  const kpis: Array<{ title: string; value: number; to: QaListParams; text?: string }> = [
+    { title: 'Sampled', value: t.sampled, to: {} },
+    { title: 'Waiting for review', value: t.pending, to: { result: 'pending' } },
+    {
+      title: 'Agreement',
+      value: t.decided,
+      to: { result: 'agreed' },
+      text: t.decided ? `${formatPercent(t.rate)} of ${formatNumber(t.decided)}` : '—',
+    },
+    { title: 'To settle', value: t.disputed, to: { result: 'disputed' } },
+    { title: 'Overturned', value: t.overturned, to: { result: 'overturned' } },
+  ];
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <CardTitle>Sampling rate</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <QaSettingsForm settings={data.settings} />
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Sample a week</CardTitle>
+            <p className="text-xs text-muted-fg">
+              The draw is fixed per week: sampling a week again adds only what the rate still asks for, never a case
+              twice.
+            </p>
+          </CardHeader>
+          <CardContent>
+            <QaSamplingControl weeks={weeks} initial={data.runs[0] ?? null} />
+          </CardContent>
+        </Card>
+      </div>
+      <dl className="grid grid-cols-2 gap-4 md:grid-cols-5" data-testid="qa-kpis">
+        {kpis.map((k) => (
+          <Card key={k.title}>
+            <CardContent className="pt-4">
+              <dt className="text-xs text-muted-fg">{k.title}</dt>
+              <dd className="text-xl font-semibold" data-kpi={k.title}>
+                <Figure value={k.value} to={k.to} text={k.text} label={`${k.title}: ${k.text ?? k.value}`} />
+              </dd>
+            </CardContent>
+          </Card>
+        ))}
+      </dl>
+      <Card>
+        <CardHeader>
+          <CardTitle>Agreement per analyst</CardTitle>
+          <p className="text-xs text-muted-fg">
+            Agreement: the QA reviewer chose the same outcome. Overturned: a manager settled a disagreement against the
+            first outcome.
+          </p>
+        </CardHeader>
+        <CardContent>
+          <AgreementTable rows={data.byAnalyst} by="analyst" caption="Agreement per first analyst" />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Agreement per queue</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <AgreementTable rows={data.byQueue} by="queue" caption="Agreement per queue" />
+        </CardContent>
+      </Card>
+      <QaTrendChart points={data.trend} />
+      <QaReviewsCard
+        title="Overturned outcomes"
+        description={
+          <>
+            The newest {Math.min(data.overturned.length, 20)} of{' '}
+            <Figure value={t.overturned} to={{ result: 'overturned' }} label={`All ${t.overturned} overturned`} />, with
+            both reasons and the settlement.
+          </>
+        }
+        rows={data.overturned}
+        reasons={reasons}
+        caption="Overturned outcomes"
+        empty="No outcome has been overturned."
+      />
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import {
+  blankToUndefined,
+  COMMENT_MAX_CHARS,
+  feedbackStepFields,
+  id,
+  refineFeedbackStep,
+  version,
+} from '@/lib/cases/schema';
+import { QA_OUTCOMES, QA_RESULTS } from './states';
+
+/** Inputs of QA sampling, one zod schema each, shared by the forms and the actions. Browser-safe. */
+
+const checkbox = z.preprocess((v) => v === true || v === 'on' || v === 'true', z.boolean());
+
+export const QA_RATE_MAX = 100;
+export const QA_MIN_MAX = 50;
+
+export const qaSettingsSchema = z.object({
+  ratePercent: z.coerce
+    .number({ error: 'The rate is a percentage.' })
+    .min(0.1, 'The rate is 0.1 to 100 %.')
+    .max(QA_RATE_MAX, 'The rate is 0.1 to 100 %.')
+    // One decimal is as fine as a weekly sample gets; more would only look precise.
+    .transform((n) => Math.round(n * 10) / 10),
+  minPerAnalyst: z.coerce
+    .number({ error: 'The minimum is a whole number.' })
+    .int('The minimum is a whole number.')
+    .min(0, `The minimum is 0 to ${QA_MIN_MAX} cases.`)
+    .max(QA_MIN_MAX, `The minimum is 0 to ${QA_MIN_MAX} cases.`),
+  enabled: checkbox,
+});
+export type QaSettings = z.output<typeof qaSettingsSchema>;
+
+/** A Monday (UTC) as YYYY-MM-DD; empty means last week. */
+export const startQaSamplingSchema = z.object({
+  week: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'Choose a week.')
+      .refine((s) => {
+        const d = new Date(`${s}T00:00:00Z`);
+        return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s) && d.getUTCDay() === 1;
+      }, 'A week starts on a Monday.')
+      .optional(),
+  ),
+});
+
+export const qaRefSchema = z.object({ reviewId: id('QA review'), version });
+
+/** Taking a QA review (`me`) or giving it back (empty). */
+export const takeQaReviewSchema = qaRefSchema.extend({
+  assignee: z.preprocess(blankToUndefined, z.literal('me').optional()),
+});
+
+const outcome = z.enum(QA_OUTCOMES, { error: 'Choose approve or decline.' });
+const reason = z.string({ error: 'Choose a reason.' }).trim().min(1, 'Choose a reason.').max(80, 'Choose a reason.');
+const comment = z.preprocess(
+  blankToUndefined,
+  z.string().trim().max(COMMENT_MAX_CHARS, `At most ${COMMENT_MAX_CHARS} characters.`).optional(),
+);
+
+export const decideQaReviewSchema = qaRefSchema.extend({ outcome, reason, comment }).superRefine((v, ctx) => {
+  if (v.outcome === 'decline' && !v.comment)
+    ctx.addIssue({ code: 'custom', path: ['comment'], message: 'A comment is required to decline.' });
+});
+export type DecideQaReviewInput = z.output<typeof decideQaReviewSchema>;
+
+export const settleQaReviewSchema = qaRefSchema
+  .extend({
+    outcome,
+    reason,
+    comment: z
+      .string({ error: 'Say why this is the final outcome.' })
+      .trim()
+      .min(3, 'Say why this is the final outcome.')
+      .max(COMMENT_MAX_CHARS, `At most ${COMMENT_MAX_CHARS} characters.`),
+    ...feedbackStepFields,
+  })
+  .superRefine(refineFeedbackStep);
+export type SettleQaReviewInput = z.output<typeof settleQaReviewSchema>;
+
+/** The reviews list's URL state (the list behind every number of the quality page); forgiving. */
+export const qaListParamsSchema = z.object({
+  analyst: z.uuid().optional().catch(undefined),
+  queue: z.uuid().optional().catch(undefined),
+  result: z.enum(QA_RESULTS).optional().catch(undefined),
+  week: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional()
+    .catch(undefined),
+});
+export type QaListParams = z.output<typeof qaListParamsSchema>;
+
+export function qaListHref(p: QaListParams): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(p)) if (v) q.set(k, v);
+  const s = q.toString();
+  return `/quality/reviews${s ? `?${s}` : ''}`;
+}
+
+/** Actions that take no input still parse it: anything sent is ignored, never trusted. */
+export const noInputSchema = z.object({});

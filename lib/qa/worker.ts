@@ -1,0 +1,30 @@
+import 'server-only';
+import type PgBoss from 'pg-boss';
+import { QUEUES, workById } from '@/lib/jobs/boss';
+import { logError } from '@/lib/log';
+import { lastWeek, requestQaSampling, runQaSampling } from './sample';
+import { getQaSettings } from './settings';
+
+/**
+ * The QA jobs on a started pg-boss: sampling runs, and every Monday at 03:00 UTC the sampling of
+ * the week that just ended (when sampling is on). Registered with the case workers.
+ */
+export async function registerQaWorkers(
+  boss: PgBoss,
+  options: { pollingIntervalSeconds?: number } = {},
+): Promise<string[]> {
+  const ids: string[] = [];
+  ids.push(await workById(boss, QUEUES.qaSample, 'runId', runQaSampling, options));
+  await boss.schedule(QUEUES.qaWeekly, '0 3 * * 1', {}, { tz: 'UTC' });
+  ids.push(
+    await boss.work(QUEUES.qaWeekly, async () => {
+      try {
+        if (!(await getQaSettings()).enabled) return;
+        await requestQaSampling({ week: lastWeek(), trigger: 'schedule', actor: null }, boss);
+      } catch (err) {
+        logError('weekly QA sampling', err);
+      }
+    }),
+  );
+  return ids;
+}
