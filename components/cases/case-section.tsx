@@ -1,14 +1,31 @@
 import { Section } from '@/components/executions/detail/section';
 
-/** The case block of the detail page, beside the feedback form: resolve, then the notes thread. */
-export function CaseSection({ resolve, notes }: { resolve: React.ReactNode; notes: React.ReactNode }) {
+/** The case block of the detail page, beside the feedback form: resolve, its QA review if sampled, the notes thread, the history. */
+export function CaseSection({
+  resolve,
+  qa,
+  notes,
+  history,
+}: {
+  resolve: React.ReactNode;
+  qa?: React.ReactNode;
+  notes: React.ReactNode;
+  history?: React.ReactNode;
+}) {
   return (
     <Section id="case" title="Case" description="Resolve with an outcome and a reason; notes stay in Verdict.">
       {resolve ? <div className="border-b border-border pb-4">{resolve}</div> : null}
+      {qa ? <div className="border-b border-border py-4">{qa}</div> : null}
       <div className={resolve ? 'pt-4' : undefined}>
         <h3 className="mb-2 text-sm font-semibold">Notes</h3>
         {notes}
       </div>
+      {history ? (
+        <div className="mt-4 border-t border-border pt-4">
+          <h3 className="mb-2 text-sm font-semibold">History</h3>
+          {history}
+        </div>
+      ) : null}
     </Section>
   );
 }

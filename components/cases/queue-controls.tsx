@@ -1,5 +1,4 @@
 'use client';
-import { ArrowDown, ArrowUp } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import * as React from 'react';
 import { Alert } from '@/components/ui/alert';
@@ -14,44 +13,24 @@ import {
 } from '@/lib/actions/cases';
 import type { QueueStats, RematchProgress } from '@/lib/data/cases';
 import { formatNumber } from '@/lib/format';
+import { MoveButtons } from './move-buttons';
 
 /** Edit, archive or restore, and move one queue up or down the page. */
 export function QueueControls({ queue, order }: { queue: QueueStats; order: string[] }) {
   const router = useRouter();
   const [pending, start] = React.useTransition();
   const [error, setError] = React.useState<string | null>(null);
-  const i = order.indexOf(queue.id);
-  const move = (delta: number) => {
-    const next = [...order];
-    [next[i], next[i + delta]] = [next[i + delta], next[i]];
+  const move = (next: string[]) =>
     start(async () => {
       const r = await reorderQueuesAction({ queueIds: next });
       setError(r.ok ? null : r.error);
       router.refresh();
     });
-  };
   return (
     <div className="flex items-center justify-end gap-1">
       {!queue.archived ? (
         <>
-          <Button
-            size="icon"
-            variant="ghost"
-            aria-label={`Move ${queue.name} up`}
-            disabled={pending || i <= 0}
-            onClick={() => move(-1)}
-          >
-            <ArrowUp aria-hidden className="h-4 w-4" />
-          </Button>
-          <Button
-            size="icon"
-            variant="ghost"
-            aria-label={`Move ${queue.name} down`}
-            disabled={pending || i < 0 || i >= order.length - 1}
-            onClick={() => move(1)}
-          >
-            <ArrowDown aria-hidden className="h-4 w-4" />
-          </Button>
+          <MoveButtons name={queue.name} id={queue.id} order={order} disabled={pending} onMove={move} />
           <EditQueue queue={queue} />
         </>
       ) : null}

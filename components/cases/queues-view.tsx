@@ -5,6 +5,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import type { QueuesPage, RematchProgress } from '@/lib/data/cases';
 import { listHref, type ListParams } from '@/lib/executions/list-params';
+import { analystFigureLinks, DISAGREEMENT_LINKS, queueFigureLinks } from '@/lib/cases/figures';
 import { formatDuration, formatNumber } from '@/lib/format';
 import { QueueControls, RematchStatus } from './queue-controls';
 
@@ -20,8 +21,6 @@ function Figure({ value, to, label }: { value: string; to: Partial<ListParams>; 
     </Link>
   );
 }
-
-const UNRESOLVED: ListParams['caseState'] = ['open', 'in_review'];
 
 /**
  * The managers' view of case work: per queue its backlog, overdue cases, oldest waiting case and
@@ -62,7 +61,7 @@ export function QueuesView({ data, rematch }: { data: QueuesPage; rematch: Remat
             </THead>
             <TBody>
               {data.queues.map((q) => {
-                const queue = { queue: [q.id] };
+                const to = queueFigureLinks(q);
                 return (
                   <TR key={q.id} data-queue={q.name} className={q.archived ? 'opacity-60' : undefined}>
                     <TD>
@@ -87,14 +86,14 @@ export function QueuesView({ data, rematch }: { data: QueuesPage; rematch: Remat
                     <TD className="text-right" data-testid="backlog">
                       <Figure
                         value={formatNumber(q.backlog)}
-                        to={{ ...queue, caseState: UNRESOLVED }}
+                        to={to.backlog}
                         label={`${q.name}: ${q.backlog} unresolved`}
                       />
                     </TD>
                     <TD className="text-right">
                       <Figure
                         value={formatNumber(q.inReview)}
-                        to={{ ...queue, caseState: ['in_review'] }}
+                        to={to.inReview}
                         label={`${q.name}: ${q.inReview} in review`}
                       />
                     </TD>
@@ -103,20 +102,20 @@ export function QueuesView({ data, rematch }: { data: QueuesPage; rematch: Remat
                         <span className="font-medium text-danger">
                           <Figure
                             value={formatNumber(q.overdue)}
-                            to={{ ...queue, due: 'overdue' }}
+                            to={to.overdue}
                             label={`${q.name}: ${q.overdue} overdue`}
                           />
                         </span>
                       ) : (
-                        <Figure value="0" to={{ ...queue, due: 'overdue' }} label={`${q.name}: none overdue`} />
+                        <Figure value="0" to={to.overdue} label={`${q.name}: none overdue`} />
                       )}
                     </TD>
                     <TD className="text-right">
-                      {q.oldestSeconds !== null ? (
+                      {q.oldestSeconds !== null && to.oldest ? (
                         <Figure
                           value={formatDuration(q.oldestSeconds)}
-                          to={{ ...queue, caseState: UNRESOLVED, sort: 'created', dir: 'asc' }}
-                          label={`${q.name}: oldest unresolved case`}
+                          to={to.oldest}
+                          label={`${q.name}: the oldest unresolved case`}
                         />
                       ) : (
                         '—'
@@ -125,15 +124,15 @@ export function QueuesView({ data, rematch }: { data: QueuesPage; rematch: Remat
                     <TD className="text-right">
                       <Figure
                         value={(q.resolved7d / 7).toFixed(1)}
-                        to={{ ...queue, caseState: ['resolved'] }}
-                        label={`${q.name}: resolved cases`}
+                        to={to.resolved7d}
+                        label={`${q.name}: ${q.resolved7d} resolved in the last 7 days`}
                       />
                     </TD>
                     <TD className="text-right" data-testid="p50">
                       {q.p50Seconds !== null ? (
                         <Figure
                           value={formatDuration(q.p50Seconds)}
-                          to={{ ...queue, caseState: ['resolved'] }}
+                          to={to.resolved}
                           label={`${q.name}: median resolution time of ${q.resolved} resolved`}
                         />
                       ) : (
@@ -144,7 +143,7 @@ export function QueuesView({ data, rematch }: { data: QueuesPage; rematch: Remat
                       {q.p95Seconds !== null ? (
                         <Figure
                           value={formatDuration(q.p95Seconds)}
-                          to={{ ...queue, caseState: ['resolved'] }}
+                          to={to.resolved}
                           label={`${q.name}: 95th percentile resolution time`}
                         />
                       ) : (
@@ -170,7 +169,9 @@ export function QueuesView({ data, rematch }: { data: QueuesPage; rematch: Remat
         <Card>
           <CardHeader>
             <CardTitle>Analysts</CardTitle>
-            <p className="text-xs text-muted-fg">Cases each person resolved, and how long they had waited.</p>
+            <p className="text-xs text-muted-fg">
+              Cases each person resolved or escalated, and how long the resolved ones had waited.
+            </p>
           </CardHeader>
           {data.analysts.length ? (
             <Table>
@@ -180,6 +181,7 @@ export function QueuesView({ data, rematch }: { data: QueuesPage; rematch: Remat
                   <TH>Person</TH>
                   <TH className="text-right">Approved</TH>
                   <TH className="text-right">Declined</TH>
+                  <TH className="text-right">Escalated</TH>
                   <TH className="text-right">Resolution p50</TH>
                   <TH className="text-right">p95</TH>
                 </TR>
@@ -191,30 +193,45 @@ export function QueuesView({ data, rematch }: { data: QueuesPage; rematch: Remat
                     <TD className="text-right">
                       <Figure
                         value={formatNumber(a.approved)}
-                        to={{ resolver: a.userId, outcome: ['approve'] }}
+                        to={analystFigureLinks(a).approved}
                         label={`${a.name}: ${a.approved} approved`}
                       />
                     </TD>
                     <TD className="text-right">
                       <Figure
                         value={formatNumber(a.declined)}
-                        to={{ resolver: a.userId, outcome: ['decline'] }}
+                        to={analystFigureLinks(a).declined}
                         label={`${a.name}: ${a.declined} declined`}
                       />
                     </TD>
                     <TD className="text-right">
                       <Figure
-                        value={formatDuration(a.p50Seconds)}
-                        to={{ resolver: a.userId }}
-                        label={`${a.name}: median resolution time`}
+                        value={formatNumber(a.escalated)}
+                        to={analystFigureLinks(a).escalated}
+                        label={`${a.name}: ${a.escalated} escalated`}
                       />
                     </TD>
                     <TD className="text-right">
-                      <Figure
-                        value={formatDuration(a.p95Seconds)}
-                        to={{ resolver: a.userId }}
-                        label={`${a.name}: 95th percentile resolution time`}
-                      />
+                      {a.p50Seconds !== null ? (
+                        <Figure
+                          value={formatDuration(a.p50Seconds)}
+                          to={analystFigureLinks(a).resolved}
+                          label={`${a.name}: median resolution time of ${a.approved + a.declined} resolved`}
+                        />
+                      ) : (
+                        '—'
+                      )}
+                    </TD>
+                    <TD className="text-right">
+                      {a.p95Seconds !== null ? (
+                        <Figure
+                          value={formatDuration(a.p95Seconds)}
+                          to={analystFigureLinks(a).resolved}
+                          label={`${a.name}: 95th percentile resolution time`}
+                        />
+                      ) : (
+                        '—'
+                      )}
                     </TD>
                   </TR>
                 ))}
@@ -238,7 +255,7 @@ export function QueuesView({ data, rematch }: { data: QueuesPage; rematch: Remat
                 <dd className="text-lg">
                   <Figure
                     value={formatNumber(data.disagreements.approvedRejected)}
-                    to={{ outcome: ['approve'], decision: ['REJECTED'] }}
+                    to={DISAGREEMENT_LINKS.approvedRejected}
                     label="Approved cases the service rejected"
                   />
                 </dd>
@@ -248,7 +265,7 @@ export function QueuesView({ data, rematch }: { data: QueuesPage; rematch: Remat
                 <dd className="text-lg">
                   <Figure
                     value={formatNumber(data.disagreements.declinedPassed)}
-                    to={{ outcome: ['decline'], decision: ['PASSED'] }}
+                    to={DISAGREEMENT_LINKS.declinedPassed}
                     label="Declined cases the service passed"
                   />
                 </dd>

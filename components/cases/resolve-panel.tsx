@@ -4,12 +4,13 @@ import * as React from 'react';
 import { newIdempotencyKey } from '@/components/feedback/label-fields';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { FieldError, Label, Select, Textarea } from '@/components/ui/input';
+import { Label, Textarea } from '@/components/ui/input';
 import { reopenCaseAction, resolveCaseAction } from '@/lib/actions/cases';
 import { COMMENT_MAX_CHARS, COMMENT_REQUIRED, OUTCOME_LABELS, type CaseOutcome } from '@/lib/cases/schema';
 import type { CaseView, ReasonView } from '@/lib/data/cases';
-import { FEEDBACK_REASONS, REASON_LABELS } from '@/lib/feedback/schema';
 import { formatDateTime } from '@/lib/format';
+import { FeedbackFields, type AlsoFeedback } from './feedback-fields';
+import { OutcomeFields } from './outcome-fields';
 import { useKey } from './use-key';
 
 const OUTCOMES: CaseOutcome[] = ['approve', 'decline', 'escalate'];
@@ -34,12 +35,16 @@ export function ResolvePanel({
   const router = useRouter();
   const [pending, start] = React.useTransition();
   const [outcome, setOutcome] = React.useState<CaseOutcome | ''>('');
-  const [feedback, setFeedback] = React.useState<'' | 'FRAUD' | 'NOT_FRAUD'>('');
+  const [feedback, setFeedback] = React.useState<AlsoFeedback>('');
   const [errors, setErrors] = React.useState<Record<string, string[]>>({});
   const [message, setMessage] = React.useState<{ tone: 'error' | 'success'; text: string } | null>(null);
   const [key] = React.useState(newIdempotencyKey);
   const first = React.useRef<HTMLInputElement>(null);
   useKey('r', view.state !== 'resolved' ? () => first.current?.focus() : null);
+  // `r` on the list opens the detail at #resolve: the panel takes the focus, as `r` here does.
+  React.useEffect(() => {
+    if (window.location.hash === '#resolve') first.current?.focus();
+  }, []);
 
   if (view.state === 'resolved')
     return (
@@ -48,15 +53,20 @@ export function ResolvePanel({
           <span className="font-medium">{view.outcome ? OUTCOME_LABELS[view.outcome] : 'Resolved'}</span>
           {view.resolvedBy ? ` by ${view.resolvedBy.name}` : ''} · {formatDateTime(view.resolvedAt)}
         </p>
-        <p className="text-muted-fg">
-          {reasons.find((r) => r.code === view.reason)?.label ?? view.reason}
-          {view.comment ? ` — ${view.comment}` : ''}
-        </p>
+        {view.sealed ? (
+          <p className="text-muted-fg" data-testid="case-sealed">
+            The outcome, reason and comment are sealed until this case’s QA review is decided.
+          </p>
+        ) : (
+          <p className="text-muted-fg">
+            {view.reasonLabel ?? view.reason}
+            {view.comment ? ` — ${view.comment}` : ''}
+          </p>
+        )}
         {manages ? <ReopenForm view={view} /> : null}
       </div>
     );
 
-  const applicable = reasons.filter((r) => outcome && r.outcomes.includes(outcome));
   const needsComment = outcome !== '' && COMMENT_REQUIRED.includes(outcome);
   return (
     <form
@@ -82,80 +92,23 @@ export function ResolvePanel({
         });
       }}
     >
-      <fieldset>
-        <legend className="mb-1 text-sm font-medium">
-          Outcome <kbd className="font-mono text-[10px] text-muted-fg">r</kbd>
-        </legend>
-        <div className="flex flex-wrap gap-2">
-          {OUTCOMES.map((o, i) => (
-            <label key={o} className="flex items-center gap-1.5 rounded-md border border-border px-2 py-1 text-sm">
-              <input
-                ref={i === 0 ? first : undefined}
-                type="radio"
-                name="outcome"
-                value={o}
-                checked={outcome === o}
-                onChange={() => setOutcome(o)}
-                className="accent-[var(--primary)]"
-                disabled={o === 'escalate' && view.queue.kind === 'escalation'}
-              />
-              {OUTCOME_LABELS[o]}
-            </label>
-          ))}
-        </div>
-        <FieldError messages={errors.outcome} />
-      </fieldset>
-      <div className="flex flex-col gap-1">
-        <Label htmlFor="resolve-reason">Reason</Label>
-        <Select id="resolve-reason" name="reason" defaultValue="" key={outcome} disabled={!outcome}>
-          <option value="">{outcome ? 'Choose…' : 'Choose an outcome first'}</option>
-          {applicable.map((r) => (
-            <option key={r.code} value={r.code}>
-              {r.label}
-            </option>
-          ))}
-        </Select>
-        <FieldError messages={errors.reason} />
-      </div>
-      <div className="flex flex-col gap-1">
-        <Label htmlFor="resolve-comment">Comment{needsComment ? ' (required)' : ' (optional)'}</Label>
-        <Textarea
-          id="resolve-comment"
-          name="comment"
-          maxLength={COMMENT_MAX_CHARS}
-          required={needsComment}
-          aria-invalid={Boolean(errors.comment)}
-        />
-        <FieldError messages={errors.comment} />
-      </div>
-      <div className="grid grid-cols-2 gap-2">
-        <div className="flex flex-col gap-1">
-          <Label htmlFor="resolve-feedback">Also send feedback</Label>
-          <Select
-            id="resolve-feedback"
-            name="feedbackStatus"
-            value={feedback}
-            onChange={(e) => setFeedback(e.target.value as '' | 'FRAUD' | 'NOT_FRAUD')}
-          >
-            <option value="">No feedback</option>
-            <option value="FRAUD">Fraud</option>
-            <option value="NOT_FRAUD">Not fraud</option>
-          </Select>
-          <FieldError messages={errors.feedbackStatus} />
-        </div>
-        <div className="flex flex-col gap-1">
-          <Label htmlFor="resolve-feedback-reason">Service reason</Label>
-          <Select id="resolve-feedback-reason" name="feedbackReason" defaultValue="" disabled={!feedback}>
-            <option value="">{feedback === 'FRAUD' ? 'Choose…' : 'None'}</option>
-            {FEEDBACK_REASONS.filter((r) => r !== 'NA').map((r) => (
-              <option key={r} value={r}>
-                {REASON_LABELS[r]}
-              </option>
-            ))}
-          </Select>
-          <FieldError messages={errors.feedbackReason} />
-        </div>
-      </div>
+      <OutcomeFields
+        idPrefix="resolve"
+        legend={
+          <>
+            Outcome <kbd className="font-mono text-[10px] text-muted-fg">r</kbd>
+          </>
+        }
+        outcomes={OUTCOMES}
+        reasons={reasons}
+        outcome={outcome}
+        onOutcome={setOutcome}
+        commentRequired={needsComment}
+        errors={errors}
+        firstRef={first}
+        isDisabled={(o) => o === 'escalate' && view.queue.kind === 'escalation'}
+      />
+      <FeedbackFields idPrefix="resolve" value={feedback} onChange={setFeedback} errors={errors} />
       {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
       <Button type="submit" disabled={pending || !outcome}>
         {pending ? 'Saving…' : outcome === 'escalate' ? 'Escalate' : 'Resolve'}

@@ -4,6 +4,7 @@ import { defineAction } from '@/lib/auth/guards';
 import { assignCase, bulkAssignCases, claimNextCase } from '@/lib/cases/claim';
 import { addNote, editNote } from '@/lib/cases/notes';
 import { archiveQueue, createQueue, reorderQueues, updateQueue } from '@/lib/cases/queues';
+import { createReason, reorderReasons, setReasonActive, updateReason } from '@/lib/cases/reasons';
 import { reopenCase, resolveCase } from '@/lib/cases/resolve';
 import {
   addNoteSchema,
@@ -11,12 +12,16 @@ import {
   assignCaseSchema,
   bulkAssignSchema,
   createQueueSchema,
+  createReasonSchema,
   editNoteSchema,
   nextCaseSchema,
   reopenCaseSchema,
   reorderQueuesSchema,
+  reorderReasonsSchema,
   resolveCaseSchema,
+  setReasonActiveSchema,
   updateQueueSchema,
+  updateReasonSchema,
 } from '@/lib/cases/schema';
 import { getRematchProgress } from '@/lib/data/cases';
 
@@ -101,4 +106,30 @@ export const reorderQueuesAction = defineAction(
 export const getRematchProgressAction = defineAction(
   { name: 'queue.rematch_progress', role: 'manager', schema: nextCaseSchema },
   async () => getRematchProgress(),
+);
+
+// The resolution reasons (admins): every change audited in lib/cases/reasons.ts.
+const reasonsChanged = <R extends { ok: boolean }>(r: R) => {
+  if (r.ok) revalidatePath('/admin/reasons');
+  return r;
+};
+
+export const createCaseReasonAction = defineAction(
+  { name: 'case_reason.create', role: 'admin', schema: createReasonSchema },
+  async (input, user) => reasonsChanged(await createReason(user, input)),
+);
+
+export const updateCaseReasonAction = defineAction(
+  { name: 'case_reason.update', role: 'admin', schema: updateReasonSchema },
+  async (input, user) => reasonsChanged(await updateReason(user, input)),
+);
+
+export const setCaseReasonActiveAction = defineAction(
+  { name: 'case_reason.set_active', role: 'admin', schema: setReasonActiveSchema },
+  async (input, user) => reasonsChanged(await setReasonActive(user, input)),
+);
+
+export const reorderCaseReasonsAction = defineAction(
+  { name: 'case_reason.reorder', role: 'admin', schema: reorderReasonsSchema },
+  async (input, user) => reasonsChanged(await reorderReasons(user, input)),
 );

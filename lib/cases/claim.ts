@@ -1,6 +1,6 @@
 import 'server-only';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { audit } from '@/lib/audit';
+import { audit, auditSelectSql } from '@/lib/audit';
 import type { ActionResult } from '@/lib/auth/guards';
 import { hasRole, type Role } from '@/lib/auth/roles';
 import { db, type DbOrTx, type Tx } from '@/lib/db/client';
@@ -10,10 +10,11 @@ import { caseEvents, caseQueues, cases, users } from '@/lib/db/schema';
 /**
  * Who works which case: "next case", assignment and the return of forgotten claims.
  *
- * "Next case" is one UPDATE per queue whose row comes from `FOR UPDATE SKIP LOCKED`: two callers
- * at the same instant lock different rows, and a row changed by a committed claim is re-checked
- * against `state = 'open'` before it is taken, so a case is never claimed twice. Queues are
- * tried in priority order, each read through the partial index (queue, due, id) of open cases.
+ * "Next case" is one UPDATE whose row comes from `FOR UPDATE SKIP LOCKED`: two callers at the
+ * same instant lock different rows, and a row changed by a committed claim is re-checked against
+ * `state = 'open'` before it is taken, so a case is never claimed twice. Queues are tried in
+ * priority order within that statement, each read through the partial index (queue, due, id) of
+ * open cases.
  */
 
 export interface CaseUser {
@@ -35,16 +36,19 @@ const forbidden = (error: string) => ({ ok: false, code: 'FORBIDDEN', error }) a
 
 export const STALE_MESSAGE = 'This case changed since you opened it. Reload to see the change; nothing was saved.';
 
+/** Roles whose queues a user works: managers also work the escalation queues. */
+const workedRoles = (role: Role): Array<'analyst' | 'manager'> =>
+  hasRole(role, 'manager') ? ['analyst', 'manager'] : ['analyst'];
+
 /** Queues a role works, in claim order. */
 export async function workedQueueIds(d: DbOrTx, role: Role, only?: string): Promise<string[]> {
-  const roles: Array<'analyst' | 'manager'> = hasRole(role, 'manager') ? ['analyst', 'manager'] : ['analyst'];
   const rows = await d
     .select({ id: caseQueues.id })
     .from(caseQueues)
     .where(
       and(
         eq(caseQueues.archived, false),
-        inArray(caseQueues.minRole, roles),
+        inArray(caseQueues.minRole, workedRoles(role)),
         ...(only ? [eq(caseQueues.id, only)] : []),
       ),
     )
@@ -59,49 +63,71 @@ export interface ClaimedCase {
 }
 
 /**
+ * How often one process returns forgotten claims before a "next case" (the worker also does it
+ * every minute). Running it before every claim cost a statement per claim for a sweep that
+ * finds nothing nearly always (scripts/bench-cases.ts).
+ */
+const RELEASE_EVERY_MS = 15_000;
+let lastRelease = 0;
+
+/**
  * Claims the next case of the user's queues (or of one queue): the earliest due open case of the
  * highest-priority queue that has one. Null when every queue is empty.
+ *
+ * One statement finds and takes it: the user's queues in claim order, each asked through the
+ * partial index (queue, due, id) of open cases for its first row it can lock (`SKIP LOCKED`),
+ * the nested loop stopping at the first queue that yields one. The case, its event and the audit
+ * entry are written by that same statement, so they commit together in one round trip.
  */
 export async function claimNextCase(
   user: CaseUser,
   opts: { queueId?: string } = {},
   d = db(),
 ): Promise<ActionResult<ClaimedCase | null>> {
-  const queueIds = await workedQueueIds(d, user.role, opts.queueId);
-  if (opts.queueId && !queueIds.length) return invalid('Unknown queue, or not one you work.', 'queueId');
-  await releaseExpiredClaims(d);
-  for (const queueId of queueIds) {
-    const claimed = await d.transaction(async (tx) => {
-      const rows = await tx.execute<{ id: string; execution_id: string; queue_id: string }>(sql`
-        with picked as (
-          update ${cases} set state = 'in_review', assignee_id = ${user.id}, claimed_at = now(),
-            version = version + 1, updated_at = now()
-          where id = (
-            select id from ${cases} where queue_id = ${queueId} and state = 'open'
-            order by due_at, id limit 1 for update skip locked
-          ) and state = 'open'
-          returning id, execution_id, queue_id
-        ), ev as (
-          insert into ${caseEvents} (case_id, execution_id, type, actor_id, queue_id, assignee_id)
-          select id, execution_id, 'claimed', ${user.id}::uuid, queue_id, ${user.id}::uuid from picked
-        )
-        select id, execution_id, queue_id from picked`);
-      const row = rows.rows[0];
-      if (!row) return null;
-      await audit(
-        {
-          action: 'case.claim',
-          actor: user,
-          targetType: 'execution',
-          targetId: row.execution_id,
-          details: { caseId: row.id, queueId: row.queue_id },
-        },
-        tx,
-      );
-      return { caseId: row.id, executionId: row.execution_id, queueId: row.queue_id };
-    });
-    if (claimed) return { ok: true, data: claimed };
+  if (opts.queueId && !(await workedQueueIds(d, user.role, opts.queueId)).length)
+    return invalid('Unknown queue, or not one you work.', 'queueId');
+  if (Date.now() - lastRelease > RELEASE_EVERY_MS) {
+    lastRelease = Date.now();
+    await releaseExpiredClaims(d);
   }
+  const roles = workedRoles(user.role);
+  const entry = await auditSelectSql({
+    action: 'case.claim',
+    actor: user,
+    targetType: 'execution',
+    targetId: sql`execution_id::text`,
+    details: sql`jsonb_build_object('caseId', id, 'queueId', queue_id)`,
+    from: sql`picked`,
+  });
+  const rows = await d.execute<{ id: string; execution_id: string; queue_id: string }>(sql`
+    with picked as (
+      update ${cases} set state = 'in_review', assignee_id = ${user.id}, claimed_at = now(),
+        version = version + 1, updated_at = now()
+      where id = (
+        select c.id
+        from (
+          select id from ${caseQueues}
+          where not archived and min_role in (${sql.join(
+            roles.map((r) => sql`${r}`),
+            sql`, `,
+          )})${opts.queueId ? sql` and id = ${opts.queueId}` : sql``}
+          order by priority, sort_order, id
+        ) q
+        cross join lateral (
+          select id from ${cases} where queue_id = q.id and state = 'open'
+          order by due_at, id limit 1 for update skip locked
+        ) c
+        limit 1
+      ) and state = 'open'
+      returning id, execution_id, queue_id
+    ), ev as (
+      insert into ${caseEvents} (case_id, execution_id, type, actor_id, queue_id, assignee_id)
+      select id, execution_id, 'claimed', ${user.id}::uuid, queue_id, ${user.id}::uuid from picked
+    ), entry as (${entry})
+    select id, execution_id, queue_id from picked`);
+  const row = rows.rows[0];
+  const claimed = row ? { caseId: row.id, executionId: row.execution_id, queueId: row.queue_id } : null;
+  if (claimed) return { ok: true, data: claimed };
   return { ok: true, data: null, message: 'No open cases in your queues.' };
 }
 

@@ -2,13 +2,15 @@ import 'server-only';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import { settings } from '@/lib/db/schema';
+import { seedDemoQaHistory } from '@/lib/qa/demo';
 
 /**
  * Demo history of case work, once per demo database: after the first backfill has brought the
  * simulator's executions (and ingest has opened their cases, all arriving "now"), this spreads
  * them over the past weeks so the queues page has something to show: about 45 % resolved by the
  * demo users (approve / decline with reasons, some against the service's decision), 10 % claimed,
- * 15 % overdue, a few escalated to the managers, the rest freshly open. Each case's share is
+ * 15 % overdue, a few escalated to the managers, the rest freshly open; and QA reviews of some of
+ * the resolved ones (lib/qa/demo.ts). Each case's share is
  * chosen by a hash of its execution id, so every demo install looks alike.
  */
 export const DEMO_CASES_KEY = 'cases.demo_history';
@@ -19,10 +21,11 @@ export async function seedDemoCaseHistory(db: Db): Promise<{ seeded: boolean; ca
     const [done] = await tx.select().from(settings).where(eq(settings.key, DEMO_CASES_KEY));
     if (done) return { seeded: false, cases: 0 };
     const users = await tx.execute<{ id: string; email: string }>(
-      sql`select id, email from users where email in ('analyst@verdict.local', 'manager@verdict.local')`,
+      sql`select id, email from users where email in ('analyst@verdict.local', 'manager@verdict.local', 'admin@verdict.local')`,
     );
     const analyst = users.rows.find((u) => u.email.startsWith('analyst'))?.id;
     const manager = users.rows.find((u) => u.email.startsWith('manager'))?.id;
+    const admin = users.rows.find((u) => u.email.startsWith('admin'))?.id;
     if (!analyst || !manager) return { seeded: false, cases: 0 };
 
     await tx.execute(sql`create temporary table demo_cases on commit drop as
@@ -45,7 +48,7 @@ export async function seedDemoCaseHistory(db: Db): Promise<{ seeded: boolean; ca
       update cases c set state = 'resolved', arrived_at = d.arrived,
         due_at = d.arrived + make_interval(hours => d.sla_hours),
         resolved_at = d.arrived + make_interval(hours => 1 + (d.r * 13) % 30, mins => (d.r * 17) % 60),
-        resolved_by = d.who, outcome = d.outcome,
+        resolved_by = d.who, outcome = d.outcome, decision_at_outcome = d.decision_type,
         reason = case when d.outcome = 'decline' then 'DOCUMENT_FORGED' else 'DOCUMENT_GENUINE' end,
         comment = case when d.outcome = 'decline' then 'Demo: the document does not hold up.' end,
         version = c.version + 2
@@ -95,6 +98,8 @@ export async function seedDemoCaseHistory(db: Db): Promise<{ seeded: boolean; ca
       select c.id, c.execution_id, 'escalated', ${analyst}::uuid, d.queue_id, 'escalate', 'NEEDS_SENIOR_REVIEW',
         'Demo: needs a second look.', c.arrived_at
       from demo_cases d join cases c on c.id = d.id where d.r >= 70 and d.r < 73`);
+    // QA reviews of some of those resolutions, so the quality page has weeks to show.
+    if (admin) await seedDemoQaHistory(tx, { analyst, manager, admin });
     const [{ n }] = (await tx.execute<{ n: number }>(sql`select count(*)::int as n from demo_cases`)).rows;
     await tx.insert(settings).values({ key: DEMO_CASES_KEY, value: { at: new Date().toISOString(), cases: n } });
     return { seeded: true, cases: n };

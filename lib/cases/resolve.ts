@@ -5,9 +5,9 @@ import type { ActionResult } from '@/lib/auth/guards';
 import { hasRole } from '@/lib/auth/roles';
 import { db } from '@/lib/db/client';
 import { caseEvents, caseQueues, caseReasons, cases, executions } from '@/lib/db/schema';
-import { submitFeedback } from '@/lib/feedback/submit';
 import { emitEvent } from '@/lib/webhooks/outbox';
 import { lockCase, STALE_MESSAGE, type CaseUser } from './claim';
+import { refusable, refuse, sendFeedbackStep } from './outcome-step';
 import type { ResolveCaseInput } from './schema';
 
 /**
@@ -16,17 +16,6 @@ import type { ResolveCaseInput } from './schema';
  * (lib/feedback/submit.ts, four-eyes included): all of them, or, on any refusal, nothing.
  */
 
-/** Carries a refusal out of the transaction so that everything written before it rolls back. */
-class Refused extends Error {
-  constructor(readonly result: ActionResult<never>) {
-    super('refused');
-  }
-}
-
-const refuse = (code: 'INVALID' | 'CONFLICT' | 'FORBIDDEN', error: string, field?: string): never => {
-  throw new Refused({ ok: false, code, error, ...(field ? { fieldErrors: { [field]: [error] } } : {}) });
-};
-
 export interface ResolveOutcome {
   state: 'resolved' | 'open';
   version: number;
@@ -34,9 +23,9 @@ export interface ResolveOutcome {
   feedback?: { submissionId: string; state: string; message?: string };
 }
 
-export async function resolveCase(actor: CaseUser, input: ResolveCaseInput): Promise<ActionResult<ResolveOutcome>> {
-  try {
-    return await db().transaction(async (tx) => {
+export function resolveCase(actor: CaseUser, input: ResolveCaseInput): Promise<ActionResult<ResolveOutcome>> {
+  return refusable(() =>
+    db().transaction(async (tx) => {
       const c = await lockCase(tx, input.caseId);
       if (!c) return refuse('INVALID', 'Unknown case.', 'caseId');
       if (c.version !== input.version) return refuse('CONFLICT', STALE_MESSAGE);
@@ -66,6 +55,10 @@ export async function resolveCase(actor: CaseUser, input: ResolveCaseInput): Pro
         state = 'open';
         toQueue = esc.id;
       }
+      const [ex] = await tx
+        .select({ decision: executions.decisionType })
+        .from(executions)
+        .where(eq(executions.id, c.executionId));
       // Resolution time: from arrival in the queue it leaves to now.
       const [{ waited }] = await tx
         .select({ waited: sql<number>`greatest(0, extract(epoch from now() - ${cases.arrivedAt}))::int` })
@@ -82,6 +75,7 @@ export async function resolveCase(actor: CaseUser, input: ResolveCaseInput): Pro
                 comment: input.comment ?? null,
                 resolvedBy: actor.id,
                 resolvedAt: sql`now()`,
+                decisionAtOutcome: ex?.decision ?? null,
                 assigneeId: null,
                 claimedAt: null,
                 version: sql`${cases.version} + 1`,
@@ -139,10 +133,6 @@ export async function resolveCase(actor: CaseUser, input: ResolveCaseInput): Pro
             .where(sql`${caseQueues.id} in (${c.queueId}, ${toQueue})`)
         ).map((q) => [q.id, q.name]),
       );
-      const [ex] = await tx
-        .select({ decision: executions.decisionType })
-        .from(executions)
-        .where(eq(executions.id, c.executionId));
       const now = new Date().toISOString();
       if (state === 'resolved')
         await emitEvent(tx, 'case.resolved', {
@@ -167,23 +157,7 @@ export async function resolveCase(actor: CaseUser, input: ResolveCaseInput): Pro
           actorUserId: actor.id,
         });
 
-      let feedback: ResolveOutcome['feedback'];
-      if (input.feedbackStatus) {
-        const r = await submitFeedback(
-          actor,
-          {
-            executionId: c.executionId,
-            status: input.feedbackStatus,
-            reason: input.feedbackReason,
-            note: undefined,
-            version: input.feedbackVersion!,
-            idempotencyKey: input.idempotencyKey!,
-          },
-          tx,
-        );
-        if (!r.ok) return refuse(r.code === 'CONFLICT' ? 'CONFLICT' : 'INVALID', `Feedback: ${r.error}`);
-        feedback = { submissionId: r.data.submissionId, state: r.data.state, message: r.message };
-      }
+      const feedback = await sendFeedbackStep(tx, actor, c.executionId, input);
       return {
         ok: true as const,
         data: { state, version: after.version, feedback },
@@ -191,11 +165,8 @@ export async function resolveCase(actor: CaseUser, input: ResolveCaseInput): Pro
           (state === 'resolved' ? 'Resolved.' : 'Escalated to the managers.') +
           (feedback?.message ? ` ${feedback.message}` : ''),
       };
-    });
-  } catch (err) {
-    if (err instanceof Refused) return err.result;
-    throw err;
-  }
+    }),
+  );
 }
 
 /** Reopens a resolved case in its queue, unassigned, with a new due time; the reason is recorded. */
@@ -218,6 +189,7 @@ export async function reopenCase(
         comment: null,
         resolvedBy: null,
         resolvedAt: null,
+        decisionAtOutcome: null,
         arrivedAt: sql`now()`,
         dueAt: sql`now() + make_interval(hours => (select sla_hours from case_queues where id = ${cases.queueId}))`,
         version: sql`${cases.version} + 1`,

@@ -17,12 +17,15 @@ export const COMMENT_MAX_CHARS = 2000;
 /** Outcomes that need a comment: the next reader must know why. */
 export const COMMENT_REQUIRED: readonly CaseOutcome[] = ['decline', 'escalate'];
 
-const id = (what: string) => z.uuid(`Unknown ${what}.`).transform((s) => s.toLowerCase());
-const version = z.coerce
+/** A record's id from a form: a UUID, lower-cased; anything else is an unknown record. */
+export const id = (what: string) => z.uuid(`Unknown ${what}.`).transform((s) => s.toLowerCase());
+/** The version a form was rendered with (optimistic locking): a stale form is told to reload. */
+export const version = z.coerce
   .number({ error: 'Reload the page: the form is out of date.' })
   .int('Reload the page: the form is out of date.')
   .min(1, 'Reload the page: the form is out of date.');
-const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+/** An empty form field is a missing one. */
+export const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 
 export const caseRefSchema = z.object({ caseId: id('case'), version });
 
@@ -43,6 +46,38 @@ export const bulkAssignSchema = z.object({
   assignee: z.union([z.literal('me'), id('user')], { error: 'Choose who gets them.' }),
 });
 
+/**
+ * Feedback sent in the same step as an outcome (resolving a case, settling a QA review): FRAUD or
+ * NOT_FRAUD with the service's reason, the feedback form's version (latest submission id, or
+ * "none") and its idempotency key.
+ */
+export const feedbackStepFields = {
+  feedbackStatus: z.preprocess(blankToUndefined, z.enum(['FRAUD', 'NOT_FRAUD']).optional()),
+  feedbackReason: z.preprocess(
+    blankToUndefined,
+    z.enum(FEEDBACK_REASONS, { error: "Choose one of the service's reasons." }).optional(),
+  ),
+  feedbackVersion: z.preprocess(blankToUndefined, z.string().max(40).optional()),
+  idempotencyKey: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{8,100}$/, 'Reload the page: the form is out of date.')
+      .optional(),
+  ),
+};
+
+/** The rules of those fields: Fraud needs a reason; a label needs the form's version and key. */
+export function refineFeedbackStep(
+  v: { feedbackStatus?: string; feedbackReason?: string; feedbackVersion?: string; idempotencyKey?: string },
+  ctx: z.RefinementCtx,
+) {
+  if (v.feedbackStatus === 'FRAUD' && (!v.feedbackReason || v.feedbackReason === 'NA'))
+    ctx.addIssue({ code: 'custom', path: ['feedbackReason'], message: 'A reason is required for Fraud.' });
+  if (v.feedbackStatus && (!v.feedbackVersion || !v.idempotencyKey))
+    ctx.addIssue({ code: 'custom', path: ['feedbackStatus'], message: 'Reload the page: the form is out of date.' });
+}
+
 export const resolveCaseSchema = z
   .object({
     caseId: id('case'),
@@ -53,21 +88,7 @@ export const resolveCaseSchema = z
       blankToUndefined,
       z.string().trim().max(COMMENT_MAX_CHARS, `At most ${COMMENT_MAX_CHARS} characters.`).optional(),
     ),
-    /** Feedback sent in the same step: FRAUD or NOT_FRAUD, with the service's reason. */
-    feedbackStatus: z.preprocess(blankToUndefined, z.enum(['FRAUD', 'NOT_FRAUD']).optional()),
-    feedbackReason: z.preprocess(
-      blankToUndefined,
-      z.enum(FEEDBACK_REASONS, { error: "Choose one of the service's reasons." }).optional(),
-    ),
-    /** The feedback form's version (latest submission id, or "none") and its idempotency key. */
-    feedbackVersion: z.preprocess(blankToUndefined, z.string().max(40).optional()),
-    idempotencyKey: z.preprocess(
-      blankToUndefined,
-      z
-        .string()
-        .regex(/^[A-Za-z0-9_-]{8,100}$/, 'Reload the page: the form is out of date.')
-        .optional(),
-    ),
+    ...feedbackStepFields,
   })
   .superRefine((v, ctx) => {
     if (COMMENT_REQUIRED.includes(v.outcome) && !v.comment)
@@ -76,10 +97,7 @@ export const resolveCaseSchema = z
         path: ['comment'],
         message: `A comment is required to ${v.outcome}.`,
       });
-    if (v.feedbackStatus === 'FRAUD' && (!v.feedbackReason || v.feedbackReason === 'NA'))
-      ctx.addIssue({ code: 'custom', path: ['feedbackReason'], message: 'A reason is required for Fraud.' });
-    if (v.feedbackStatus && (!v.feedbackVersion || !v.idempotencyKey))
-      ctx.addIssue({ code: 'custom', path: ['feedbackStatus'], message: 'Reload the page: the form is out of date.' });
+    refineFeedbackStep(v, ctx);
   });
 export type ResolveCaseInput = z.output<typeof resolveCaseSchema>;
 
@@ -136,4 +154,26 @@ export const archiveQueueSchema = z.object({
 });
 export const reorderQueuesSchema = z.object({
   queueIds: z.array(id('queue')).min(1, 'Nothing to reorder.').max(200),
+});
+
+/** A resolution reason's code: made by Verdict from the label, never edited. */
+const reasonCode = z.string({ error: 'Unknown reason.' }).regex(/^[A-Z0-9_]{1,80}$/, 'Unknown reason.');
+const reasonFields = {
+  label: z
+    .string({ error: 'Give the reason a label.' })
+    .trim()
+    .min(3, 'A label is 3 to 80 characters.')
+    .max(80, 'A label is 3 to 80 characters.'),
+  outcomes: z
+    .array(z.enum(CASE_OUTCOMES, { error: 'Choose the outcomes it explains.' }), {
+      error: 'Choose the outcomes it explains.',
+    })
+    .min(1, 'Choose the outcomes it explains.')
+    .transform((o) => CASE_OUTCOMES.filter((x) => o.includes(x))),
+};
+export const createReasonSchema = z.object(reasonFields);
+export const updateReasonSchema = z.object({ code: reasonCode, ...reasonFields });
+export const setReasonActiveSchema = z.object({ code: reasonCode, active: z.boolean() });
+export const reorderReasonsSchema = z.object({
+  codes: z.array(reasonCode).min(1, 'Nothing to reorder.').max(200),
 });

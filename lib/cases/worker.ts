@@ -1,34 +1,29 @@
 import 'server-only';
 import type PgBoss from 'pg-boss';
-import { QUEUES } from '@/lib/jobs/boss';
+import { QUEUES, workById } from '@/lib/jobs/boss';
 import { logError } from '@/lib/log';
+import { releaseExpiredQaClaims } from '@/lib/qa/review';
+import { registerQaWorkers } from '@/lib/qa/worker';
 import { releaseExpiredClaims } from './claim';
 import { runRematch } from './rematch';
 
 /**
- * Starts the case workers on a started pg-boss: re-match runs and the minute-by-minute return
- * of forgotten claims. Called by the worker runtime (scripts/services.ts, scripts/worker.ts).
+ * Starts the case workers on a started pg-boss: re-match runs, the minute-by-minute return
+ * of forgotten claims (case and QA) and the QA sampling jobs. Called by the worker runtime (scripts/services.ts, scripts/worker.ts).
  */
 export async function registerCaseWorkers(
   boss: PgBoss,
   options: { pollingIntervalSeconds?: number } = {},
 ): Promise<string[]> {
   const ids: string[] = [];
-  ids.push(
-    await boss.work<{ runId?: unknown }>(
-      QUEUES.rematchCases,
-      { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 },
-      async ([job]) => {
-        const id = typeof job.data?.runId === 'string' ? job.data.runId : '';
-        if (/^[0-9a-f-]{36}$/i.test(id)) await runRematch(id);
-      },
-    ),
-  );
+  ids.push(await workById(boss, QUEUES.rematchCases, 'runId', runRematch, options));
   await boss.schedule(QUEUES.releaseClaims, '* * * * *');
   ids.push(
     await boss.work(QUEUES.releaseClaims, async () => {
       await releaseExpiredClaims().catch((err) => logError('case claims release', err));
+      await releaseExpiredQaClaims().catch((err) => logError('QA claims release', err));
     }),
   );
+  ids.push(...(await registerQaWorkers(boss, options)));
   return ids;
 }

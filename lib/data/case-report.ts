@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { audit } from '@/lib/audit';
 import { cachePart, getCachedPart, getExecutionDetail, type ExecutionDetail } from '@/lib/data/executions/detail';
 import { getCaseOfExecution, listNotes } from '@/lib/data/cases';
@@ -7,6 +7,7 @@ import { listFeedbackHistory, type SubmissionView } from '@/lib/data/feedback';
 import { db } from '@/lib/db/client';
 import { auditLog } from '@/lib/db/schema';
 import { caseReportSections, type ReportSection } from '@/lib/evidence/report/case-sections';
+import { sealAuditLog } from '@/lib/evidence/seal';
 import { getIdvClient } from '@/lib/idv';
 import { logError } from '@/lib/log';
 
@@ -25,12 +26,13 @@ export interface ReportImage {
 }
 
 export interface TrailEntry {
-  seq: number;
+  /** Null (with the hash) for an entry not yet sealed: its transaction committed after the seal. */
+  seq: number | null;
   at: Date;
   actorEmail: string | null;
   action: string;
   outcome: string;
-  hash: string;
+  hash: string | null;
 }
 
 export interface CaseReportData {
@@ -39,6 +41,7 @@ export interface CaseReportData {
   generatedAt: Date;
   revealed: boolean;
   images: ReportImage[];
+  /** Empty while the label is sealed for the requester (`detail.feedback.sealed`, lib/qa/seal.ts). */
   feedback: SubmissionView[];
   /** The execution's audit trail, oldest first, ending with this report's own entry. */
   trail: TrailEntry[];
@@ -104,8 +107,11 @@ export async function getCaseReportData(
     targetId: detail.id,
     details: { revealed, images: images.filter((i) => i.bytes).length },
   });
+  // The report prints its own entry's chain hash: seal it (and all committed before it) first.
+  await sealAuditLog(db());
   const [feedback, trail, caseView, notes] = await Promise.all([
-    listFeedbackHistory(detail.id),
+    // A report asked for during a blind QA review is as blind as the page: no label history.
+    detail.feedback.sealed ? Promise.resolve([]) : listFeedbackHistory(detail.id),
     db()
       .select({
         seq: auditLog.seq,
@@ -117,11 +123,11 @@ export async function getCaseReportData(
       })
       .from(auditLog)
       .where(and(eq(auditLog.targetType, 'execution'), eq(auditLog.targetId, detail.id)))
-      // The newest 2,000: the report's own entry, the last one, is always in.
-      .orderBy(desc(auditLog.seq))
+      // The newest 2,000 (unsealed ones, the newest of all, first): the report's own entry is always in.
+      .orderBy(sql`${auditLog.seq} desc nulls first`)
       .limit(TRAIL_LIMIT),
-    getCaseOfExecution(detail.id),
-    listNotes(detail.id),
+    getCaseOfExecution(detail.id, requester.id),
+    listNotes(detail.id, requester.id),
   ]);
   return {
     detail,
@@ -130,7 +136,7 @@ export async function getCaseReportData(
     revealed,
     images,
     feedback,
-    trail: trail.reverse().map((t) => ({ ...t, seq: t.seq ?? 0, hash: t.hash ?? '' })),
+    trail: trail.reverse(),
     caseSections: caseReportSections(caseView, notes, revealed),
   };
 }

@@ -1,8 +1,9 @@
 import 'server-only';
-import { aliasedTable, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { aliasedTable, and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { db, type Db } from '@/lib/db/client';
-import { caseNotes, caseQueues, caseReasons, caseRematchRuns, cases, users } from '@/lib/db/schema';
+import { caseEvents, caseNotes, caseQueues, caseReasons, caseRematchRuns, cases, users } from '@/lib/db/schema';
 import type { CaseOutcome, CaseState, QueueKind } from '@/lib/cases/states';
+import { isSealedExecution, sealedCaseIds, sealedFor } from '@/lib/qa/seal';
 
 /**
  * The read side of case work: an execution's case, its notes, the queues with their numbers,
@@ -22,15 +23,24 @@ export interface CaseView {
   overdue: boolean;
   outcome: CaseOutcome | null;
   reason: string | null;
+  /** The reason's label as it reads now (a retired reason keeps its label). */
+  reasonLabel: string | null;
   comment: string | null;
   resolvedBy: { id: string; name: string } | null;
   resolvedAt: string | null;
+  /** A QA review of this case is pending and the viewer is not the first analyst: outcome, reason and comment are withheld. */
+  sealed: boolean;
 }
 
 const assignee = aliasedTable(users, 'assignee');
 const resolver = aliasedTable(users, 'resolver');
 
-export async function getCaseOfExecution(executionId: string, d: Db = db()): Promise<CaseView | null> {
+/** An execution's case as `viewerId` may see it: sealed while a QA review they could take is pending (lib/qa/seal.ts). */
+export async function getCaseOfExecution(
+  executionId: string,
+  viewerId: string,
+  d: Db = db(),
+): Promise<CaseView | null> {
   const [r] = await d
     .select({
       id: cases.id,
@@ -47,17 +57,21 @@ export async function getCaseOfExecution(executionId: string, d: Db = db()): Pro
       overdue: sql<boolean>`${cases.state} <> 'resolved' and ${cases.dueAt} < now()`,
       outcome: cases.outcome,
       reason: cases.reason,
+      reasonLabel: caseReasons.label,
       comment: cases.comment,
       resolvedById: cases.resolvedBy,
       resolvedByName: resolver.name,
       resolvedAt: cases.resolvedAt,
+      sealed: sealedFor(cases.id, viewerId),
     })
     .from(cases)
     .innerJoin(caseQueues, eq(caseQueues.id, cases.queueId))
     .leftJoin(assignee, eq(assignee.id, cases.assigneeId))
     .leftJoin(resolver, eq(resolver.id, cases.resolvedBy))
+    .leftJoin(caseReasons, eq(caseReasons.code, cases.reason))
     .where(eq(cases.executionId, executionId));
   if (!r) return null;
+  const sealed = Boolean(r.sealed);
   return {
     id: r.id,
     version: r.version,
@@ -68,11 +82,13 @@ export async function getCaseOfExecution(executionId: string, d: Db = db()): Pro
     arrivedAt: r.arrivedAt.toISOString(),
     dueAt: r.dueAt.toISOString(),
     overdue: r.overdue,
-    outcome: r.outcome,
-    reason: r.reason,
-    comment: r.comment,
+    outcome: sealed ? null : r.outcome,
+    reason: sealed ? null : r.reason,
+    reasonLabel: sealed || !r.reason ? null : (r.reasonLabel ?? r.reason),
+    comment: sealed ? null : r.comment,
     resolvedBy: r.resolvedById ? { id: r.resolvedById, name: r.resolvedByName ?? 'someone' } : null,
     resolvedAt: r.resolvedAt?.toISOString() ?? null,
+    sealed,
   };
 }
 
@@ -116,7 +132,12 @@ export interface NoteView {
   versions: Array<{ version: number; body: string; at: string }>;
 }
 
-export async function listNotes(executionId: string, d: Db = db()): Promise<NoteView[]> {
+/**
+ * The notes thread as `viewerId` may read it. While the case is sealed for them (a pending QA
+ * review), only their own notes: the others' may discuss the first outcome.
+ */
+export async function listNotes(executionId: string, viewerId: string, d: Db = db()): Promise<NoteView[]> {
+  const sealed = await isSealedExecution(d, executionId, viewerId);
   const rows = await d
     .select({
       noteId: caseNotes.noteId,
@@ -128,7 +149,11 @@ export async function listNotes(executionId: string, d: Db = db()): Promise<Note
     })
     .from(caseNotes)
     .innerJoin(users, eq(users.id, caseNotes.authorId))
-    .where(eq(caseNotes.executionId, executionId))
+    .where(
+      sealed
+        ? and(eq(caseNotes.executionId, executionId), eq(caseNotes.authorId, viewerId))
+        : eq(caseNotes.executionId, executionId),
+    )
     .orderBy(asc(caseNotes.id));
   const out = new Map<string, NoteView>();
   for (const r of rows) {
@@ -143,6 +168,28 @@ export interface ReasonView {
   code: string;
   label: string;
   outcomes: CaseOutcome[];
+}
+
+export interface AdminReasonView extends ReasonView {
+  active: boolean;
+  /** Resolutions and escalations that gave it (they keep it whatever happens to the list). */
+  uses: number;
+}
+
+/** Every reason, retired ones included, in the resolve form's order, for the admin screen. */
+export async function listCaseReasonsForAdmin(d: Db = db()): Promise<AdminReasonView[]> {
+  const uses = sql<number>`(select count(*) from ${caseEvents} where ${caseEvents.reason} = ${caseReasons.code}
+    and ${caseEvents.type} in ('resolved', 'escalated'))::int`;
+  return d
+    .select({
+      code: caseReasons.code,
+      label: caseReasons.label,
+      outcomes: caseReasons.outcomes,
+      active: caseReasons.active,
+      uses,
+    })
+    .from(caseReasons)
+    .orderBy(asc(caseReasons.sortOrder), asc(caseReasons.code));
 }
 
 export async function listCaseReasons(d: Db = db()): Promise<ReasonView[]> {
@@ -207,8 +254,9 @@ export interface QueueStats extends QueueSummary {
   backlog: number;
   inReview: number;
   overdue: number;
-  /** Age of the oldest unresolved case, in seconds. */
+  /** Age of the oldest unresolved case, in seconds, and its execution (the figure links to it). */
   oldestSeconds: number | null;
+  oldestExecutionId: string | null;
   resolved7d: number;
   resolved: number;
   p50Seconds: number | null;
@@ -220,6 +268,8 @@ export interface AnalystStats {
   name: string;
   approved: number;
   declined: number;
+  /** Cases this person escalated (each counted once, however often). */
+  escalated: number;
   p50Seconds: number | null;
   p95Seconds: number | null;
 }
@@ -227,56 +277,74 @@ export interface AnalystStats {
 export interface QueuesPage {
   queues: QueueStats[];
   analysts: AnalystStats[];
-  /** Outcomes against the service's decision: approved a REJECTED, declined a PASSED. */
+  /**
+   * Outcomes against the service's decision when they were given: approved a REJECTED, declined
+   * a PASSED. Counted with the queues' figures, from the same index (no join to executions).
+   */
   disagreements: { approvedRejected: number; declinedPassed: number };
 }
 
 const seconds = (v: unknown) => (v === null || v === undefined ? null : Math.round(Number(v)));
 
 /**
- * Everything the queues page shows, in three statements: the queue aggregates read the cases
- * table once (its partial indexes serve the unresolved counts); resolution times are from
+ * Everything the queues page shows, in two statements run side by side: the queues' figures (and
+ * the disagreements) and the people's; resolution times are from
  * arrival in the queue to resolution, over all resolved cases, so the list behind each figure
  * (the queue's or the person's resolved cases) holds exactly the cases it was computed from.
  */
-export async function getQueuesPage(d: Db = db()): Promise<QueuesPage> {
-  const [queueRows, analystRows, disagreeRows] = await Promise.all([
+export async function getQueuesPage(viewerId: string | null, d: Db = db()): Promise<QueuesPage> {
+  // Outcome counts leave out the cases whose outcome is sealed for the viewer, as the list's outcome
+  // filters do (lib/qa/seal.ts): every figure stays equal to the list it links to.
+  const sealed = sealedCaseIds(viewerId);
+  // Each queue and each person is one probe of a partial index that holds every column its
+  // figures need (index-only scans, lib/db/schema/cases.ts): no sort of the whole cases table.
+  const [queueRows, analystRows] = await Promise.all([
     d.execute<Record<string, unknown>>(sql`
-      with agg as (
-        select queue_id,
-          count(*) filter (where state <> 'resolved') as backlog,
-          count(*) filter (where state = 'in_review') as in_review,
-          count(*) filter (where state <> 'resolved' and due_at < now()) as overdue,
-          min(arrived_at) filter (where state <> 'resolved') as oldest,
-          count(*) filter (where state = 'resolved' and resolved_at > now() - interval '7 days') as resolved7d,
-          count(*) filter (where state = 'resolved') as resolved,
-          percentile_cont(0.5) within group (order by extract(epoch from resolved_at - arrived_at))
-            filter (where state = 'resolved') as p50,
-          percentile_cont(0.95) within group (order by extract(epoch from resolved_at - arrived_at))
-            filter (where state = 'resolved') as p95
-        from ${cases} group by queue_id
-      )
       select q.id, q.name, q.kind, q.priority, q.sla_hours, q.definition, q.min_role, q.archived,
-        coalesce(a.backlog, 0)::int as backlog, coalesce(a.in_review, 0)::int as in_review,
-        coalesce(a.overdue, 0)::int as overdue, extract(epoch from now() - a.oldest) as oldest, coalesce(a.resolved7d, 0)::int as resolved7d,
-        coalesce(a.resolved, 0)::int as resolved, a.p50, a.p95
-      from ${caseQueues} q left join agg a on a.queue_id = q.id
+        u.backlog::int as backlog, u.in_review::int as in_review, u.overdue::int as overdue,
+        extract(epoch from now() - u.oldest) as oldest, r.resolved7d::int as resolved7d, r.resolved::int as resolved,
+        r.pcts[1] as p50, r.pcts[2] as p95, r.approved_rejected::int as approved_rejected,
+        r.declined_passed::int as declined_passed, o.execution_id as oldest_execution_id
+      from ${caseQueues} q
+      cross join lateral (
+        select count(*) as backlog, count(*) filter (where state = 'in_review') as in_review,
+          count(*) filter (where due_at < now()) as overdue, min(arrived_at) as oldest
+        from ${cases} where queue_id = q.id and state <> 'resolved'
+      ) u
+      cross join lateral (
+        select count(*) filter (where resolved_at > now() - interval '7 days') as resolved7d,
+          count(*) as resolved,
+          count(*) filter (where outcome = 'approve' and decision_at_outcome = 'REJECTED' and id not in ${sealed})
+            as approved_rejected,
+          count(*) filter (where outcome = 'decline' and decision_at_outcome = 'PASSED' and id not in ${sealed})
+            as declined_passed,
+          -- Both percentiles from one sort of the queue's resolution times.
+          percentile_cont(array[0.5, 0.95]) within group (order by extract(epoch from resolved_at - arrived_at)) as pcts
+        from ${cases} where queue_id = q.id and state = 'resolved'
+      ) r
+      -- The oldest waiting case itself, through the same index in (queue, arrival) order.
+      left join lateral (
+        select execution_id from ${cases} c where c.queue_id = q.id and c.state <> 'resolved'
+        order by c.arrived_at, c.id limit 1
+      ) o on true
       order by q.archived, q.sort_order, q.priority, q.name`),
     d.execute<Record<string, unknown>>(sql`
-      select c.resolved_by as user_id, u.name,
-        count(*) filter (where c.outcome = 'approve')::int as approved,
-        count(*) filter (where c.outcome = 'decline')::int as declined,
-        percentile_cont(0.5) within group (order by extract(epoch from c.resolved_at - c.arrived_at)) as p50,
-        percentile_cont(0.95) within group (order by extract(epoch from c.resolved_at - c.arrived_at)) as p95
-      from ${cases} c join ${users} u on u.id = c.resolved_by
-      where c.state = 'resolved'
-      group by c.resolved_by, u.name order by u.name`),
-    d.execute<{ approved_rejected: number; declined_passed: number }>(sql`
-      select
-        count(*) filter (where c.outcome = 'approve' and e.decision_type = 'REJECTED')::int as approved_rejected,
-        count(*) filter (where c.outcome = 'decline' and e.decision_type = 'PASSED')::int as declined_passed
-      from ${cases} c join executions e on e.id = c.execution_id
-      where c.state = 'resolved'`),
+      select u.id as user_id, u.name, r.approved::int as approved, r.declined::int as declined,
+        coalesce(esc.escalated, 0)::int as escalated, r.pcts[1] as p50, r.pcts[2] as p95
+      from ${users} u
+      cross join lateral (
+        select count(*) as resolved,
+          count(*) filter (where outcome = 'approve' and id not in ${sealed}) as approved,
+          count(*) filter (where outcome = 'decline' and id not in ${sealed}) as declined,
+          percentile_cont(array[0.5, 0.95]) within group (order by extract(epoch from resolved_at - arrived_at)) as pcts
+        from ${cases} where resolved_by = u.id and state = 'resolved'
+      ) r
+      left join lateral (
+        select count(distinct case_id) as escalated from ${caseEvents}
+        where type = 'escalated' and actor_id = u.id
+      ) esc on true
+      where r.resolved > 0 or esc.escalated > 0
+      order by u.name`),
   ]);
   return {
     queues: queueRows.rows.map((r) => ({
@@ -292,6 +360,7 @@ export async function getQueuesPage(d: Db = db()): Promise<QueuesPage> {
       inReview: Number(r.in_review),
       overdue: Number(r.overdue),
       oldestSeconds: seconds(r.oldest),
+      oldestExecutionId: r.oldest_execution_id ? String(r.oldest_execution_id) : null,
       resolved7d: Number(r.resolved7d),
       resolved: Number(r.resolved),
       p50Seconds: seconds(r.p50),
@@ -302,12 +371,13 @@ export async function getQueuesPage(d: Db = db()): Promise<QueuesPage> {
       name: String(r.name),
       approved: Number(r.approved),
       declined: Number(r.declined),
+      escalated: Number(r.escalated),
       p50Seconds: seconds(r.p50),
       p95Seconds: seconds(r.p95),
     })),
     disagreements: {
-      approvedRejected: Number(disagreeRows.rows[0]?.approved_rejected ?? 0),
-      declinedPassed: Number(disagreeRows.rows[0]?.declined_passed ?? 0),
+      approvedRejected: queueRows.rows.reduce((n, r) => n + Number(r.approved_rejected), 0),
+      declinedPassed: queueRows.rows.reduce((n, r) => n + Number(r.declined_passed), 0),
     },
   };
 }

@@ -115,6 +115,12 @@ test('a saved queue, next case, a decline with FRAUD feedback, the queues page, 
   }));
   expect(written.kase).toMatchObject({ state: 'resolved', outcome: 'decline', reason: 'DOCUMENT_FORGED' });
   expect(written.feedback).toEqual([expect.objectContaining({ status: 'FRAUD', reason: 'IDENTITY_FRAUD' })]);
+  // The case's history: claimed and resolved by the analyst; the comment withheld without a reveal.
+  const history = analyst.getByTestId('case-history');
+  await expect(history.locator('[data-event="claimed"]')).toBeVisible();
+  await expect(history.locator('[data-event="resolved"]')).toContainText('Document forged or tampered with');
+  await expect(history.locator('[data-event="resolved"]')).toContainText('Comment withheld');
+  await expect(history).not.toContainText('another font');
 
   // 4. The next n gives a different case.
   await pressUntil(analyst, 'n', () =>
@@ -144,6 +150,44 @@ test('a saved queue, next case, a decline with FRAUD feedback, the queues page, 
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toHaveClass(/\boverdue\b/);
   await expect(rows.first().locator('[data-overdue]')).toContainText('Overdue');
-  await analyst.goto(`/executions/${third}`);
+  // On the list, j makes it the active row, a assigns its case to me, r opens its resolve panel.
+  await pressUntil(analyst, 'j', () => expect(rows.first()).toHaveAttribute('data-active', 'true', { timeout: 3_000 }));
+  await analyst.locator('body').press('a');
+  await expect(analyst.getByRole('status').filter({ hasText: 'Assigned to you.' })).toBeVisible();
+  await expect(rows.first()).toContainText('In review');
+  await pressUntil(analyst, 'r', () =>
+    expect(analyst).toHaveURL(new RegExp(`/executions/${third}\\?.*#resolve$`), { timeout: 6_000 }),
+  );
+  await expect(analyst.getByRole('radio', { name: 'Approve' })).toBeFocused();
   await expect(analyst.getByTestId('case-header')).toHaveAttribute('data-overdue', 'true');
+  await expect(analyst.getByTestId('case-header').getByTestId('case-assignee')).toContainText('You');
+});
+
+test('an admin adds, renames and retires a resolution reason', async ({ browser }) => {
+  const label = `Selfie re-taken ${TAG.slice(-8)}`;
+  const admin = await as(browser, 'admin');
+  await admin.goto('/admin/reasons');
+  const add = admin.getByRole('form', { name: 'Add a reason' });
+  await add.getByLabel('Label').fill(label);
+  await add.getByLabel('Approve').check();
+  await add.getByRole('button', { name: 'Add reason' }).click();
+  // The row is found by the reason's code, made from the label and kept through a rename.
+  const row = admin.locator(`tbody tr[data-reason="SELFIE_RE_TAKEN_${TAG.slice(-8).toUpperCase()}"]`);
+  await expect(row).toContainText('In use');
+  await row.getByRole('textbox').fill(`${label} (renamed)`);
+  await row.getByRole('button', { name: 'Save' }).click();
+  await expect(row.getByRole('textbox')).toHaveValue(`${label} (renamed)`);
+  // Saved: the row comes back from the server with the new label, nothing left to save.
+  await expect(row.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await row.getByRole('button', { name: 'Retire' }).click();
+  await expect(row).toContainText('Retired');
+  const audited = await withE2eDb((db) =>
+    db
+      .select({ action: schema.auditLog.action })
+      .from(schema.auditLog)
+      .where(inArray(schema.auditLog.action, ['case_reason.create', 'case_reason.update', 'case_reason.retire'])),
+  );
+  expect(new Set(audited.map((a) => a.action))).toEqual(
+    new Set(['case_reason.create', 'case_reason.update', 'case_reason.retire']),
+  );
 });

@@ -14,6 +14,7 @@ import {
   caseQueues,
   cases,
   feedbackSubmissions,
+  qaReviews,
   webhookEvents,
   type Role,
 } from '@/lib/db/schema';
@@ -25,22 +26,16 @@ import { runRematch } from '@/lib/cases/rematch';
 import { ingestMany } from '@/lib/sync/ingest';
 import { buildExecution } from '../fixtures/execution';
 import { createUser, sessionCookieFor } from './feedback-helpers';
+import { request } from './next-headers';
 
-const cookie = vi.hoisted(() => ({ value: '' }));
-vi.mock('next/headers', () => ({
-  cookies: async () => ({
-    get: (name: string) =>
-      name === 'next-auth.session-token' && cookie.value ? { name, value: cookie.value } : undefined,
-  }),
-  headers: async () => new Headers({ 'x-forwarded-for': '127.0.0.1' }),
-}));
+vi.mock('next/headers', async () => (await import('./next-headers')).nextHeaders);
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 const actions = await import('@/lib/actions/cases');
 
 type User = Awaited<ReturnType<typeof createUser>>;
 const as = async (u: { id: string }) => {
-  cookie.value = (await sessionCookieFor(u)).value;
+  request.cookie = (await sessionCookieFor(u)).value;
 };
 
 /** Executions tagged with their own reporting criteria, so the test's queues select only them. */
@@ -207,6 +202,25 @@ describe('next case', () => {
     expect(claims[0].n).toBe(N);
     // More than one claimer got work: the claims really ran side by side.
     expect(new Set(claimed.map((c) => c.user)).size).toBeGreaterThan(1);
+    // Each claim wrote its audit entry in the same statement: one per case, by its claimer.
+    const entries = await db()
+      .select()
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.action, 'case.claim'),
+          inArray(
+            auditLog.targetId,
+            xs.map((x) => x.id),
+          ),
+        ),
+      );
+    expect(entries).toHaveLength(N);
+    for (const e of entries) {
+      const c = claimed.find((k) => k.caseId === (e.details as { caseId: string }).caseId)!;
+      expect(e).toMatchObject({ actorId: c.user, targetType: 'execution', outcome: 'success' });
+      expect(e.details).toMatchObject({ queueId: q.id });
+    }
   });
 
   it('claims by priority then due time, and a forgotten claim returns to the queue', async () => {
@@ -551,6 +565,7 @@ describe('demo history', () => {
     for (const [email, role] of [
       ['analyst@verdict.local', 'analyst'],
       ['manager@verdict.local', 'manager'],
+      ['admin@verdict.local', 'admin'],
     ] as const)
       await db().insert(users).values({ email, name: email, role }).onConflictDoNothing();
     const tag = `demo-${randomUUID().slice(0, 8)}`;
@@ -584,6 +599,30 @@ describe('demo history', () => {
     expect(n((r) => r.overdue)).toBeGreaterThan(10);
     expect(n((r) => r.kind === 'escalation')).toBeGreaterThan(0);
     expect(n((r) => r.state === 'open' && !r.overdue && r.kind === 'filter')).toBeGreaterThan(20);
+    // QA reviews of some resolutions, decided by someone other than the first analyst.
+    const qa = await db()
+      .select()
+      .from(qaReviews)
+      .where(
+        inArray(
+          qaReviews.executionId,
+          xs.map((x) => x.id),
+        ),
+      );
+    // Exactly the resolutions the hash picks (about 12 %), so the figure does not depend on luck.
+    const picked = await db().execute<{ n: number }>(sql`
+      select count(*)::int as n from cases
+      where execution_id in (${sql.join(
+        xs.map((x) => sql`${x.id}`),
+        sql`, `,
+      )}) and state = 'resolved' and outcome in ('approve', 'decline')
+        and (('x' || substr(md5('qa:' || execution_id::text), 1, 8))::bit(32)::int & 2147483647) % 100 < 12`);
+    expect(qa.length).toBe(picked.rows[0].n);
+    expect(qa.length).toBeGreaterThan(0);
+    expect(qa.some((q) => q.state !== 'open')).toBe(true);
+    expect(qa.every((q) => q.reviewerId !== q.firstAnalystId && q.settledBy !== q.firstAnalystId)).toBe(true);
+    for (const q of qa.filter((x) => x.state === 'settled'))
+      expect((await caseOf(q.executionId)).outcome).toBe(q.settledOutcome);
     expect((await seedDemoCaseHistory(db())).seeded).toBe(false);
   });
 });

@@ -7,8 +7,8 @@ import { getQueuesPage, getRematchProgress } from '@/lib/data/cases';
 export const metadata: Metadata = { title: 'Queues' };
 
 export default async function QueuesPage() {
-  await requireRole('manager');
-  const [data, rematch] = await Promise.all([getQueuesPage(), getRematchProgress()]);
+  const user = await requireRole('manager');
+  const [data, rematch] = await Promise.all([getQueuesPage(user.id), getRematchProgress()]);
   return (
     <>
       <PageHeader

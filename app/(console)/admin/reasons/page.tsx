@@ -1,0 +1,61 @@
+import type { Metadata } from 'next';
+import { AddReasonForm, ReasonRow } from '@/components/cases/reasons-admin';
+import { PageHeader } from '@/components/shell/page-header';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Table, TBody, TH, THead, TR } from '@/components/ui/table';
+import { requireRole } from '@/lib/auth/guards';
+import { listCaseReasonsForAdmin } from '@/lib/data/cases';
+
+export const metadata: Metadata = { title: 'Case reasons' };
+
+export default async function CaseReasonsPage() {
+  await requireRole('admin');
+  const reasons = await listCaseReasonsForAdmin();
+  const order = reasons.map((r) => r.code);
+  return (
+    <>
+      <PageHeader
+        title="Case reasons"
+        description="The short list a case is resolved with, in the order the resolve form shows it. A retired reason leaves the form but stays on every resolution that gave it; renaming keeps its code. Every change is recorded in the audit log."
+      />
+      <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+        <Card className="self-start">
+          {reasons.length ? (
+            <Table>
+              <caption className="sr-only">Resolution reasons</caption>
+              <THead>
+                <TR>
+                  <TH>Label</TH>
+                  <TH>Explains</TH>
+                  <TH className="text-right">Used</TH>
+                  <TH>State</TH>
+                  <TH>
+                    <span className="sr-only">Actions</span>
+                  </TH>
+                </TR>
+              </THead>
+              <TBody>
+                {reasons.map((r) => (
+                  <ReasonRow key={`${r.code}:${r.label}:${r.outcomes.join()}`} reason={r} order={order} />
+                ))}
+              </TBody>
+            </Table>
+          ) : (
+            <CardContent>
+              <EmptyState title="No reasons">Add the first reason: resolving a case needs one.</EmptyState>
+            </CardContent>
+          )}
+        </Card>
+        <Card className="self-start">
+          <CardHeader>
+            <CardTitle>Add a reason</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <AddReasonForm />
+          </CardContent>
+        </Card>
+      </div>
+    </>
+  );
+}
