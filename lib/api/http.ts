@@ -1,10 +1,11 @@
 import 'server-only';
 import type { z } from 'zod';
 import { audit } from '@/lib/audit';
+import { DATABASE_OUTAGE_RETRY_AFTER_S, DATABASE_OUTAGE_TEXT, isDatabaseOutage } from '@/lib/db/outage';
 import { logError } from '@/lib/log';
 import { clientIpFrom } from '@/lib/request';
 import { authenticateApiKey, countApiCall, type ApiCaller } from './keys';
-import type { ChangePosition } from '@/lib/data/executions/changes';
+import type { FeedPosition } from '@/lib/data/change-feed';
 
 /** A failure the caller caused or may see: answered as problem JSON with this status. */
 export class ApiProblem extends Error {
@@ -25,6 +26,33 @@ export function problem(status: number, title: string, detail: string, headers: 
   );
 }
 
+/** The answer of a route while the database cannot be reached: 503 with Retry-After, never a 500. */
+export function outageProblem(): Response {
+  return problem(503, 'Service Unavailable', `${DATABASE_OUTAGE_TEXT.title}. ${DATABASE_OUTAGE_TEXT.detail}`, {
+    'Retry-After': String(DATABASE_OUTAGE_RETRY_AFTER_S),
+  });
+}
+
+/**
+ * A route handler that answers `outageProblem()` when the database cannot be reached before its
+ * response has started (a streamed export that loses the database midway ends its stream with
+ * the error instead). The routes under app/api that read the database are built with it, but for
+ * readiness and the service's callback, which answer 503 themselves, and next-auth's own.
+ */
+export function answeringOutages<A extends unknown[]>(
+  handler: (...args: A) => Promise<Response>,
+): (...args: A) => Promise<Response> {
+  return async (...args) => {
+    try {
+      return await handler(...args);
+    } catch (err) {
+      if (!isDatabaseOutage(err)) throw err;
+      logError('route: database unreachable', err);
+      return outageProblem();
+    }
+  };
+}
+
 /** Parses query or path input; a failure is a 400 naming the first failing parameter. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const r = schema.safeParse(input);
@@ -41,26 +69,36 @@ export function queryOf(req: Request): Record<string, string> {
 }
 
 /**
- * Cursors are opaque to callers (a versioned base64url of the position) so the order behind
- * them can change without breaking an integration; one that does not decode is a 400.
+ * Cursors are opaque to callers (a versioned base64url of the feed position: the transaction id
+ * and the row key, lib/data/change-feed.ts) so the order behind them can change without breaking
+ * an integration; one that does not decode, or belongs to another feed's key type, is a 400.
  */
-export function encodeCursor(p: ChangePosition | null): string | null {
-  return p ? Buffer.from(JSON.stringify({ v: 1, at: p.at, id: p.id })).toString('base64url') : null;
+export function encodeCursor(p: FeedPosition | null): string | null {
+  return p ? Buffer.from(JSON.stringify({ v: 2, x: p.txid, k: p.key })).toString('base64url') : null;
 }
 
-const AT_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const KEY_RE = {
+  bigint: /^\d{1,18}$/,
+  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+};
 
-export function decodeCursor(cursor: string | undefined): ChangePosition | undefined {
+export function decodeCursor(cursor: string | undefined, keyType: 'bigint' | 'uuid'): FeedPosition | undefined {
   if (cursor === undefined) return undefined;
   try {
     const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as {
       v?: unknown;
-      at?: unknown;
-      id?: unknown;
+      x?: unknown;
+      k?: unknown;
     };
-    if (v.v === 1 && typeof v.at === 'string' && AT_RE.test(v.at) && typeof v.id === 'string' && ID_RE.test(v.id))
-      return { at: v.at, id: v.id };
+    // Transaction ids are 64-bit; 18 digits keep them and the sequence within a bigint.
+    if (
+      v.v === 2 &&
+      typeof v.x === 'string' &&
+      /^\d{1,18}$/.test(v.x) &&
+      typeof v.k === 'string' &&
+      KEY_RE[keyType].test(v.k)
+    )
+      return { txid: v.x, key: v.k };
   } catch {
     /* answered below */
   }
@@ -81,13 +119,15 @@ type RouteContext = { params: Promise<Record<string, string | string[]>> };
  * revoked or expired: one 401), then counted against its per-minute limit (429 with
  * Retry-After), then the operation runs. Every call, refused ones included, is one audit entry
  * naming the key, the operation and the status; an execution read also names the execution.
- * Errors are problem JSON; an unexpected failure is logged without its message and answered 500.
+ * Errors are problem JSON; an unexpected failure is logged without its message and answered 500,
+ * and while the database cannot be reached every step answers 503 (then nothing is audited: the
+ * audit log is in that database).
  */
 export function apiOperation(
   operation: string,
   run: (input: { req: Request; params: Record<string, string | string[]>; caller: ApiCaller }) => Promise<ApiResult>,
 ) {
-  return async (req: Request, ctx?: RouteContext): Promise<Response> => {
+  return answeringOutages(async (req: Request, ctx?: RouteContext): Promise<Response> => {
     const ip = clientIpFrom(req.headers);
     const caller = await authenticateApiKey(req.headers.get('authorization'), ip);
     if (!caller) {
@@ -112,6 +152,7 @@ export function apiOperation(
       res = Response.json(out.body, { status: out.status ?? 200, headers: { 'Cache-Control': 'no-store' } });
     } catch (err) {
       if (err instanceof ApiProblem) res = problem(err.status, err.title, err.detail, err.headers);
+      else if (isDatabaseOutage(err)) throw err;
       else {
         logError(`api ${operation}`, err);
         res = problem(500, 'Internal error', 'Something went wrong on our side; try again.');
@@ -125,5 +166,5 @@ export function apiOperation(
       details: { operation, status: res.status, ...(target ? { keyId: caller.keyId } : {}) },
     });
     return res;
-  };
+  });
 }

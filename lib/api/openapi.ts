@@ -1,6 +1,8 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import {
+  caseChangesPageSchema,
+  caseChangesQuerySchema,
   changesQuerySchema,
   executionChangesPageSchema,
   executionIdParams,
@@ -51,13 +53,30 @@ export function apiDocument(): object {
 
   registry.registerPath({
     method: 'get',
+    path: '/cases/changes',
+    operationId: 'listCaseChanges',
+    summary: 'Cases and their outcomes changed since a cursor',
+    description:
+      'Every change of a case (created, claimed, resolved, escalated, reopened, withdrawn, ...) with the case ' +
+      'after it: state, queue, outcome, reason code, resolution time and the acting user id. Start without a ' +
+      'cursor, pass `next` until `hasMore` is false, keep the last `next` and ask again later. The order is ' +
+      'that of the committing transactions: a change is listed once every transaction that began writing before ' +
+      'it has ended, so a change can never appear behind a cursor already handed out.',
+    security,
+    request: { query: caseChangesQuerySchema },
+    responses: { 200: json(caseChangesPageSchema, 'A page of case changes.'), ...errors },
+  });
+  registry.registerPath({
+    method: 'get',
     path: '/executions/changes',
     operationId: 'listExecutionChanges',
     summary: 'Executions and their outcomes changed since a cursor',
     description:
       'Cached executions in the order they last changed (decision, status, feedback), oldest first. ' +
       'Start without a cursor (or with `since`), then pass `next` until `hasMore` is false; keep the ' +
-      'last `next` and ask again later for what changed since.',
+      'last `next` and ask again later for what changed since. Like every feed here, a change is listed ' +
+      'once every transaction that began writing before it has ended, so none appears behind a cursor ' +
+      'already handed out.',
     security,
     request: { query: changesQuerySchema },
     responses: { 200: json(executionChangesPageSchema, 'A page of changes.'), ...errors },
@@ -101,7 +120,7 @@ export function apiDocument(): object {
       title: 'Verdict read API',
       version: '1.0.0',
       description:
-        'Read-only access for machines to the review console: changes, masked summaries, feedback states and trends. ' +
+        'Read-only access for machines to the review console: case and execution changes, masked summaries, feedback states and trends. ' +
         'Every call needs a key and is audited; errors are problem JSON `{title, status, detail}`.',
     },
     servers: [{ url: '/api/v1' }],

@@ -1,4 +1,5 @@
 import 'server-only';
+import { listCaseChanges } from '@/lib/data/case-changes';
 import { listExecutionChanges } from '@/lib/data/executions/changes';
 import { getExecutionSummary } from '@/lib/data/executions/summary';
 import { listFeedbackStates } from '@/lib/data/feedback-states';
@@ -6,6 +7,8 @@ import { getTrendsData } from '@/lib/data/trends';
 import { defaultGranularity, daysBetween } from '@/lib/trends/shared';
 import { ApiProblem, apiOperation, decodeCursor, encodeCursor, parseInput, queryOf } from './http';
 import {
+  caseChangesQuerySchema,
+  type CaseChangesPage,
   changesQuerySchema,
   executionIdParams,
   feedbackQuerySchema,
@@ -20,11 +23,18 @@ import {
 export const listExecutionChangesOperation = apiOperation('listExecutionChanges', async ({ req }) => {
   const q = parseInput(changesQuerySchema, queryOf(req));
   const page = await listExecutionChanges({
-    after: decodeCursor(q.cursor),
+    after: decodeCursor(q.cursor, 'uuid'),
     since: q.since ? new Date(q.since) : undefined,
     limit: q.limit,
   });
   const body: ExecutionChangesPage = { data: page.items, next: encodeCursor(page.next), hasMore: page.hasMore };
+  return { body };
+});
+
+export const listCaseChangesOperation = apiOperation('listCaseChanges', async ({ req }) => {
+  const q = parseInput(caseChangesQuerySchema, queryOf(req));
+  const page = await listCaseChanges({ after: decodeCursor(q.cursor, 'bigint'), limit: q.limit });
+  const body: CaseChangesPage = { data: page.items, next: encodeCursor(page.next), hasMore: page.hasMore };
   return { body };
 });
 
@@ -38,7 +48,7 @@ export const getExecutionSummaryOperation = apiOperation('getExecutionSummary', 
 export const listFeedbackStatesOperation = apiOperation('listFeedbackStates', async ({ req }) => {
   const q = parseInput(feedbackQuerySchema, queryOf(req));
   const page = await listFeedbackStates({
-    after: decodeCursor(q.cursor),
+    after: decodeCursor(q.cursor, 'uuid'),
     since: q.since ? new Date(q.since) : undefined,
     executionId: q.executionId?.toLowerCase(),
     limit: q.limit,

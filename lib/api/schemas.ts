@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FEEDBACK_STATES } from '@/lib/db/schema/feedback';
+import { CASE_CHANGE_TYPES, CASE_OUTCOMES, CASE_STATES } from '@/lib/db/schema/cases';
 import { GRANULARITIES, MAX_RANGE_DAYS, daysBetween } from '@/lib/trends/shared';
 
 /**
@@ -27,9 +28,10 @@ export const cursorParam = z
   .max(200)
   .optional()
   .meta({ description: 'Opaque position from `next` of the previous page. Keep it to ask later for newer changes.' });
-export const sinceParam = iso
-  .optional()
-  .meta({ description: 'Start at changes from this time (inclusive) when no cursor is given.' });
+export const sinceParam = iso.optional().meta({
+  description:
+    'Without a cursor: start with the rows changed at or after this time (inclusive) instead of the oldest. Ignored with a cursor.',
+});
 export const limitParam = z.coerce
   .number()
   .int()
@@ -53,7 +55,9 @@ const feedbackSummary = z.strictObject({
 export const executionChangeSchema = z
   .strictObject({
     id: uuid,
-    changedAt: iso.meta({ description: 'When the cached execution last changed; the feed is ordered by it.' }),
+    changedAt: iso.meta({
+      description: 'When the cached execution last changed. The feed is ordered by the committing transaction.',
+    }),
     execution: z.strictObject({
       accountId: uuid,
       status: z.string(),
@@ -81,6 +85,38 @@ const page = <T extends z.ZodType>(item: T, id: string) =>
     .meta({ id });
 
 export const executionChangesPageSchema = page(executionChangeSchema, 'ExecutionChangesPage');
+
+export const caseChangesQuerySchema = z.strictObject({
+  cursor: cursorParam.meta({
+    description:
+      'Opaque position from `next` of the previous page; without it the feed starts at the oldest change. Keep the last `next` to ask later for newer changes.',
+  }),
+  limit: limitParam,
+});
+
+export const caseChangeSchema = z
+  .strictObject({
+    caseId: uuid,
+    executionId: uuid.meta({ description: 'The workflow execution the case is about.' }),
+    change: z.enum(CASE_CHANGE_TYPES).meta({ description: 'What happened; `withdrawn`: the case no longer exists.' }),
+    changedAt: iso,
+    actorId: uuid.nullable().meta({ description: "The acting user's id; null when Verdict changed it itself." }),
+    case: z.strictObject({
+      state: z.enum(CASE_STATES).nullable().meta({ description: 'After the change; null once withdrawn.' }),
+      queue: z.strictObject({ id: uuid, name: z.string().nullable() }).nullable(),
+      outcome: z.enum(CASE_OUTCOMES).nullable(),
+      reason: z.string().nullable().meta({ description: 'Reason code of the outcome (e.g. DOCUMENT_FORGED).' }),
+      resolvedAt: isoOrNull,
+      resolvedBy: uuid.nullable().meta({ description: "The resolving user's id." }),
+    }),
+  })
+  .meta({
+    id: 'CaseChange',
+    description:
+      'One change of a case, with the case as it stood after it. Ids, codes and times only: no personal data, no comments.',
+  });
+
+export const caseChangesPageSchema = page(caseChangeSchema, 'CaseChangesPage');
 
 const freeForm = z.record(z.string(), z.unknown());
 
@@ -219,6 +255,7 @@ export const trendsSchema = z
   })
   .meta({ id: 'Trends', description: 'The daily rollup summed over a range: what the trends page charts.' });
 
+export type CaseChangesPage = z.infer<typeof caseChangesPageSchema>;
 export type ExecutionChangesPage = z.infer<typeof executionChangesPageSchema>;
 export type FeedbackStatesPage = z.infer<typeof feedbackStatesPageSchema>;
 export type TrendsBody = z.infer<typeof trendsSchema>;

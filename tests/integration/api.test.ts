@@ -5,9 +5,9 @@ import { apiDocument } from '@/lib/api/openapi';
 import { createApiKey, listApiKeys, revokeApiKey } from '@/lib/api/keys';
 import { db } from '@/lib/db/client';
 import { apiKeys, auditLog, executions, feedbackSubmissions, users } from '@/lib/db/schema';
-import { generateExecution } from '@/lib/simulator';
-import { ingestMany } from '@/lib/sync/ingest';
 import { startApiServer, type ApiServer } from '../support/api-server';
+import { ingestGenerated, type GeneratedDoc } from '../support/generated';
+import { ingestMany } from '@/lib/sync/ingest';
 import { expectValidDocument, responseChecker } from '../support/openapi';
 
 /**
@@ -22,6 +22,7 @@ let server: ApiServer;
 let key: string;
 let keyId: string;
 let ids: string[] = [];
+let docs: GeneratedDoc[] = [];
 let since: string;
 const doc = apiDocument();
 const checker = responseChecker(doc);
@@ -30,7 +31,6 @@ const get = (path: string, k: string | null = key) =>
   fetch(`${server.url}${path}`, { headers: k === null ? {} : { Authorization: `Bearer ${k}` } });
 
 beforeAll(async () => {
-  process.env.API_CHANGES_SETTLE_SECONDS = '0';
   process.env.API_RATE_LIMIT_PER_MINUTE = '1000';
   await db().insert(users).values({ id: admin.id, email: admin.email, name: 'API admin', role: 'admin' });
   const created = await createApiKey({ name: 'integration', days: 30 }, admin);
@@ -41,27 +41,12 @@ beforeAll(async () => {
       sql`select to_char(now() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as now`,
     )
   ).rows[0].now;
-  const anchor = new Date();
-  const docs = Array.from(
-    { length: N },
-    (_, i) =>
-      generateExecution(seed, i, { count: N, days: 20, anchor }) as never as {
-        result: { workflow: { id: string } };
-        steps: unknown;
-        rules: unknown;
-      },
-  );
-  await ingestMany(
-    db(),
-    docs.map((d) => ({ result: d.result, steps: d.steps, rules: d.rules, fetchedAt: new Date() })) as never,
-  );
-  ids = docs.map((d) => d.result.workflow.id);
+  ({ ids, docs } = await ingestGenerated(seed, N, 20));
   server = await startApiServer();
 }, 120_000);
 
 afterAll(async () => {
   await server?.close();
-  delete process.env.API_CHANGES_SETTLE_SECONDS;
   delete process.env.API_RATE_LIMIT_PER_MINUTE;
 });
 
@@ -93,6 +78,7 @@ describe('the OpenAPI document', () => {
     const served = (await res.json()) as { openapi: string; paths: Record<string, unknown> };
     expect(served.openapi).toBe('3.1.0');
     expect(Object.keys(served.paths).sort()).toEqual([
+      '/cases/changes',
       '/executions/changes',
       '/executions/{id}',
       '/feedback',
@@ -123,10 +109,24 @@ describe('the change feed', () => {
     const res = await get(`/executions/changes?cursor=${encodeURIComponent(first.next!)}&limit=50`);
     const body = (await checker.check('/executions/changes', 'get', res)) as {
       data: Array<{ id: string; feedback: { status: string } }>;
+      next: string;
     };
     const changed = body.data.filter((d) => ids.includes(d.id));
     expect(changed.map((d) => d.id)).toEqual([ids[3]]);
     expect(changed[0].feedback.status).toBe('FRAUD');
+
+    // A newer result from the service (the sync's upsert) moves the execution too, once.
+    const doc = structuredClone(docs[4]) as GeneratedDoc & { result: { decision?: { details?: { label?: string } } } };
+    doc.result.decision = { ...doc.result.decision, details: { label: 'RELABELLED_BY_SERVICE' } };
+    await ingestMany(db(), [
+      { result: doc.result, steps: doc.steps, rules: doc.rules, fetchedAt: new Date() },
+    ] as never);
+    const again = await get(`/executions/changes?cursor=${encodeURIComponent(body.next)}&limit=50`);
+    const againBody = (await checker.check('/executions/changes', 'get', again)) as {
+      data: Array<{ id: string; execution: { decisionLabel: string } }>;
+    };
+    const moved = againBody.data.filter((d) => ids.includes(d.id));
+    expect(moved.map((d) => [d.id, d.execution.decisionLabel])).toEqual([[ids[4], 'RELABELLED_BY_SERVICE']]);
   });
 
   it('refuses bad input with a 400 problem naming the parameter', async () => {
@@ -136,6 +136,7 @@ describe('the change feed', () => {
       ['limit=501', 'limit'],
       ['cursor=not-a-cursor', 'cursor'],
       [`cursor=${Buffer.from('{"v":1,"at":"x","id":"y"}').toString('base64url')}`, 'cursor'],
+      [`cursor=${Buffer.from('{"v":2,"x":"5","k":"17"}').toString('base64url')}`, 'cursor'],
       ['since=yesterday', 'since'],
       ['colour=blue', 'colour'],
     ]) {

@@ -1,13 +1,8 @@
 import 'server-only';
-import { and, asc, gte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, gte, sql } from 'drizzle-orm';
+import { feedWindow, type FeedPosition } from '@/lib/data/change-feed';
 import { db } from '@/lib/db/client';
 import { executions } from '@/lib/db/schema';
-
-/** Position in the change feed: the last change time (microseconds, as Postgres keeps it) and id. */
-export interface ChangePosition {
-  at: string;
-  id: string;
-}
 
 export interface ExecutionChange {
   id: string;
@@ -29,37 +24,27 @@ export interface ExecutionChange {
   feedback: { status: string | null; reason: string | null; providedAt: string | null; delivery: string | null };
 }
 
-/** Postgres keeps microseconds; a JavaScript Date would drop them and repeat or skip rows at a page edge. */
+/** Postgres keeps microseconds; a JavaScript Date would drop them. */
 const changedAtText = sql<string>`to_char(${executions.updatedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
- * Seconds a change must age before the feed shows it. `updated_at` is the writing transaction's
- * start time, so a transaction that started earlier but commits later than another would land
- * behind a cursor that already passed it; waiting out the longest write (ingest commits a page
- * in well under a second) closes that gap.
- */
-export const changesSettleSeconds = () => {
-  const n = Number(process.env.API_CHANGES_SETTLE_SECONDS ?? 10);
-  return Number.isFinite(n) && n >= 0 ? n : 10;
-};
-
-/**
- * Executions in the order they last changed, after `after` (exclusive) or from `since`
- * (inclusive), keyset-paged over `executions_updated_idx`. Each change carries the decision
- * and the fields a case is built from; when case work lands its fields join as one more member.
+ * Executions in the order they last changed, after `after` (exclusive) or, without it, from
+ * rows changed at or after `since`; paged by the rule of lib/data/change-feed.ts over
+ * `executions_change_idx`, so a transaction that commits late is never skipped. Each change
+ * carries the decision and the feedback; cases have their own feed (lib/data/case-changes.ts).
  */
 export async function listExecutionChanges(opts: {
-  after?: ChangePosition;
+  after?: FeedPosition;
   since?: Date;
   limit: number;
-}): Promise<{ items: ExecutionChange[]; next: ChangePosition | null; hasMore: boolean }> {
+}): Promise<{ items: ExecutionChange[]; next: FeedPosition | null; hasMore: boolean }> {
   const e = executions;
-  const where: SQL[] = [sql`${e.updatedAt} < now() - make_interval(secs => ${changesSettleSeconds()})`];
-  if (opts.after) where.push(sql`(${e.updatedAt}, ${e.id}) > (${opts.after.at}::timestamptz, ${opts.after.id}::uuid)`);
-  else if (opts.since) where.push(gte(e.updatedAt, opts.since));
+  const where = feedWindow(e.changeTxid, e.id, 'uuid', opts.after);
+  if (!opts.after && opts.since) where.push(gte(e.updatedAt, opts.since));
   const rows = await db()
     .select({
       id: e.id,
+      txid: sql<string>`${e.changeTxid}::text`,
       changedAt: changedAtText,
       accountId: e.accountId,
       status: e.status,
@@ -79,7 +64,7 @@ export async function listExecutionChanges(opts: {
     })
     .from(e)
     .where(and(...where))
-    .orderBy(asc(e.updatedAt), asc(e.id))
+    .orderBy(asc(e.changeTxid), asc(e.id))
     .limit(opts.limit + 1);
   const page = rows.slice(0, opts.limit);
   const iso = (v: Date | null) => v?.toISOString() ?? null;
@@ -109,7 +94,7 @@ export async function listExecutionChanges(opts: {
       },
     })),
     // Also given after the last page: a caller keeps it and asks again later for what changed since.
-    next: last ? { at: last.changedAt, id: last.id } : (opts.after ?? null),
+    next: last ? { txid: last.txid, key: last.id } : (opts.after ?? null),
     hasMore: rows.length > opts.limit,
   };
 }

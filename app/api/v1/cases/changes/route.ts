@@ -1,0 +1,1 @@
+export { listCaseChangesOperation as GET } from '@/lib/api/operations';
