@@ -1,6 +1,7 @@
 // `npm run simulator`: the identity-verification service simulator as a standalone server.
 // Flags win over environment variables: --port (SIM_PORT, default 4010), --host (SIM_HOST),
 // --seed (SIM_SEED), --executions (SIM_EXECUTIONS, default 1500), --days (SIM_DAYS, default 90),
+// --anchor (SIM_ANCHOR, ISO time the generated data ends at; default now: a seeded cache names its own),
 // --client-id (SIM_CLIENT_ID), --client-secret (SIM_CLIENT_SECRET, generated when unset),
 // --callback-url (SIM_CALLBACK_URL), --processing-delay (SIM_PROCESSING_DELAY_MS, default 1500),
 // --retention (SIM_RETENTION_MS), --no-rate-limits (SIM_RATE_LIMITS=0), --quiet.
@@ -25,6 +26,7 @@ async function main() {
       seed: { type: 'string' },
       executions: { type: 'string' },
       days: { type: 'string' },
+      anchor: { type: 'string' },
       'client-id': { type: 'string' },
       'client-secret': { type: 'string' },
       'callback-url': { type: 'string' },
@@ -40,16 +42,22 @@ async function main() {
   });
   if (values.help) {
     console.log(
-      'Usage: npm run simulator -- [--port 4010] [--seed demo] [--executions 1500] [--days 90] [--client-id ID] [--client-secret SECRET]\n' +
+      'Usage: npm run simulator -- [--port 4010] [--seed demo] [--executions 1500] [--days 90] [--anchor ISO-TIME] [--client-id ID] [--client-secret SECRET]\n' +
         '       [--callback-url URL] [--callback-hosts a.example,b.example] [--allow-any-callback-host]\n' +
         '       [--processing-delay MS] [--retention MS] [--no-rate-limits] [--quiet]\n' +
-        'Environment: SIM_PORT SIM_HOST SIM_SEED SIM_EXECUTIONS SIM_DAYS SIM_CLIENT_ID SIM_CLIENT_SECRET SIM_CALLBACK_URL SIM_CALLBACK_HOSTS\n' +
+        'Environment: SIM_PORT SIM_HOST SIM_SEED SIM_EXECUTIONS SIM_DAYS SIM_ANCHOR SIM_CLIENT_ID SIM_CLIENT_SECRET SIM_CALLBACK_URL SIM_CALLBACK_HOSTS\n' +
         '             SIM_ALLOW_ANY_CALLBACK_HOST SIM_PROCESSING_DELAY_MS SIM_RETENTION_MS SIM_RATE_LIMITS\n' +
         "Callbacks go to loopback addresses, the callback URL's host and --callback-hosts only, unless --allow-any-callback-host.",
     );
     return;
   }
   const env = process.env;
+  const anchorText = values.anchor ?? env.SIM_ANCHOR;
+  const anchor = anchorText ? new Date(anchorText) : undefined;
+  if (anchor && Number.isNaN(anchor.getTime())) {
+    console.error(`simulator: --anchor must be an ISO date-time (got "${anchorText}")`);
+    process.exit(2);
+  }
   const quiet = values.quiet ?? false;
   const sim = await startSimulator({
     port: num('port', values.port ?? env.SIM_PORT) ?? DEFAULT_PORT,
@@ -57,6 +65,7 @@ async function main() {
     seed: values.seed ?? env.SIM_SEED ?? 'verdict',
     executions: num('executions', values.executions ?? env.SIM_EXECUTIONS) ?? DEFAULT_EXECUTIONS,
     days: num('days', values.days ?? env.SIM_DAYS),
+    anchor,
     clientId: values['client-id'] ?? (env.SIM_CLIENT_ID || undefined),
     clientSecret: values['client-secret'] ?? (env.SIM_CLIENT_SECRET || undefined),
     callbackUrl: values['callback-url'] ?? (env.SIM_CALLBACK_URL || undefined),

@@ -8,7 +8,7 @@ import { TokenService } from './auth';
 import { CallbackDispatcher } from './callbacks';
 import { Engine } from './state';
 import { createApp, isLoopbackHost } from './server';
-import { createRateMeters, rateSummary } from './http/rate-limits';
+import { createRateMeters, feedbackSummary, rateSummary } from './http/rate-limits';
 import {
   DEFAULT_FAULTS,
   DEFAULT_RATE_LIMITS,
@@ -67,7 +67,12 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     faults: () => faults,
     callbacks,
   });
-  const stats = { requests: 0, byStatus: {} as Record<string, number>, rates: createRateMeters() };
+  const stats = {
+    requests: 0,
+    byStatus: {} as Record<string, number>,
+    rates: createRateMeters(),
+    feedbackWrites: new Map<string, number>(),
+  };
   const tokens = new TokenService('idv-simulator');
   const { app, resetAll } = createApp({
     engine,
@@ -116,6 +121,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
       callbacksPending: callbacks.pendingCount(),
       tokensIssued: tokens.issued,
       rates: rateSummary(stats.rates, rateLimits),
+      feedback: feedbackSummary(stats.feedbackWrites),
     }),
     reset: resetAll,
     sweep: () => engine.sweep(),

@@ -1,80 +1,86 @@
-// The simulator's OpenAPI 3.1 document, generated from its own zod schemas (schemas.ts) by
-// @asteasolutions/zod-to-openapi and served at GET /openapi.json on its base URL. It imports
-// nothing else of lib/: the simulator stays an independent oracle of the spec.
-import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+// The simulator's OpenAPI 3.1 document, generated from its own zod schemas (schemas.ts for
+// requests, response-schemas.ts for answers) by @asteasolutions/zod-to-openapi and served at
+// GET /openapi.json on its base URL. It imports nothing else of lib/: the simulator stays an
+// independent oracle of the spec.
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { FEEDBACK_REASONS, FEEDBACK_STATUSES } from './catalog';
-import { accountRequestSchema, feedbackSchema, preparedDataSchema } from './schemas';
+import {
+  accountResponseSchema,
+  accountSchema,
+  callbackAttemptsSchema,
+  credentialOperationSchema,
+  deletedAccountSchema,
+  deletedExecutionSchema,
+  executionListSchema,
+  executionResultSchema,
+  feedbackResponseSchema,
+  finalizeSchema,
+  healthSchema,
+  problemSchema,
+  reportLinkSchema,
+  rulesSchema,
+  statsSchema,
+  statusSchema,
+  stepsSchema,
+  tokenSchema,
+} from './response-schemas';
+import {
+  accountRequestSchema,
+  faultKnobsSchema,
+  faultPatchSchema,
+  feedbackSchema,
+  preparedDataSchema,
+} from './schemas';
 
-const problem = z
-  .object({ title: z.string(), status: z.int(), detail: z.string() })
-  .meta({ id: 'Problem', description: 'Every error of the service: `{title, status, detail}`.' });
+const json = (schema: z.ZodType, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+const binary = (types: string[], description: string) => ({
+  description,
+  content: Object.fromEntries(
+    types.map((t) => [t, { schema: z.string().meta({ contentMediaType: t, description: 'The file bytes.' }) }]),
+  ),
+});
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Bad input; the detail names the field and the rule.',
+  401: 'Missing, wrong or expired token, or the wrong kind of token.',
+  403: 'A transaction token of another execution or credential.',
+  404: 'Unknown or deleted.',
+  405: 'Wrong method; `Allow` lists the right ones.',
+  413: 'Body too large.',
+  429: 'Rate limit; wait for `Retry-After` seconds.',
+  503: 'Service unavailable (the `errorRate` fault).',
+};
+const errors = (...codes: number[]) =>
+  Object.fromEntries(codes.map((c) => [c, json(problemSchema, `${ERROR_TEXT[c]} \`{title, status, detail}\`.`)]));
+/** Every service operation may meet the rate limit and the injected 503. */
+const serviceErrors = (...codes: number[]) => errors(...codes, 429, 503);
 
-const healthResponse = z
-  .object({ status: z.enum(['UP', 'DEGRADED']), details: z.record(z.string(), z.enum(['UP', 'DEGRADED'])) })
-  .meta({ id: 'Health' });
-
-const tokenResponse = z
-  .object({ access_token: z.string(), expires_in: z.int(), token_type: z.literal('Bearer') })
-  .meta({ id: 'AccessToken' });
-
-const ref = z.object({ id: z.uuid() });
-const countryOrType = z.object({ predefinedType: z.string().optional(), values: z.array(z.string()) });
-
-const credentialEntry = z
-  .object({
-    id: z.uuid(),
-    category: z.string().meta({ description: 'ID, SELFIE, FACEMAP, DATA, DOCUMENT seen; other values kept.' }),
-    label: z.string(),
-    country: countryOrType.optional(),
-    type: countryOrType.optional(),
-    allowedChannels: z.array(z.string()),
-    api: z
-      .object({
-        token: z.string(),
-        parts: z.record(z.string(), z.url()),
-        workflowExecution: z.url(),
-      })
-      .optional()
-      .meta({ description: 'Only for credentials that allow the API channel.' }),
-  })
-  .meta({ id: 'CredentialEntry' });
-
-const accountResponse = z
-  .object({
-    timestamp: z.iso.datetime(),
-    account: ref,
-    web: z.object({ href: z.url(), successUrl: z.string().optional(), errorUrl: z.string().optional() }).loose(),
-    sdk: z.object({ token: z.string() }),
-    workflowExecution: z.object({ id: z.uuid(), credentials: z.array(credentialEntry) }),
-  })
-  .meta({ id: 'AccountResponse' });
-
-const credentialOperationResponse = z
-  .object({
-    timestamp: z.iso.datetime(),
-    account: ref,
-    workflowExecution: ref,
-    credential: ref,
-    part: ref.optional(),
-    api: z.object({ token: z.string(), parts: z.record(z.string(), z.unknown()) }),
-  })
-  .meta({ id: 'CredentialOperationResponse' });
-
-const feedbackResponse = z
-  .object({
-    timestamp: z.iso.datetime(),
-    workflowExecution: ref,
-    feedback: z.object({ status: z.enum(FEEDBACK_STATUSES), reason: z.enum(FEEDBACK_REASONS).optional() }).loose(),
-  })
-  .meta({ id: 'FeedbackResponse' });
+const a = z.uuid().meta({ description: 'Account id' });
+const w = z.uuid().meta({ description: 'Workflow execution id' });
+const c = z.uuid().meta({ description: 'Credential id' });
+const imageClassifier = z.enum(['FRONT', 'BACK', 'FACE']).meta({ description: 'Case-insensitive.' });
+const userAgent = z.object({ 'User-Agent': z.string().min(1) });
+const EXEC = '/api/v1/accounts/{accountId}/workflow-executions/{workflowExecutionId}';
+const CRED = `${EXEC}/credentials/{credentialId}`;
+const execParams = z.object({ accountId: a, workflowExecutionId: w });
+const credParams = execParams.extend({ credentialId: c });
+const multipart = (description: string) => ({
+  content: {
+    'multipart/form-data': {
+      schema: z.object({
+        file: z
+          .union([z.string().meta({ contentMediaType: 'application/octet-stream' }), z.array(z.string())])
+          .meta({ description }),
+      }),
+    },
+  },
+});
 
 let cached: object | null = null;
 
-/**
- * The operations whose bodies the simulator validates with zod (T, A1, A2, C3, R11) and health.
- * Image and document uploads, the retrieval operations and the test tools are not in it yet.
- */
+/** Every operation of the service (T, A1-A2, C1-C7, R1-R12), health, the report file and the test tools. */
 export function simulatorDocument(): object {
   if (cached) return cached;
   const r = new OpenAPIRegistry();
@@ -85,29 +91,24 @@ export function simulatorDocument(): object {
     scheme: 'bearer',
     description: "The execution's transaction token from the account response (`api.token`).",
   });
-  const json = (schema: z.ZodType, description: string) => ({
-    description,
-    content: { 'application/json': { schema } },
-  });
-  const errors = (...codes: number[]) =>
-    Object.fromEntries(codes.map((c) => [c, json(problem, `Error ${c}: {title, status, detail}.`)]));
-  const userAgent = z.object({ 'User-Agent': z.string().min(1) });
-  const a = z.uuid().meta({ description: 'Account id' });
-  const w = z.uuid().meta({ description: 'Workflow execution id' });
+  const byAccess = [{ [bearer.name]: [] }];
+  const byTransaction = [{ [transaction.name]: [] }];
+  const byClient = [{ [basic.name]: [] }];
+  const op = (config: RouteConfig) => r.registerPath(config);
 
-  r.registerPath({
+  op({
     method: 'get',
     path: '/',
     operationId: 'health',
     summary: 'Health of the service',
-    responses: { 200: json(healthResponse, 'Status per component.') },
+    responses: { 200: json(healthSchema, 'Status per component.') },
   });
-  r.registerPath({
+  op({
     method: 'post',
     path: '/oauth2/token',
     operationId: 'T',
     summary: 'T: obtain an access token (client credentials)',
-    security: [{ [basic.name]: [] }],
+    security: byClient,
     request: {
       body: {
         content: {
@@ -115,57 +116,254 @@ export function simulatorDocument(): object {
         },
       },
     },
-    responses: { 200: json(tokenResponse, 'An access token.'), ...errors(400, 401, 413, 429) },
+    responses: { 200: json(tokenSchema, 'An access token.'), ...errors(400, 401, 413, 429) },
   });
-  r.registerPath({
+
+  const accountRequest = accountRequestSchema.meta({ id: 'AccountRequest' });
+  op({
     method: 'post',
     path: '/api/v1/accounts',
     operationId: 'A1',
     summary: 'A1: create an account and its first workflow execution',
-    security: [{ [bearer.name]: [] }],
-    request: {
-      headers: userAgent,
-      body: { content: { 'application/json': { schema: accountRequestSchema.meta({ id: 'AccountRequest' }) } } },
-    },
-    responses: { 200: json(accountResponse, 'The account and execution.'), ...errors(400, 401, 413, 429) },
+    security: byAccess,
+    request: { headers: userAgent, body: { content: { 'application/json': { schema: accountRequest } } } },
+    responses: { 200: json(accountResponseSchema, 'The account and execution.'), ...serviceErrors(400, 401, 413) },
   });
-  r.registerPath({
+  op({
     method: 'put',
     path: '/api/v1/accounts/{accountId}',
     operationId: 'A2',
     summary: 'A2: a new workflow execution on an existing account',
-    security: [{ [bearer.name]: [] }],
+    security: byAccess,
     request: {
       params: z.object({ accountId: a }),
       headers: userAgent,
-      body: { content: { 'application/json': { schema: accountRequestSchema } } },
+      body: { content: { 'application/json': { schema: accountRequest } } },
     },
-    responses: { 200: json(accountResponse, 'The account and execution.'), ...errors(400, 401, 404, 413, 429) },
+    responses: {
+      200: json(accountResponseSchema, 'The account and execution.'),
+      ...serviceErrors(400, 401, 404, 413),
+    },
   });
-  r.registerPath({
+  op({
+    method: 'get',
+    path: '/api/v1/accounts/{accountId}',
+    operationId: 'R9',
+    summary: 'R9: the account and its workflow executions, newest first',
+    security: byAccess,
+    request: { params: z.object({ accountId: a }) },
+    responses: { 200: json(accountSchema, 'The account.'), ...serviceErrors(400, 401, 404) },
+  });
+  op({
+    method: 'delete',
+    path: '/api/v1/accounts/{accountId}',
+    operationId: 'R10',
+    summary: 'R10: delete the account and all its executions',
+    security: byAccess,
+    request: { params: z.object({ accountId: a }) },
+    responses: { 200: json(deletedAccountSchema, 'Deleted.'), ...serviceErrors(400, 401, 404) },
+  });
+
+  // C1-C7: credential operations with the transaction token.
+  const credentialOp = json(credentialOperationSchema, 'The credential after the operation.');
+  const credErrors = serviceErrors(400, 401, 403, 404, 405, 413);
+  for (const [method, id, verb] of [
+    ['put', 'C1', 'replace'],
+    ['post', 'C2', 'add'],
+  ] as const)
+    op({
+      method,
+      path: `${CRED}/parts/{classifier}`,
+      operationId: id,
+      summary: `${id}: ${verb} an image part (JPEG or PNG)`,
+      security: byTransaction,
+      request: {
+        params: credParams.extend({ classifier: imageClassifier }),
+        body: multipart('One JPEG or PNG image.'),
+      },
+      responses: { 200: credentialOp, ...credErrors },
+    });
+  op({
+    method: 'delete',
+    path: `${CRED}/parts/{classifier}`,
+    operationId: 'C6',
+    summary: 'C6: delete one part (irreversible)',
+    security: byTransaction,
+    request: {
+      params: credParams.extend({
+        classifier: z.enum(['FRONT', 'BACK', 'FACE', 'PREPARED_DATA', 'DOCUMENT']).meta({
+          description: 'Case-insensitive.',
+        }),
+      }),
+    },
+    responses: { 200: credentialOp, ...credErrors },
+  });
+  op({
     method: 'post',
-    path: '/api/v1/accounts/{accountId}/workflow-executions/{workflowExecutionId}/credentials/{credentialId}/parts/PREPARED_DATA',
+    path: `${CRED}/parts/PREPARED_DATA`,
     operationId: 'C3',
     summary: 'C3: upload prepared data to a DATA credential',
-    security: [{ [transaction.name]: [] }],
+    security: byTransaction,
     request: {
-      params: z.object({ accountId: a, workflowExecutionId: w, credentialId: z.uuid() }),
+      params: credParams,
       body: { content: { 'application/json': { schema: preparedDataSchema.meta({ id: 'PreparedData' }) } } },
     },
-    responses: { 200: json(credentialOperationResponse, 'The part was stored.'), ...errors(400, 401, 403, 404, 413) },
+    responses: { 200: credentialOp, ...credErrors },
   });
-  r.registerPath({
+  op({
+    method: 'post',
+    path: `${CRED}/parts/DOCUMENT`,
+    operationId: 'C4',
+    summary: 'C4: upload a document (images, or one PDF)',
+    security: byTransaction,
+    request: { params: credParams, body: multipart('Page images (JPEG, PNG) or one PDF; `file` may repeat.') },
+    responses: { 200: credentialOp, ...credErrors },
+  });
+  op({
+    method: 'delete',
+    path: CRED,
+    operationId: 'C7',
+    summary: 'C7: delete all parts of a credential (irreversible)',
+    security: byTransaction,
+    request: { params: credParams },
+    responses: { 200: credentialOp, ...credErrors },
+  });
+  op({
     method: 'put',
-    path: '/api/v1/accounts/{accountId}/workflow-executions/{workflowExecutionId}/feedback',
+    path: EXEC,
+    operationId: 'C5',
+    summary: 'C5: finalize and start the workflow',
+    security: byTransaction,
+    request: { params: execParams },
+    responses: { 200: json(finalizeSchema, 'Processing started.'), ...credErrors },
+  });
+
+  // R1-R12: retrieval with the access token.
+  const retrievalErrors = serviceErrors(400, 401, 404);
+  const retrieval = (method: 'get' | 'delete', path: string, id: string, summary: string, ok: z.ZodType) =>
+    op({
+      method,
+      path,
+      operationId: id,
+      summary: `${id}: ${summary}`,
+      security: byAccess,
+      request: { params: path.startsWith(EXEC) ? execParams : z.object({ workflowExecutionId: w }) },
+      responses: { 200: json(ok, 'Success.'), ...retrievalErrors },
+    });
+  retrieval('get', EXEC, 'R2', 'the workflow execution result', executionResultSchema);
+  retrieval('delete', EXEC, 'R3', "delete one execution's personal data and images", deletedExecutionSchema);
+  const byId = '/api/v1/workflow-executions/{workflowExecutionId}';
+  retrieval('get', byId, 'R4', 'the execution by id alone (the callback link)', executionResultSchema);
+  retrieval('get', `${EXEC}/status`, 'R5', 'the workflow status', statusSchema);
+  retrieval('get', `${EXEC}/generate`, 'R6', 'a link to the PDF report', reportLinkSchema);
+  retrieval('get', `${EXEC}/steps`, 'R7', 'the workflow steps', stepsSchema);
+  retrieval('get', `${EXEC}/rules`, 'R8', 'the rule executions', rulesSchema);
+  op({
+    method: 'put',
+    path: `${EXEC}/feedback`,
     operationId: 'R11',
     summary: 'R11: send FRAUD / NOT_FRAUD feedback on an execution',
-    security: [{ [bearer.name]: [] }],
+    security: byAccess,
     request: {
-      params: z.object({ accountId: a, workflowExecutionId: w }),
+      params: execParams,
       body: { content: { 'application/json': { schema: feedbackSchema.meta({ id: 'Feedback' }) } } },
     },
-    responses: { 200: json(feedbackResponse, 'The feedback was recorded.'), ...errors(400, 401, 404, 429) },
+    responses: { 200: json(feedbackResponseSchema, 'The feedback was recorded.'), ...retrievalErrors },
   });
+  op({
+    method: 'get',
+    path: '/api/v1/accounts/{accountId}/credentials/{credentialId}/parts/{classifier}',
+    operationId: 'R1',
+    summary: 'R1: the content of an image part (DOCUMENT: the first page of a document)',
+    security: byAccess,
+    request: {
+      params: z.object({
+        accountId: a,
+        credentialId: c,
+        classifier: z.enum(['FRONT', 'BACK', 'FACE', 'DOCUMENT']).meta({ description: 'Case-insensitive.' }),
+      }),
+    },
+    responses: {
+      200: binary(['image/jpeg', 'image/png', 'application/pdf'], 'The bytes.'),
+      ...retrievalErrors,
+    },
+  });
+  op({
+    method: 'get',
+    path: '/api/v1/workflow-executions',
+    operationId: 'R12',
+    summary: 'R12: workflow executions, newest first',
+    security: byAccess,
+    request: {
+      query: z.object({
+        size: z.coerce.number().int().min(1).max(100).default(50),
+        page: z.coerce.number().int().min(1).default(1),
+      }),
+    },
+    responses: { 200: json(executionListSchema, 'One page.'), ...serviceErrors(400, 401) },
+  });
+  op({
+    method: 'get',
+    path: '/reports/{file}',
+    operationId: 'reportFile',
+    summary: 'The PDF behind an R6 link (signed, expires after 15 minutes)',
+    request: {
+      params: z.object({ file: z.string().meta({ description: '`<workflowExecutionId>.pdf`' }) }),
+      query: z.object({ expires: z.string(), signature: z.string() }),
+    },
+    responses: { 200: binary(['application/pdf'], 'The report.'), ...errors(403, 404) },
+  });
+
+  // Test tools of the simulator (not of the real service): HTTP Basic with the client credentials.
+  const tool = (
+    method: 'get' | 'put' | 'post',
+    path: string,
+    id: string,
+    summary: string,
+    ok: RouteConfig['responses'][number],
+    body?: z.ZodType,
+  ) =>
+    op({
+      method,
+      path,
+      operationId: id,
+      summary,
+      tags: ['test tools'],
+      security: byClient,
+      ...(body ? { request: { body: { content: { 'application/json': { schema: body } } } } } : {}),
+      responses: { 200: ok, ...errors(...(body ? [400, 401] : [401])) },
+    });
+  tool('get', '/__sim/faults', 'getFaults', 'The fault knobs', json(faultKnobsSchema, 'All knobs.'));
+  tool(
+    'put',
+    '/__sim/faults',
+    'setFaults',
+    'Change fault knobs',
+    json(faultKnobsSchema, 'All knobs after the change.'),
+    faultPatchSchema,
+  );
+  tool(
+    'post',
+    '/__sim/reset',
+    'reset',
+    'Clear API-made data, callbacks, limits and faults',
+    json(z.object({ reset: z.literal(true) }), 'Reset.'),
+  );
+  tool(
+    'get',
+    '/__sim/callbacks',
+    'callbacks',
+    'Every callback attempt so far',
+    json(callbackAttemptsSchema, 'Oldest first.'),
+  );
+  tool('get', '/__sim/stats', 'stats', 'Request counts and rates', json(statsSchema, 'Counters.'));
+  tool(
+    'post',
+    '/__sim/sweep',
+    'sweep',
+    'Run expiry, processing and retention now',
+    json(z.object({ swept: z.literal(true) }), 'Swept.'),
+  );
 
   cached = new OpenApiGeneratorV31(r.definitions).generateDocument({
     openapi: '3.1.0',
@@ -173,9 +371,9 @@ export function simulatorDocument(): object {
       title: 'Identity verification service (simulator)',
       version: '1.0.0',
       description:
-        'The operations of ../shared/spec/identity-verification-service.md whose bodies the simulator validates. ' +
-        'Where the spec lists only the values seen (credential categories, document types, prepared-data members), ' +
-        'other values are accepted.',
+        'Every operation of ../shared/spec/identity-verification-service.md as the simulator serves it, with its test ' +
+        'tools. Where the spec lists only the values seen (credential categories, channels, document types, ' +
+        'prepared-data members, statuses, decision types), other values are accepted and kept.',
     },
   });
   return cached;

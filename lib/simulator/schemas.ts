@@ -83,7 +83,7 @@ const credentialRequest = z.object(
     ).optional(),
     type: countryOrType(openSet(DOC_TYPES, 'document types')).optional(),
     allowedChannels: z
-      .array(z.enum(CHANNELS, { error: `must be one of ${CHANNELS.join(', ')}` }), { error: 'must be an array' })
+      .array(openSet(CHANNELS, 'channels'), { error: 'must be an array' })
       .min(1, { error: 'must not be empty' })
       .optional(),
   },
@@ -289,6 +289,28 @@ export const feedbackSchema = z
         message: 'is required when status is FRAUD (a reason other than NA)',
       });
   });
+
+/** The fault knobs of the test tools (`/__sim/faults`): GET answers all of them, PUT takes any subset. */
+export const faultKnobsSchema = z
+  .strictObject(
+    {
+      latencyMs: z.number().int().min(0).max(60_000),
+      errorRate: z.number().min(0).max(1),
+      burst429: z.number().int().min(0).max(1_000_000),
+      tokenLifetimeSec: z
+        .number()
+        .int()
+        .min(1)
+        .max(86400 * 60)
+        .nullable(),
+      dropCallbacks: z.number().min(0).max(1),
+      duplicateCallbacks: z.boolean(),
+      stallProcessing: z.boolean(),
+    },
+    { error: 'the body must be a JSON object of fault knobs' },
+  )
+  .meta({ id: 'FaultKnobs' });
+export const faultPatchSchema = faultKnobsSchema.partial().meta({ id: 'FaultKnobsPatch' });
 
 /** Parses with a schema, throwing a 400 whose detail names the first failing field. */
 export function parseOr400<T>(schema: z.ZodType<T>, input: unknown, what: string): T {

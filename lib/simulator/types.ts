@@ -127,6 +127,8 @@ export interface SimulatorStats {
       limit: { perSec: number; burst: number } | null;
     }
   >;
+  /** Accepted feedback writes (R11): in all, executions labelled, executions written more than once. */
+  feedback: { writes: number; executions: number; repeated: number };
 }
 
 export interface RunningSimulator {

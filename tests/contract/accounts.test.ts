@@ -311,11 +311,21 @@ describe('A1: create account', () => {
     );
   });
 
-  it('Channels: allowedChannels values are WEB, API, SDK', async () => {
+  it('Channels: values seen WEB, API, SDK; a channel not seen yet is accepted and echoed (the list is open)', async () => {
+    const r = await create(withDef({ credentials: [{ category: 'ID', allowedChannels: ['WEB', 'KIOSK'] }] }));
+    expect(r.status).toBe(200);
+    const [id] = r.json.workflowExecution.credentials;
+    expect(id.allowedChannels).toEqual(['WEB', 'KIOSK']);
+    expect(id.api).toBeUndefined();
     expectProblem(
-      await create(withDef({ credentials: [{ category: 'ID', allowedChannels: ['EMAIL'] }] })),
+      await create(withDef({ credentials: [{ category: 'ID', allowedChannels: [5] }] })),
       400,
       /allowedChannels\[0\]/,
+    );
+    expectProblem(
+      await create(withDef({ credentials: [{ category: 'ID', allowedChannels: [''] }] })),
+      400,
+      /allowedChannels\[0\]: must be a non-empty string/,
     );
   });
 

@@ -33,7 +33,13 @@ export interface ServerDeps {
   callbackHostAllowed: (host: string) => boolean;
   reportSecret: string;
   log?: (line: string) => void;
-  stats: { requests: number; byStatus: Record<string, number>; rates: Record<RateClass, RateMeter> };
+  stats: {
+    requests: number;
+    byStatus: Record<string, number>;
+    rates: Record<RateClass, RateMeter>;
+    /** Accepted feedback writes (R11) per execution id: a label sent twice shows as 2. */
+    feedbackWrites: Map<string, number>;
+  };
 }
 
 /**
@@ -73,6 +79,7 @@ export function createHttp(d: ServerDeps) {
     accountBucket.reset();
     retrievalBucket.reset();
     for (const meter of Object.values(d.stats.rates)) meter.reset();
+    d.stats.feedbackWrites.clear();
   };
   const base = () => d.baseUrl();
   const execUrl = (a: string, w: string) => `${base()}/api/v1/accounts/${a}/workflow-executions/${w}`;

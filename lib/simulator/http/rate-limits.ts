@@ -106,3 +106,13 @@ export function rateSummary(
   }
   return out;
 }
+
+export function feedbackSummary(writes: Map<string, number>): SimulatorStats['feedback'] {
+  let total = 0;
+  let repeated = 0;
+  for (const n of writes.values()) {
+    total += n;
+    if (n > 1) repeated++;
+  }
+  return { writes: total, executions: writes.size, repeated };
+}

@@ -143,6 +143,7 @@ export function registerRetrievalRoutes(ctx: RouteContext) {
       const body = await readJson(c);
       const fb = parseOr400(feedbackSchema, body, 'feedback body');
       const feedback = engine.setFeedback(ref, fb);
+      d.stats.feedbackWrites.set(w.toLowerCase(), (d.stats.feedbackWrites.get(w.toLowerCase()) ?? 0) + 1);
       return c.json({ timestamp: now(), workflowExecution: { id: w }, feedback });
     },
   });

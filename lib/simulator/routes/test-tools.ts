@@ -1,8 +1,7 @@
-import { z } from 'zod';
-import { parseOr400 } from '../schemas';
+import { faultPatchSchema, parseOr400 } from '../schemas';
 import { readJson } from '../http/body';
 import { redactUrl } from '../http/limits';
-import { rateSummary } from '../http/rate-limits';
+import { feedbackSummary, rateSummary } from '../http/rate-limits';
 import type { RouteContext } from '../http/app';
 
 /** /__sim: test tools (client credentials as HTTP Basic): faults, reset, callbacks, stats, sweep. */
@@ -10,24 +9,6 @@ export function registerTestToolRoutes(ctx: RouteContext) {
   const { d, engine, route, requireBasic, resetAll } = ctx;
   // =====================================================================
   // /__sim: test tools (client credentials as HTTP Basic)
-  const faultSchema = z.strictObject(
-    {
-      latencyMs: z.number().int().min(0).max(60_000).optional(),
-      errorRate: z.number().min(0).max(1).optional(),
-      burst429: z.number().int().min(0).max(1_000_000).optional(),
-      tokenLifetimeSec: z
-        .number()
-        .int()
-        .min(1)
-        .max(86400 * 60)
-        .nullable()
-        .optional(),
-      dropCallbacks: z.number().min(0).max(1).optional(),
-      duplicateCallbacks: z.boolean().optional(),
-      stallProcessing: z.boolean().optional(),
-    },
-    { error: 'the body must be a JSON object of fault knobs' },
-  );
   route('/__sim/faults', {
     GET: (c) => {
       requireBasic(c);
@@ -35,7 +16,7 @@ export function registerTestToolRoutes(ctx: RouteContext) {
     },
     PUT: async (c) => {
       requireBasic(c);
-      const patch = parseOr400(faultSchema, await readJson(c), 'fault knobs');
+      const patch = parseOr400(faultPatchSchema, await readJson(c), 'fault knobs');
       Object.assign(d.faults, patch);
       return c.json(d.faults);
     },
@@ -61,6 +42,7 @@ export function registerTestToolRoutes(ctx: RouteContext) {
         requests: d.stats.requests,
         byStatus: d.stats.byStatus,
         rates: rateSummary(d.stats.rates, d.rateLimits),
+        feedback: feedbackSummary(d.stats.feedbackWrites),
         apiExecutions: engine.executions.size,
         apiAccounts: engine.accounts.size,
         callbacksPending: d.callbacks.pendingCount(),
