@@ -9,6 +9,10 @@
  * requests and the ratio. A benchmark, not a test: machines here are noisy, compare the ratio.
  * `--token-lifetime` shortens the simulator's access tokens (seconds) to show that the client
  * asks for one token per lifetime (it renews `refreshMarginSec` early, at most half a lifetime).
+ *
+ * The backfill runs twice: with queue matching on (the default queues of a fresh install, so
+ * ingest opens cases in its transaction, lib/cases/match.ts) and, in a second fresh database,
+ * with every filter queue archived (matching off), so the cost of matching is printed beside the target.
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -76,6 +80,53 @@ async function counts(db: Db) {
   return r.rows[0];
 }
 
+/** Empties the cache. The cascade reaches the append-only feedback tables, whose triggers refuse
+ * TRUNCATE; this throwaway database may bypass triggers for the reset (as
+ * tests/integration/sync-helpers.ts). */
+async function emptyCache(db: Db) {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`set local session_replication_role = replica`);
+    await tx.execute(sql.raw(`truncate executions, ${ROLLUP_TABLE_LIST} cascade`));
+  });
+}
+
+/** One real backfill of every simulated execution; its throughput and page latencies. */
+async function backfill(db: Db, sim: Awaited<ReturnType<typeof startSimulator>>, label: string) {
+  const idv = client(sim.url, sim.clientId, sim.clientSecret);
+  const options = { ...DEFAULT_SYNC_OPTIONS, detailConcurrency: CONCURRENCY, pageSize: PAGE };
+  const { run } = await openRun(db, 'backfill', { overlapMs: options.overlapMs, pageSize: PAGE });
+  const before = sim.stats();
+  const latencies: number[] = [];
+  const started = performance.now();
+  const done = await executeRun({ db, idv, options }, run.id, {
+    owner: 'bench',
+    onPage: (p) => {
+      const ms = p.committedAt.getTime() - p.listedAt.getTime();
+      for (let i = 0; i < p.executions; i++) latencies.push(ms);
+    },
+    onProgress: (r) => process.stdout.write(`\r[bench] backfill, ${label}: ${r.seen}/${N}   `),
+  });
+  const elapsed = (performance.now() - started) / 1000;
+  process.stdout.write('\n');
+  if (done?.state !== 'completed') throw new Error(`backfill ended ${done?.state}: ${done?.error}`);
+  const after = sim.stats();
+  const c = await counts(db);
+  latencies.sort((a, b) => a - b);
+  if (c.e !== N) throw new Error(`expected ${N} executions in the cache, found ${c.e}`);
+  return {
+    counts: c,
+    stats: {
+      executions: c.e,
+      seconds: elapsed,
+      perSec: c.e / elapsed,
+      p50: percentile(latencies, 50),
+      p95: percentile(latencies, 95),
+      requests: after.requests - before.requests,
+      tokens: idv.tokens.tokenRequests,
+    },
+  };
+}
+
 async function main() {
   const log = (s: string) => console.log(`[bench] ${s}`);
   const database = await createTestDatabase('bench');
@@ -92,45 +143,26 @@ async function main() {
   });
   const db = createDb(database.url, 8);
   try {
-    // ---- the real backfill ------------------------------------------------------------------
-    const idv = client(sim.url, sim.clientId, sim.clientSecret);
-    const options = { ...DEFAULT_SYNC_OPTIONS, detailConcurrency: CONCURRENCY, pageSize: PAGE };
-    const { run } = await openRun(db, 'backfill', { overlapMs: options.overlapMs, pageSize: PAGE });
-    const before = sim.stats();
-    const latencies: number[] = [];
-    const started = performance.now();
-    const done = await executeRun({ db, idv, options }, run.id, {
-      owner: 'bench',
-      onPage: (p) => {
-        const ms = p.committedAt.getTime() - p.listedAt.getTime();
-        for (let i = 0; i < p.executions; i++) latencies.push(ms);
-      },
-      onProgress: (r) => process.stdout.write(`\r[bench] backfill: ${r.seen}/${N}   `),
-    });
-    const elapsed = (performance.now() - started) / 1000;
-    process.stdout.write('\n');
-    if (done?.state !== 'completed') throw new Error(`backfill ended ${done?.state}: ${done?.error}`);
-    const after = sim.stats();
-    const c = await counts(db);
-    latencies.sort((a, b) => a - b);
-    const fast = {
-      executions: c.e,
-      seconds: elapsed,
-      perSec: c.e / elapsed,
-      p50: percentile(latencies, 50),
-      p95: percentile(latencies, 95),
-      requests: after.requests - before.requests,
-      tokens: idv.tokens.tokenRequests,
-    };
-    if (c.e !== N) throw new Error(`expected ${N} executions in the cache, found ${c.e}`);
+    // ---- the real backfill, queue matching on, then off --------------------------------------
+    const on = await backfill(db, sim, 'matching on');
+    const fast = on.stats;
+    const c = on.counts;
+    const opened = (await db.execute<{ n: number }>(sql`select count(*)::int as n from cases`)).rows[0].n;
+    // Matching off: a second fresh database (a backfill resumes from the last run's position),
+    // every filter queue archived.
+    const offDatabase = await createTestDatabase('bench');
+    const offDb = createDb(offDatabase.url, 8);
+    let off: typeof fast;
+    try {
+      await offDb.execute(sql`update case_queues set archived = true where kind = 'filter'`);
+      off = (await backfill(offDb, sim, 'matching off')).stats;
+    } finally {
+      await offDb.$client.end().catch(() => undefined);
+      await offDatabase.drop();
+    }
 
     // ---- the naive sequential client ---------------------------------------------------------
-    // The cascade reaches the append-only feedback tables, whose triggers refuse TRUNCATE; this
-    // throwaway database may bypass triggers for the reset (as tests/integration/sync-helpers.ts).
-    await db.transaction(async (tx) => {
-      await tx.execute(sql`set local session_replication_role = replica`);
-      await tx.execute(sql.raw(`truncate executions, ${ROLLUP_TABLE_LIST} cascade`));
-    });
+    await emptyCache(db);
     const naiveIdv = client(sim.url, sim.clientId, sim.clientSecret);
     const naiveBefore = sim.stats();
     const naiveLat: number[] = [];
@@ -174,10 +206,14 @@ async function main() {
       `${'client'.padEnd(22)} ${'execs'.padStart(6)} ${'seconds'.padStart(8)} ${'execs/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'requests'.padStart(9)} ${'tokens'.padStart(7)}`,
     );
     console.log(row(`backfill (c=${CONCURRENCY}, page ${PAGE})`, fast));
+    console.log(row('backfill, no matching', off));
     console.log(row('naive sequential', naive));
     console.log('');
     console.log(
       `throughput ratio: ${(fast.perSec / naive.perSec).toFixed(1)}x  (target: at least 200 executions/s; ${fast.perSec >= 200 ? 'met' : 'NOT met'})`,
+    );
+    console.log(
+      `queue matching: ${fast.perSec.toFixed(1)} executions/s with it (${opened} cases opened in ingest), ${off.perSec.toFixed(1)} without (${((1 - fast.perSec / off.perSec) * 100).toFixed(0)} % slower with it; target with it: at least 200 executions/s, ${fast.perSec >= 200 ? 'met' : 'NOT met'})`,
     );
     const expected = 1 + Math.floor(fast.seconds / RENEW_AFTER);
     console.log(

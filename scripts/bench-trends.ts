@@ -19,7 +19,8 @@ import { createDb, type Db } from '@/lib/db/client';
 import { runMigrations } from '@/lib/db/migrate';
 import { getTrendsData, type TrendsSource } from '@/lib/data/trends';
 import { addDays, bucketsOf, isoDay, resolveTrendsFilters } from '@/lib/trends/shared';
-import { applyRollupChanges, rebuildRollup, ROLLUP_TABLE_LIST } from '@/lib/sync/rollup';
+import { rebuildRollup, ROLLUP_TABLE_LIST } from '@/lib/sync/rollup';
+import { measureUpkeep } from './bench/rollup-upkeep';
 
 const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def;
 const flag = (name: string) => process.argv.includes(`--${name}`);
@@ -225,7 +226,7 @@ async function main() {
       log(`Seeded in ${secs(t0)}.`);
     } else log(`Reusing ${have.toLocaleString('en-US')} executions in ${DB_NAME}.`);
 
-    let t0 = performance.now();
+    const t0 = performance.now();
     // --no-rebuild (with --keep): time the kept rollup as it is, to iterate on the queries.
     const built = flag('no-rebuild') ? { executions: NaN } : await rebuildRollup(db);
     await c.query(`vacuum analyze ${ROLLUP_TABLE_LIST}`);
@@ -236,42 +237,15 @@ async function main() {
       `Rollup rebuilt from raw rows in ${secs(t0)} (${built.executions.toLocaleString('en-US')} executions; rows: ${sizes.rows.map((r) => `${r.t} ${Number(r.n).toLocaleString('en-US')}`).join(', ')}).`,
     );
 
-    // What ingest adds per execution: the rollup delta of a new execution, applied and reverted.
-    const sample =
-      await c.query(`select id, created_at, status, decision_type, decision_label, risk_score, definition_key, issuing_country, document_type,
-      feedback_status, feedback_reason, capability_tags, array(select rule_id from rule_results r where r.execution_id = e.id and r.matched) as rules
-      from executions e order by created_at desc limit 200`);
-    const rows = sample.rows.map((r) => ({
-      id: r.id,
-      createdAt: r.created_at,
-      status: r.status,
-      decisionType: r.decision_type,
-      decisionLabel: r.decision_label,
-      riskScore: r.risk_score,
-      definitionKey: r.definition_key,
-      issuingCountry: r.issuing_country,
-      documentType: r.document_type,
-      feedbackStatus: r.feedback_status,
-      feedbackReason: r.feedback_reason,
-      capabilityTags: r.capability_tags,
-      matchedRuleIds: r.rules,
-    }));
-    // Inside one transaction, as ingest calls it (so a commit's flush is not counted), then on its own.
-    let perInsert = 0;
-    await db.transaction(async (tx) => {
-      t0 = performance.now();
-      for (const row of rows) await applyRollupChanges(tx, [{ before: null, after: row }]);
-      perInsert = (performance.now() - t0) / rows.length;
-      for (const row of rows) await applyRollupChanges(tx, [{ before: row, after: null }]);
-    });
-    t0 = performance.now();
-    for (const row of rows.slice(0, 50))
-      await db.transaction((tx) => applyRollupChanges(tx, [{ before: null, after: row }]));
-    const perOwn = (performance.now() - t0) / 50;
-    for (const row of rows.slice(0, 50))
-      await db.transaction((tx) => applyRollupChanges(tx, [{ before: row, after: null }]));
+    // What ingest adds per execution, the ways ingest calls the rollup (scripts/bench/rollup-upkeep.ts).
+    const u = await measureUpkeep(url.toString(), c);
+    const way = (w: (typeof u)['page']) =>
+      `${w.p50.toFixed(2)} ms (p95 ${w.p95.toFixed(2)}), CPU ${w.cpu.toFixed(2)} ms (database ${w.dbCpu.toFixed(2)})`;
+    log(`Rollup upkeep per ingested execution, inside ingest's transaction (target: at most 2 ms):`);
+    log(`  in a page of ${u.pageSize} (backfill, poll):            ${way(u.page)}`);
+    log(`  alone in its transaction (fetch after a callback): ${way(u.alone)}`);
     log(
-      `Rollup upkeep per ingested execution (16 cube rows per table): ${perInsert.toFixed(2)} ms inside ingest's transaction, ${perOwn.toFixed(2)} ms as a transaction of its own.`,
+      `  baseline, one call per execution in one transaction: ${way(u.naive)}; ${(u.naive.cpu / u.page.cpu).toFixed(1)}x the CPU of a page's, ${(u.naive.cpu / u.alone.cpu).toFixed(1)}x alone`,
     );
 
     const today = isoDay(new Date());

@@ -92,11 +92,12 @@ export async function startServices(opts: {
     process.env.DB_POOL_MAX ||= '4';
     await registerFeedbackWorkers(worker.boss, { idv: () => idv, log: (s) => opts.log(`feedback: ${s}`) });
     // Checkpoints and verification of the audit chain, signed with a key kept outside the database.
-    await registerEvidenceWorkers(worker.boss, {
+    const evidence = await registerEvidenceWorkers(worker.boss, {
       db: worker.deps.db,
       key: auditSigningKey(path.resolve(opts.env.DATA_DIR)),
       log: (s) => opts.log(`audit: ${s}`),
     });
+    stops.push(() => evidence.stop());
     // Outgoing webhooks: the outbox pump, deliveries, and the watch for spikes and sync incidents.
     const hooks = await registerWebhookWorkers(worker.boss, {
       ...webhookOptionsFromEnv(opts.env),

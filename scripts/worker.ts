@@ -28,7 +28,7 @@ async function main() {
   const idv = cliIdvClient(env, dataDir);
   const worker = await startProcessWorker({ env, databaseUrl: database.url, idv, log });
   await registerFeedbackWorkers(worker.boss, { idv: () => idv, log: (s) => log(`feedback: ${s}`) });
-  await registerEvidenceWorkers(worker.boss, {
+  const evidence = await registerEvidenceWorkers(worker.boss, {
     db: worker.deps.db,
     key: auditSigningKey(dataDir),
     log: (s) => log(`audit: ${s}`),
@@ -49,6 +49,7 @@ async function main() {
     let code = 0;
     try {
       await hooks.stop();
+      await evidence.stop();
       await worker.stop();
       await closeDb();
     } catch (err) {

@@ -25,7 +25,7 @@ export const submitFeedbackAction = defineAction(
     const r = await submitFeedback(user, input);
     if (!r.ok) return r;
     revalidatePath(`/executions/${input.executionId}`);
-    return { ...r, data: { ...r.data, panel: await getFeedbackPanel(input.executionId) } };
+    return { ...r, data: { ...r.data, panel: await getFeedbackPanel(input.executionId, user.id) } };
   },
 );
 
@@ -37,8 +37,8 @@ export const retryFeedbackAction = defineAction(
 /** The panel's data again, for polling while a delivery is under way. */
 export const getFeedbackPanelAction = defineAction(
   { name: 'feedback.panel', role: 'analyst', schema: executionIdSchema },
-  async (input) => {
-    const panel = await getFeedbackPanel(input.executionId);
+  async (input, user) => {
+    const panel = await getFeedbackPanel(input.executionId, user.id);
     if (!panel) return { ok: false as const, code: 'INVALID' as const, error: 'This execution is not in Verdict.' };
     return { ok: true as const, data: panel };
   },
@@ -47,7 +47,7 @@ export const getFeedbackPanelAction = defineAction(
 /** What the bulk confirmation shows: how many, the combined blast radius, and the versions to guard with. */
 export const previewBulkFeedbackAction = defineAction(
   { name: 'feedback.bulk_preview', role: 'analyst', schema: executionIdsSchema },
-  async (input) => getBulkFeedbackPreview(input.executionIds),
+  async (input, user) => getBulkFeedbackPreview(input.executionIds, user.id),
 );
 
 // No revalidation here: re-rendering the list would drop its selection, and with it the open

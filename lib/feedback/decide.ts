@@ -5,11 +5,13 @@ import { db, type Tx } from '@/lib/db/client';
 import { executions, feedbackSubmissions } from '@/lib/db/schema';
 import type { FeedbackState } from '@/lib/db/schema/feedback';
 import { and, eq, sql } from 'drizzle-orm';
+import { isSealedExecution } from '@/lib/qa/seal';
 import { deliveryQueue, enqueueDelivery, recordEvent, refreshDeliveryState } from './store';
 import {
   type Decision,
   type FeedbackUser,
   REPLACEABLE,
+  SEALED_LABEL_MESSAGE,
   type SubmitOutcome,
   describeLabel,
   supersedeOlder,
@@ -42,6 +44,8 @@ export async function retryFeedback(actor: FeedbackUser, submissionId: string): 
   return db().transaction(async (tx) => {
     const { s, error } = await lockSubmission(tx, submissionId);
     if (!s) return error;
+    if (await isSealedExecution(tx, s.executionId, actor.id))
+      return { ok: false as const, code: 'FORBIDDEN' as const, error: SEALED_LABEL_MESSAGE };
     if (s.state !== 'failed') return stateConflict(s.state, 'retried');
     await tx
       .update(feedbackSubmissions)

@@ -10,6 +10,7 @@ import type { FeedbackState } from '@/lib/db/schema/feedback';
 import { formatDateTime } from '@/lib/format';
 import type { DbOrTx, Tx } from '@/lib/db/client';
 import { inTx } from '@/lib/db/tx';
+import { isSealedExecution, sealedExecutionIds } from '@/lib/qa/seal';
 import {
   REASON_LABELS,
   STATUS_LABELS,
@@ -70,6 +71,9 @@ export const REPLACEABLE: FeedbackState[] = ['awaiting_approval', 'pending', 'fa
 
 export const describeLabel = (status: string, reason: string | null | undefined) =>
   `${STATUS_LABELS[status as FeedbackStatus] ?? status}${reason && reason !== 'NA' ? ` · ${REASON_LABELS[reason as FeedbackReason] ?? reason}` : ''}`;
+
+export const SEALED_LABEL_MESSAGE =
+  'The label is sealed until this case’s QA review is decided, and it cannot be changed until then. The QA review has its own decision form.';
 
 const conflictMessage = (l: Latest) =>
   `This execution's feedback changed since you opened it: ${l.submittedByEmail} submitted ${describeLabel(l.status, l.reason)} at ${formatDateTime(l.submittedAt)}. Review the history, then submit again if you still disagree.`;
@@ -237,6 +241,10 @@ export async function submitFeedback(
         fieldErrors: { executionId: ['This execution is not in Verdict.'] },
       };
     }
+    // A label sealed for the actor (lib/qa/seal.ts) is neither changed nor named: the answers below
+    // ("already labelled …", "changed since …") would tell it, and with it the first outcome.
+    if (await isSealedExecution(tx, ex.id, actor.id))
+      return { ok: false as const, code: 'FORBIDDEN' as const, error: SEALED_LABEL_MESSAGE };
 
     const [again] = await tx
       .select({
@@ -339,6 +347,14 @@ export async function submitBulkFeedback(
         error: `${missing} of the selected executions ${missing === 1 ? 'is' : 'are'} not in Verdict; nothing was labelled.`,
       };
     }
+    // The confirmation leaves sealed executions out; a request that names one is refused whole.
+    const sealed = (await sealedExecutionIds(tx, actor.id, ids)).size;
+    if (sealed)
+      return {
+        ok: false as const,
+        code: 'FORBIDDEN' as const,
+        error: `${sealed} of the selected executions ${sealed === 1 ? 'has its label' : 'have their labels'} sealed until a QA review is decided; nothing was labelled.`,
+      };
 
     const previous = await tx
       .select({ batchId: feedbackSubmissions.batchId, state: feedbackSubmissions.state })

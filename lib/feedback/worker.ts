@@ -1,6 +1,6 @@
 import 'server-only';
 import type PgBoss from 'pg-boss';
-import { ensureQueue, QUEUES } from '@/lib/jobs/boss';
+import { ensureQueue, QUEUES, workById } from '@/lib/jobs/boss';
 import { deliverFeedback, rescueStuckFeedback, type DeliveryOptions } from './deliver';
 import { logError } from '@/lib/log';
 
@@ -22,17 +22,7 @@ export interface FeedbackWorkerOptions extends DeliveryOptions {
 export async function registerFeedbackWorkers(boss: PgBoss, options: FeedbackWorkerOptions = {}): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < Math.max(1, options.concurrency ?? 2); i++) {
-    ids.push(
-      await boss.work<{ feedbackId?: unknown }>(
-        QUEUES.deliverFeedback,
-        { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 },
-        async ([job]) => {
-          const id = typeof job.data?.feedbackId === 'string' ? job.data.feedbackId : '';
-          if (!/^[0-9a-f-]{36}$/i.test(id)) return;
-          await deliverFeedback(id, options);
-        },
-      ),
-    );
+    ids.push(await workById(boss, QUEUES.deliverFeedback, 'feedbackId', (id) => deliverFeedback(id, options), options));
   }
   await ensureQueue(boss, FEEDBACK_RESCUE_QUEUE);
   await boss.schedule(FEEDBACK_RESCUE_QUEUE, '* * * * *');

@@ -32,6 +32,10 @@ export const QUEUES = {
   rematchCases: 'cases.rematch',
   /** Every minute: claims untouched for CASE_CLAIM_MINUTES return to their queue. */
   releaseClaims: 'cases.release',
+  /** Sample one week's resolved cases for QA. Data: { runId } (lib/qa/sample.ts) */
+  qaSample: 'qa.sample',
+  /** Mondays: sample the week that just ended, when sampling is on. */
+  qaWeekly: 'qa.weekly',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -53,6 +57,9 @@ const QUEUE_OPTIONS: Partial<Record<QueueName, Omit<PgBoss.Queue, 'name'>>> = {
   [QUEUES.webhookWatch]: { policy: 'short', retryLimit: 0, expireInSeconds: 600 },
   [QUEUES.rematchCases]: { retryLimit: 3, retryDelay: 10, expireInSeconds: 3600 },
   [QUEUES.releaseClaims]: { policy: 'short', retryLimit: 0, expireInSeconds: 300 },
+  // A failed sampling is retried: the deterministic draw makes a rerun add only what is missing.
+  [QUEUES.qaSample]: { retryLimit: 3, retryDelay: 30, expireInSeconds: 3600 },
+  [QUEUES.qaWeekly]: { policy: 'short', retryLimit: 0, expireInSeconds: 600 },
 };
 
 /** JOB_SCHEMA (lib/env.ts, default pgboss), read without validating the whole configuration. */
@@ -151,4 +158,26 @@ export function jobDb(tx: Tx): PgBoss.Db {
     tx as unknown as { session: { client: { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> } } }
   ).session.client;
   return { executeSql: (text, values) => client.query(text, values) as Promise<{ rows: never[] }> };
+}
+
+/**
+ * Works a queue whose jobs name one record by its UUID (`data[key]`): one job at a time, polled
+ * every `pollingIntervalSeconds`. A job without a well-formed id is dropped: it names nothing to
+ * work on, and the record it meant is not touched. Returns the worker's id (for boss.offWork).
+ */
+export function workById(
+  boss: PgBoss,
+  queue: string,
+  key: string,
+  handle: (id: string) => Promise<unknown>,
+  options: { pollingIntervalSeconds?: number } = {},
+): Promise<string> {
+  return boss.work<Record<string, unknown>>(
+    queue,
+    { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1 },
+    async ([job]) => {
+      const id = job.data?.[key];
+      if (typeof id === 'string' && /^[0-9a-f-]{36}$/i.test(id)) await handle(id);
+    },
+  );
 }

@@ -8,7 +8,7 @@
  * again on the vendor's schedule (40, 60, 100 ... 940 s); steps and rules 404 when the
  * execution is not processed or its data was wiped.
  */
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, lte } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import { callbacks, executions } from '@/lib/db/schema';
 import type { IdvClient } from '@/lib/idv/client';
@@ -106,6 +106,13 @@ export async function fetchExecution(
 
   const outcome = await db.transaction(async (tx) => {
     const r = await ingestExecution(tx, input);
+    // A stale mark set before these requests went out is answered by them, also when nothing
+    // changed (an unchanged result writes no row, so the write's own reset does not happen).
+    if (r.outcome === 'unchanged')
+      await tx
+        .update(executions)
+        .set({ staleSince: null })
+        .where(and(eq(executions.id, id), lte(executions.staleSince, fetchedAt)));
     await tx
       .update(callbacks)
       .set({ processedAt: new Date(), error: null })

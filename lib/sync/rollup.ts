@@ -216,11 +216,14 @@ function cubeOf(k: RollupKeys): Array<[number, string, string, string, string]> 
 
 /**
  * Applies the change of each execution from `before` (null: new) to `after` to the rollup, in
- * the caller's transaction. This is ingest's change hook. One statement adds every delta to
- * the four tables (and refreshes rule names); a second one drops the rows that reached zero
- * and refreshes the day summaries of the risk scores that moved. Each table's deltas travel as one JSON parameter (an array
- * of rows, each an array of the key values in column order, then n): a VALUES list of typed
- * placeholders cost more to build and to parse than the database spent on the rows.
+ * the caller's transaction. This is ingest's change hook. A page's changes are summed per
+ * rollup row first (`Deltas`), so a row that many executions share is written once. One
+ * statement adds every delta to the four tables, brings the day summaries of the risk scores
+ * that moved up to date (`refreshRiskDays`, under the locks of their days: `lockRiskDays`) and
+ * refreshes rule names; only when some count went down, a second one drops the rows that
+ * reached zero. Each table's deltas travel as one JSON parameter (an array of rows, each an
+ * array of the key values in column order, then n): a VALUES list of typed placeholders cost
+ * more to build and to parse than the database spent on the rows.
  */
 export async function applyRollupChanges(
   tx: DbOrTx,
@@ -274,10 +277,16 @@ export async function applyRollupChanges(
     steps.push(
       sql`up_names as (${ruleNamesUpsert(sql`r.execution_id = any(${sql.param(withRules.sort())}::uuid[])`)})`,
     );
+  // The day summaries of the day-grain histogram deltas (key, score, n), in the same statement.
+  const dayDeltas = (tables.find((x) => x.t === 'risk')?.list ?? [])
+    .filter((d) => Number(d.key[0]) < MONTH_SCOPE)
+    .map((d) => [...d.key, d.n]);
+  steps.push(...refreshRiskDays(dayDeltas));
+  await lockRiskDays(tx, [...new Set(dayDeltas.map((d) => String(d[4])))]);
   if (steps.length) await tx.execute(sql`with ${sql.join(steps, sql`, `)} select 1`);
-  // A second statement (a CTE of the one above would not see the counts it wrote): drop the
-  // rows whose count reached zero, which no longer describe any execution, and refresh the day
-  // summaries of the risk histogram rows that moved.
+  // Only when some count went down, a second statement (a CTE of the one above would not see
+  // the counts it wrote): drop the rows whose count reached zero, which no longer describe any
+  // execution.
   const after: SQL[] = [];
   for (const { t, list } of tables) {
     const down = list.filter((d) => d.n < 0);
@@ -291,53 +300,108 @@ export async function applyRollupChanges(
       using (select ${fromJson} from jsonb_array_elements(${JSON.stringify(down.map((d) => d.key))}::jsonb) r) as x
       where t.n = 0 and ${on})`);
   }
-  const riskDays = new Map<string, Array<string | number>>();
-  for (const d of tables.find((x) => x.t === 'risk')?.list ?? []) {
-    if (Number(d.key[0]) >= MONTH_SCOPE) continue;
-    const key = d.key.slice(0, CUBE_KEYS.length);
-    riskDays.set(JSON.stringify(key), key);
-  }
-  after.push(...refreshRiskDays([...riskDays.keys()].sort().map((k) => riskDays.get(k)!)));
   if (after.length) await tx.execute(sql`with ${sql.join(after, sql`, `)} select 1`);
 }
 
 const CUBE_COLUMNS = CUBE_KEYS.map(([c]) => c);
 const CUBE_KEY_LIST = sql.raw(CUBE_COLUMNS.join(', '));
 const CUBE_KEY_LIST_T = sql.raw(CUBE_COLUMNS.map((c) => `t.${c}`).join(', '));
+const CUBE_KEY_LIST_X = sql.raw(CUBE_COLUMNS.map((c) => `x.${c}`).join(', '));
+const CUBE_KEY_LIST_D = sql.raw(CUBE_COLUMNS.map((c) => `d.${c}`).join(', '));
 /** Equality of the cube keys of two aliases. */
 const onKeys = (a: string, b: string) => sql.raw(CUBE_COLUMNS.map((c) => `${a}.${c} = ${b}.${c}`).join(' and '));
 
 /**
- * Count, sum and p90 (percentile_disc(0.9) in float8, as Postgres computes it) of the scores
- * 0..100 of each day-grain trend_risk cube key matching `where` (over trend_risk aliased t), or
- * of the (distinct) keys of the relation `keys`, read from the primary key, key by key.
+ * Count, sum and p90 (percentile_disc(0.9), the first score whose cumulative count reaches
+ * ceil(0.9 * n) in float8, as Postgres computes it) of each day-grain cube key of `histogram`
+ * (a relation of cube keys, risk_score 0..100 and n > 0), with how many scores lie below p90 and
+ * at it.
  */
-function riskDaysOf(where: SQL, keys?: SQL): SQL {
+function riskDaysOf(histogram: SQL): SQL {
   return sql`select ${CUBE_KEY_LIST}, sum(n)::int as n, sum(risk_score::bigint * n)::bigint as sum,
-      min(risk_score) filter (where cum >= ceil(0.9::float8 * total::float8)) as p90
+      min(risk_score) filter (where cum >= target) as p90,
+      coalesce(max(cum) filter (where cum < target), 0)::int as below_p90,
+      (min(cum) filter (where cum >= target) - coalesce(max(cum) filter (where cum < target), 0))::int as at_p90
     from (
-      select ${CUBE_KEY_LIST_T}, t.risk_score, t.n,
-        sum(t.n) over (partition by ${CUBE_KEY_LIST_T} order by t.risk_score rows unbounded preceding) as cum,
-        sum(t.n) over (partition by ${CUBE_KEY_LIST_T}) as total
-      from ${keys ? sql`${keys} k join trend_risk t on ${onKeys('k', 't')}` : sql`trend_risk t`}
-      where t.scope < ${MONTH_SCOPE} and t.risk_score >= 0 and t.n > 0 and ${where}
+      select *, ceil(0.9::float8 * total::float8) as target from (
+        select ${CUBE_KEY_LIST_T}, t.risk_score, t.n,
+          sum(t.n) over (partition by ${CUBE_KEY_LIST_T} order by t.risk_score rows unbounded preceding) as cum,
+          sum(t.n) over (partition by ${CUBE_KEY_LIST_T}) as total
+        from ${histogram} t
+      ) w
     ) h group by ${CUBE_KEY_LIST}`;
 }
 
 /**
- * Statement steps that recompute the trend_risk_days rows of these day-grain cube keys from
- * trend_risk (dropping those left without scores). They must run after the statement that
- * wrote trend_risk (a CTE does not see the writes of its siblings); rows of trend_risk whose
- * count reached zero, dropped by sibling steps, are left out by `n > 0`.
+ * The class of the advisory locks that serialise the upkeep of one day's trend_risk_days rows
+ * (two-key form: a space of its own, apart from the one-key locks ingest takes per execution and
+ * the migrations' lock); the second key is the day, as days since 1970-01-01.
  */
-function refreshRiskDays(keys: Array<Array<string | number>>): SQL[] {
-  if (keys.length === 0) return [];
+const RISK_DAY_LOCK = 72737015;
+
+/**
+ * Takes the day locks of `days` (ISO dates) for the rest of the caller's transaction, in sorted
+ * order so that two pages touching the same days cannot deadlock, in a statement of its own
+ * before the rollup statement.
+ *
+ * Why: `refreshRiskDays` rebuilds a day's summary from what its statement sees, trend_risk and
+ * trend_risk_days as of the statement's start, and then writes absolute values. Without the
+ * lock, transaction A writes the day's summary and stays open (ingest goes on with case matching;
+ * a fetch with its callback's bookkeeping); B's rollup statement starts meanwhile, computes the
+ * day from a snapshot without A's change, waits for A's row lock, and once A commits, replaces
+ * A's summary with one that lacks A's change (the histogram itself, written as deltas, stays
+ * right). With the lock, B waits before its statement starts, and in READ COMMITTED (ingest's
+ * level) that statement's snapshot then includes A's commit.
+ */
+async function lockRiskDays(tx: DbOrTx, days: string[]) {
+  if (!days.length) return;
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(${RISK_DAY_LOCK}::int, (d - date '1970-01-01')::int)
+      from unnest(${sql.param(days.sort())}::date[]) as d order by d`,
+  );
+}
+
+/**
+ * Statement steps that bring the trend_risk_days rows of the day-grain cube keys whose scores
+ * moved (`deltas`: key values, score, n) up to date, in the statement that writes the same
+ * deltas to trend_risk: it reads trend_risk as it was before and adds the deltas itself.
+ *
+ * Most changes leave a key's p90 where it was, and the row's counts below and at p90 tell so
+ * from the deltas alone: p90 stays exactly when, after the change, fewer than ceil(0.9 * n)
+ * scores lie below it and at least that many at or below it. Those rows get their new counts
+ * in place; only the others (p90 moved, a new key, a row from before the counts) walk their
+ * histogram again, and those left without scores are dropped. Walking every moved key's
+ * histogram in every ingest, in a statement of its own, once cost more than the four tables'
+ * writes together.
+ */
+function refreshRiskDays(deltas: Array<Array<string | number>>): SQL[] {
+  if (deltas.length === 0) return [];
+  const score = `(r->>${CUBE_KEYS.length})::integer`;
+  const n = `(r->>${CUBE_KEYS.length + 1})::integer`;
   return [
-    sql`rd_keys as (select ${fromJsonRow(CUBE_KEYS)} from jsonb_array_elements(${JSON.stringify(keys)}::jsonb) r)`,
-    sql`rd_sums as (${riskDaysOf(sql`true`, sql`rd_keys`)})`,
+    sql`rd_d as (select ${fromJsonRow(CUBE_KEYS)}, ${sql.raw(score)} as score, ${sql.raw(n)} as d
+      from jsonb_array_elements(${JSON.stringify(deltas)}::jsonb) r where ${sql.raw(score)} >= 0)`,
+    sql`rd_cur as (select ${CUBE_KEY_LIST_X}, x.n + sum(d.d) as n, x.sum + sum(d.score::bigint * d.d) as sum,
+        x.below_p90 + coalesce(sum(d.d) filter (where d.score < x.p90), 0) as below,
+        x.at_p90 + coalesce(sum(d.d) filter (where d.score = x.p90), 0) as at
+      from rd_d d join trend_risk_days x on ${onKeys('x', 'd')}
+      where x.below_p90 is not null group by ${CUBE_KEY_LIST_X})`,
+    sql`rd_fast as (select * from rd_cur
+      where below < ceil(0.9::float8 * n::float8) and ceil(0.9::float8 * n::float8) <= below + at)`,
+    sql`rd_keys as (select distinct ${CUBE_KEY_LIST} from rd_d d
+      where not exists (select 1 from rd_fast f where ${onKeys('f', 'd')}))`,
+    sql`rd_hist as (select ${CUBE_KEY_LIST}, risk_score, sum(n) as n from (
+        select ${CUBE_KEY_LIST_T}, t.risk_score, t.n from rd_keys k join trend_risk t on ${onKeys('k', 't')}
+          where t.risk_score >= 0
+        union all select ${CUBE_KEY_LIST_D}, d.score, d.d from rd_keys k join rd_d d on ${onKeys('k', 'd')}) h
+      group by ${CUBE_KEY_LIST}, risk_score having sum(n) > 0)`,
+    sql`rd_sums as (${riskDaysOf(sql`rd_hist`)})`,
+    sql`rd_set as (update trend_risk_days t set n = f.n, sum = f.sum, below_p90 = f.below, at_p90 = f.at
+      from rd_fast f where ${onKeys('t', 'f')})`,
     sql`rd_del as (delete from trend_risk_days d using rd_keys k where ${onKeys('d', 'k')} and not exists (select 1 from rd_sums s where ${onKeys('s', 'd')}))`,
-    sql`rd_up as (insert into trend_risk_days (${CUBE_KEY_LIST}, n, sum, p90) select * from rd_sums
-      on conflict (${CUBE_KEY_LIST}) do update set n = excluded.n, sum = excluded.sum, p90 = excluded.p90)`,
+    sql`rd_up as (insert into trend_risk_days (${CUBE_KEY_LIST}, n, sum, p90, below_p90, at_p90) select * from rd_sums
+      on conflict (${CUBE_KEY_LIST}) do update set n = excluded.n, sum = excluded.sum, p90 = excluded.p90,
+        below_p90 = excluded.below_p90, at_p90 = excluded.at_p90)`,
   ];
 }
 
@@ -421,7 +485,11 @@ export async function rebuildRollup(database: Db, range: DayRange = {}): Promise
       group by day, rule_id, fb, cube(dk, ic, dt)`);
 
     await tx.execute(sql`delete from trend_risk_days r where ${days('r')}`);
-    await tx.execute(sql`insert into trend_risk_days (${CUBE_KEY_LIST}, n, sum, p90) ${riskDaysOf(days('t'))}`);
+    await tx.execute(
+      sql`insert into trend_risk_days (${CUBE_KEY_LIST}, n, sum, p90, below_p90, at_p90) ${riskDaysOf(
+        sql`(select * from trend_risk r where r.scope < ${MONTH_SCOPE} and r.risk_score >= 0 and r.n > 0 and ${days('r')})`,
+      )}`,
+    );
 
     // Month rows of every month the range touches, summed from the day rows (whole months,
     // so a rebuild of a few days leaves its months right).

@@ -155,7 +155,7 @@ describe('four-eyes', () => {
     );
     expect(rej.ok && rej.data.state).toBe('rejected');
     expect(await delivery(e.id)).toBeNull();
-    const panel = await getFeedbackPanel(e.id);
+    const panel = await getFeedbackPanel(e.id, analyst.id);
     expect(panel?.latest).toMatchObject({
       state: 'rejected',
       approvalComment: 'The selfie is a printed photo: this is not a genuine customer',
@@ -242,7 +242,7 @@ describe('bulk', () => {
   it('labels each selected execution on its own, skips those that changed since the confirmation, and reports progress', async () => {
     const sel = ex.slice(7, 11);
     const ids = sel.map((e) => e.id);
-    const preview = await getBulkFeedbackPreview(ids);
+    const preview = await getBulkFeedbackPreview(ids, analyst.id);
     expect(preview).toMatchObject({ count: 4, missing: [] });
     expect(Object.values(preview.versions)).toEqual(['none', 'none', 'none', 'none']);
 
@@ -303,7 +303,7 @@ describe('bulk', () => {
       ),
     );
     const oldIds = old.map((o) => (o.ok ? o.data.submissionId : ''));
-    const preview = await getBulkFeedbackPreview([a.id, b.id]);
+    const preview = await getBulkFeedbackPreview([a.id, b.id], analyst.id);
     expect(preview.versions).toEqual({ [a.id]: oldIds[0], [b.id]: oldIds[1] });
     const r = await submitBulkFeedback(
       manager,
@@ -317,7 +317,7 @@ describe('bulk', () => {
     expect(r.ok && r.data.created).toBe(2);
     for (const [i, e] of [a, b].entries()) {
       const replaced = await stateOf(oldIds[i]);
-      const panel = await getFeedbackPanel(e.id);
+      const panel = await getFeedbackPanel(e.id, analyst.id);
       expect(replaced).toMatchObject({ state: 'superseded', supersededBy: panel!.latest!.id });
       expect(panel!.latest).toMatchObject({ status: 'NOT_FRAUD', batchId: r.ok ? r.data.batchId : '' });
     }
@@ -363,19 +363,23 @@ describe('blast radius', () => {
     for (const x of [a1, a2, a3, b1, b2])
       await ingestExecution(db(), { result: x.result, steps: x.steps, rules: x.rules, fetchedAt: new Date() });
 
-    const one = await getBlastRadius([a1.id]);
+    const one = await getBlastRadius([a1.id], analyst.id);
     expect(one).toMatchObject({ documentKnown: true, total: 2, later: 1 });
     expect(one.items.map((i) => [i.id, i.later])).toEqual([
       [a3.id, true],
       [a2.id, false],
     ]);
-    const combined = await getBlastRadius([a1.id, b1.id]);
+    const combined = await getBlastRadius([a1.id, b1.id], analyst.id);
     expect(combined).toMatchObject({ total: 3, later: 2, documents: 2, withoutDocument: 0 });
     expect(new Set(combined.items.map((i) => i.id))).toEqual(new Set([a2.id, a3.id, b2.id]));
 
     // Retention purged the document: the panel says so instead of claiming "nobody else".
     await db().update(executions).set({ documentKey: null }).where(eq(executions.id, b2.id));
-    expect(await getBlastRadius([b2.id])).toMatchObject({ documentKnown: false, total: 0, withoutDocument: 1 });
+    expect(await getBlastRadius([b2.id], analyst.id)).toMatchObject({
+      documentKnown: false,
+      total: 0,
+      withoutDocument: 1,
+    });
   });
 });
 

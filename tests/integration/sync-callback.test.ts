@@ -9,9 +9,18 @@ import { createBoss, QUEUES } from '@/lib/jobs/boss';
 import type { RunningSimulator } from '@/lib/simulator';
 import { drainCallbacks } from '@/lib/sync/callback-inbox';
 import { handleCallback, secretMatches, type CallbackDeps } from '@/lib/sync/callbacks';
+import { fetchExecution } from '@/lib/sync/fetch';
 import { ingestExecution } from '@/lib/sync/ingest';
 import { buildExecution } from '../fixtures/execution';
-import { callbackServer, clientFor, dropQueueSchema, queueSchema, resetCache, startSim } from './sync-helpers';
+import {
+  callbackServer,
+  clientFor,
+  dropQueueSchema,
+  queueSchema,
+  resetCache,
+  startSim,
+  TEST_OPTIONS,
+} from './sync-helpers';
 
 const SECRET = 'callback-secret-0123456789';
 const schema = queueSchema();
@@ -92,6 +101,23 @@ beforeEach(async () => {
 });
 
 describe('callback receiver', () => {
+  it('group-commits a burst: 100 callbacks at once, each stored once with its own id, in far fewer transactions', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => handleCallback(post(body(known, { userReference: `burst-${i}` })), deps())),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(100).fill(200));
+    const answered = await Promise.all(responses.map((r) => r.json() as Promise<{ id: number }>));
+    const rows = await db().execute<{ id: string; ref: string; tx: string }>(
+      sql`select id::text, body->>'userReference' as ref, xmin::text as tx from callbacks`,
+    );
+    expect(rows.rows).toHaveLength(100);
+    // Each answer names the row of its own callback.
+    const refOf = new Map(rows.rows.map((r) => [Number(r.id), r.ref]));
+    answered.forEach((a, i) => expect(refOf.get(a.id)).toBe(`burst-${i}`));
+    // The first is written alone; the ones that came meanwhile share commits.
+    expect(new Set(rows.rows.map((r) => r.tx)).size).toBeLessThan(20);
+  });
+
   it('stores a valid callback with one write and answers at once; the drain queues one fetch for repeated callbacks', async () => {
     const started = Date.now();
     const res = await handleCallback(post(body()), deps());
@@ -185,6 +211,20 @@ describe('callback receiver', () => {
     expect(row.staleSince).toBeTruthy();
   });
 
+  it('clears the stale mark when the fetch after the callback finds the execution unchanged', async () => {
+    const sync = { db: db(), idv: clientFor(sim), options: TEST_OPTIONS };
+    const job = { ...known, reason: 'callback' as const, attempt: 0 };
+    await fetchExecution(sync, job);
+    expect((await handleCallback(post(body()), deps())).status).toBe(200);
+    await drain();
+    const staleSince = async () =>
+      (await db().select({ s: executions.staleSince }).from(executions).where(eq(executions.id, known.executionId)))[0]
+        .s;
+    expect(await staleSince()).toBeTruthy();
+    expect(await fetchExecution(sync, job)).toMatchObject({ kind: 'stored', outcome: 'unchanged' });
+    expect(await staleSince()).toBeNull();
+  });
+
   const bad: Array<[string, () => Request, number, Partial<CallbackDeps['settings']>?]> = [
     ['no secret', () => post(body(), { query: '' }), 401],
     ['a wrong secret', () => post(body(), { query: '?token=wrong-secret-0123456789' }), 401],
@@ -239,6 +279,28 @@ describe('callback receiver', () => {
       expect(await counts()).toEqual(before);
     });
   }
+
+  it("gives the same answers through the console server's own door (before Next)", async () => {
+    for (const [what, request, status, settings] of bad) {
+      const server = await callbackServer(deps(settings));
+      try {
+        const before = await counts();
+        const req = request();
+        const url = new URL(req.url);
+        const res = await fetch(server.url('').replace(/\?token=$/, url.search), {
+          method: 'POST',
+          headers: req.headers,
+          body: req.body,
+          duplex: 'half',
+        } as RequestInit);
+        expect({ what, status: res.status }).toEqual({ what, status });
+        expect(await res.json()).toMatchObject({ status, detail: expect.any(String) });
+        expect(await counts()).toEqual(before);
+      } finally {
+        await server.close();
+      }
+    }
+  });
 
   it('over real HTTP, an X-Forwarded-For naming an allowed address does not pass the allowlist', async () => {
     // The request comes from 127.0.0.1 and claims 203.0.113.9 (allowed); the edge step replaces the claim.

@@ -21,7 +21,8 @@ import { listCapabilityEntries, type WorkflowExecutionResult } from '@/lib/idv/s
 import type { RunningSimulator, SimulatorOptions } from '@/lib/simulator';
 import { startTestSimulator } from '../support/simulator';
 import { imageFor } from '@/lib/simulator/images';
-import { handleCallback, type CallbackDeps } from '@/lib/sync/callbacks';
+import { serveCallback } from '@/lib/sync/callback-endpoint';
+import type { CallbackDeps } from '@/lib/sync/callbacks';
 import { DEFAULT_SYNC_OPTIONS, type SyncOptions } from '@/lib/sync/config';
 import { ROLLUP_TABLE_LIST } from '@/lib/sync/rollup';
 
@@ -94,23 +95,12 @@ export async function dropQueueSchema(db: Db, schema: string) {
   await db.execute(sql.raw(`drop schema if exists "${schema}" cascade`));
 }
 
-/** handleCallback behind a real HTTP server, as the service reaches the console. */
+/** The callback receiver behind a real HTTP server, as the service reaches the console. */
 export async function callbackServer(deps: CallbackDeps) {
-  const server = http.createServer(async (req, res) => {
-    // The console's own edge step, as scripts/console-server.ts runs it before Next.
+  const server = http.createServer((req, res) => {
+    // The console's own edge step and callback door, as scripts/console-server.ts runs them before Next.
     applyClientAddress(req);
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers.set(k, v);
-    const request = new Request(`http://127.0.0.1${req.url}`, {
-      method: req.method,
-      headers,
-      body: chunks.length ? Buffer.concat(chunks) : undefined,
-    });
-    const response = await handleCallback(request, deps);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
+    void serveCallback(req, res, deps);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as AddressInfo).port;

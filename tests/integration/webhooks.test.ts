@@ -152,7 +152,7 @@ describe('delivery', () => {
       const log = await attemptsOf(ep.id);
       return ids.every((id) => log.some((a) => a.eventId === id && pred(a)));
     };
-    await until(() => attemptedWith((a) => a.status === 503), Boolean, 15_000, 'a 503 for every event');
+    await until(() => attemptedWith((a) => a.status === 503), Boolean, 40_000, 'a 503 for every event');
     await stopWorker();
 
     await r.stop();
@@ -160,7 +160,7 @@ describe('delivery', () => {
     await until(
       () => attemptedWith((a) => a.status === null && a.error === 'Connection refused'),
       Boolean,
-      15_000,
+      40_000,
       'a refused connection for every event',
     );
     await stopWorker();
@@ -169,7 +169,7 @@ describe('delivery', () => {
     r.mode = { status: 204 };
     await r.start();
     await startWorker();
-    await until(() => deliveriesOf(ep.id), allIn('delivered'), 15_000, 'all delivered');
+    await until(() => deliveriesOf(ep.id), allIn('delivered'), 40_000, 'all delivered');
 
     const accepted = r.accepted();
     expect([...accepted.keys()].sort()).toEqual([...ids].sort());
@@ -186,7 +186,8 @@ describe('delivery', () => {
       expect(mine.some((a) => a.status === 503)).toBe(true);
       expect(mine.some((a) => a.error === 'Connection refused')).toBe(true);
     }
-  });
+    // Three stages of up to 40 s each, every retry on its backoff: longer than the 30 s default.
+  }, 150_000);
 
   it('waits as long as a 429 asks (Retry-After), then delivers', async () => {
     const r = await receiver({ status: 429, headers: { 'retry-after': '2' } });

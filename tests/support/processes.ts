@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { until } from './wait';
 
 export interface ChildRun {
   child: ChildProcess;
@@ -16,8 +17,15 @@ export interface ChildRun {
  * Starts one of the repository's scripts as a real child process, as the npm scripts run them
  * (`node --conditions=react-server --import tsx`), with `env` on top of this process's environment.
  */
-export function startScript(script: string, env: Record<string, string>): ChildRun {
-  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', script], {
+export function startScript(
+  script: string,
+  env: Record<string, string>,
+  args: string[] = [],
+  opts: { reactServer?: boolean } = {},
+): ChildRun {
+  // The console server runs without the react-server condition (Next sets up its own graphs).
+  const conditions = (opts.reactServer ?? true) ? ['--conditions=react-server'] : [];
+  const child = spawn(process.execPath, [...conditions, '--import', 'tsx', script, ...args], {
     env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -62,4 +70,19 @@ export function startScript(script: string, env: Record<string, string>): ChildR
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     },
   };
+}
+
+/** Waits until a console started here answers its readiness check (a dev console compiles first: minutes). */
+export function consoleReady(base: string, timeoutMs = 180_000): Promise<number> {
+  return until(
+    () =>
+      fetch(`${base}/api/health`).then(
+        (r) => r.status,
+        () => 0,
+      ),
+    (s) => s === 200,
+    timeoutMs,
+    'the console to be ready',
+    250,
+  );
 }

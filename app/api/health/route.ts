@@ -1,4 +1,5 @@
 import { db } from '@/lib/db/client';
+import { DATABASE_OUTAGE_RETRY_AFTER_S } from '@/lib/db/outage';
 import { readiness } from '@/lib/server/health';
 
 /**
@@ -15,5 +16,9 @@ export async function GET(request: Request) {
   const headers = { 'cache-control': 'no-store' };
   if (new URL(request.url).searchParams.get('probe') === 'live') return Response.json({ status: 'UP' }, { headers });
   const r = await readiness(db());
-  return Response.json(r, { status: r.status === 'UP' ? 200 : 503, headers });
+  if (r.status === 'UP') return Response.json(r, { headers });
+  // While the database is unreachable, say when to ask again, as every other route does.
+  const retry: Record<string, string> =
+    r.checks.database === 'DOWN' ? { 'Retry-After': String(DATABASE_OUTAGE_RETRY_AFTER_S) } : {};
+  return Response.json(r, { status: 503, headers: { ...headers, ...retry } });
 }
