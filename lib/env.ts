@@ -44,8 +44,6 @@ const schema = z.object({
   SEARCHES_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(30),
   /** Read-API calls one key may make per minute, all consoles together (lib/api/keys.ts). */
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
-  /** Seconds a change waits before the read API's feeds show it (lib/data/executions/changes.ts). */
-  API_CHANGES_SETTLE_SECONDS: z.coerce.number().min(0).max(3600).default(10),
 
   DEMO_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').max(128).optional()),
   ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email().optional()),

@@ -46,6 +46,7 @@ export function DataTable<TData extends object>({
   searchInputId,
   busy,
   rowClassName,
+  rowKeys,
 }: {
   columns: Array<ColumnDef<DataTableFeatures, TData, unknown>>;
   rows: TData[];
@@ -61,14 +62,18 @@ export function DataTable<TData extends object>({
   busy?: boolean;
   /** Extra classes of a row (a state worth seeing at a glance, such as an overdue case). */
   rowClassName?(row: TData): string | undefined;
+  /** Single-letter keys acting on the active row (the list's `a` and `r` of case work). */
+  rowKeys?: Record<string, (row: TData) => void>;
 }) {
   const bodyRef = React.useRef<HTMLTableSectionElement>(null);
-  // A new page starts with no active row.
+  // A new page starts with no active row; the same rows refreshed (after a row key's action)
+  // keep it.
   const [active, setActive] = React.useState(-1);
   const [rowsSeen, setRowsSeen] = React.useState(rows);
   if (rowsSeen !== rows) {
     setRowsSeen(rows);
-    setActive(-1);
+    const same = rowsSeen.length === rows.length && rows.every((r, i) => getRowId(r) === getRowId(rowsSeen[i]));
+    if (!same) setActive(-1);
   }
 
   const table = useTable({
@@ -93,7 +98,23 @@ export function DataTable<TData extends object>({
     [rows, rowSelection, onRowSelectionChange, getRowId],
   );
   const open = React.useCallback((i: number) => onOpen(rows[i]), [rows, onOpen]);
-  useRowKeyboard({ bodyRef, count: rows.length, active, setActive, onOpen: open, onToggle: toggle, searchInputId });
+  const keys = React.useMemo(
+    () =>
+      rowKeys
+        ? Object.fromEntries(Object.entries(rowKeys).map(([k, fn]) => [k, (i: number) => fn(rows[i])]))
+        : undefined,
+    [rowKeys, rows],
+  );
+  useRowKeyboard({
+    bodyRef,
+    count: rows.length,
+    active,
+    setActive,
+    onOpen: open,
+    onToggle: toggle,
+    searchInputId,
+    rowKeys: keys,
+  });
 
   return (
     <div

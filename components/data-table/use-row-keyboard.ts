@@ -13,8 +13,9 @@ function isTyping(target: EventTarget | null): boolean {
 
 /**
  * The list's keys, for any table of rows: `/` focuses the search, `j`/`k` move the active row
- * (focusing its link, `a[data-row-link]`), `Enter` opens it and `x` toggles its selection. Not
- * while the user is typing in a field.
+ * (focusing its link, `a[data-row-link]`), `Enter` opens it and `x` toggles its selection; a
+ * table may add its own single-letter keys on the active row (`rowKeys`). Not while the user is
+ * typing in a field.
  */
 export function useRowKeyboard(opts: {
   bodyRef: React.RefObject<HTMLTableSectionElement | null>;
@@ -24,8 +25,9 @@ export function useRowKeyboard(opts: {
   onOpen(i: number): void;
   onToggle?(i: number): void;
   searchInputId?: string;
+  rowKeys?: Record<string, (i: number) => void>;
 }) {
-  const { bodyRef, count, active, setActive, onOpen, onToggle, searchInputId } = opts;
+  const { bodyRef, count, active, setActive, onOpen, onToggle, searchInputId, rowKeys } = opts;
   const focusRow = React.useCallback(
     (i: number) => {
       const link = bodyRef.current?.querySelectorAll<HTMLAnchorElement>('a[data-row-link]')[i];
@@ -57,9 +59,12 @@ export function useRowKeyboard(opts: {
       } else if (e.key === 'x' && active >= 0 && onToggle) {
         e.preventDefault();
         onToggle(active);
+      } else if (active >= 0 && rowKeys && Object.hasOwn(rowKeys, e.key)) {
+        e.preventDefault();
+        rowKeys[e.key](active);
       }
     }
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [count, active, focusRow, onOpen, onToggle, searchInputId]);
+  }, [count, active, focusRow, onOpen, onToggle, searchInputId, rowKeys]);
 }

@@ -111,3 +111,21 @@ export function FeedbackBadge({
     </span>
   );
 }
+
+export const LABEL_SEALED = 'Sealed until the QA review is decided';
+
+/**
+ * In place of a label that a pending QA review seals for the viewer (lib/qa/seal.ts): neutral, the
+ * same for every label and for none, so it tells nothing but the seal. `short` in lists.
+ */
+export function SealedLabel({ short }: { short?: boolean }) {
+  return short ? (
+    <span className="text-xs text-muted-fg" title={LABEL_SEALED} data-testid="label-sealed">
+      Sealed
+    </span>
+  ) : (
+    <span className="rounded bg-muted px-1.5 py-0.5 text-xs text-muted-fg" data-testid="label-sealed">
+      {LABEL_SEALED}
+    </span>
+  );
+}

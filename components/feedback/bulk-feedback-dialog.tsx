@@ -129,6 +129,13 @@ export function BulkFeedbackDialog({
                   {formatNumber(p!.missing.length)} are no longer in the cache and are left out.
                 </span>
               ) : null}
+              {p!.sealed.length ? (
+                <span className="text-warn" data-testid="bulk-sealed">
+                  {' '}
+                  {formatNumber(p!.sealed.length)} {p!.sealed.length === 1 ? 'has its label' : 'have their labels'}{' '}
+                  sealed until a QA review is decided and {p!.sealed.length === 1 ? 'is' : 'are'} left out.
+                </span>
+              ) : null}
             </p>
             <StatusRadios idPrefix="bulk" value={status} onChange={setStatus} errors={fe.status} disabled={pending} />
             <ReasonSelect

@@ -94,6 +94,16 @@ export function FeedbackPanel({
     });
   }
 
+  // Sealed for this viewer by a pending QA review: nothing to show and nothing to send (the
+  // review's decision has its own form). The hooks above still run, with nothing moving.
+  if (data.sealed)
+    return (
+      <p className="text-sm text-muted-fg" data-testid="feedback-panel-sealed">
+        No feedback can be given until the QA review is decided; the review has its own decision form in the Case
+        section.
+      </p>
+    );
+
   return (
     <div className="flex flex-col gap-4" data-testid="feedback-panel">
       <CurrentLabel latest={latest} onRetry={retry} retrying={retrying} />

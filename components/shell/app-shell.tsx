@@ -4,6 +4,7 @@ import {
   BarChart3,
   CheckSquare,
   ClipboardList,
+  Gauge,
   Home,
   Inbox,
   KeyRound,
@@ -11,6 +12,7 @@ import {
   Menu,
   Moon,
   RefreshCw,
+  ScanEye,
   Settings,
   Sun,
   Users,
@@ -39,6 +41,8 @@ const ICONS = {
   webhook: Webhook,
   inbox: Inbox,
   key: KeyRound,
+  scan: ScanEye,
+  gauge: Gauge,
 };
 
 export interface ShellNavItem {

@@ -2,17 +2,7 @@
 import { formatNumber, formatPercent } from '@/lib/format';
 import type { ListFilters } from '@/lib/trends/list-links';
 import type { Bucket } from '@/lib/trends/shared';
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  ComposedChart,
-  Line,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import {
   axisProps,
   cell,
@@ -20,15 +10,15 @@ import {
   ChartTooltip,
   Legend,
   linkedBar,
-  linkedDot,
   SERIES_COLORS,
   type ChartTable,
 } from './chart-kit';
+import { CountRateChart } from './count-rate-chart';
 import { type Props, HEIGHT, useChart, seriesTable } from './series-kit';
 
 /** Confirmed fraud: its rate over time and the reasons given. */
 export function FraudChart({ data }: Props) {
-  const { label, title, href, animate, navigate } = useChart(data);
+  const { label, title, href } = useChart(data);
   const rows = data.buckets.map((b, i) => {
     const x = data.fraud[i];
     return { label: label(b), b, fraud: x.fraud, rate: x.total ? x.fraud / x.total : null };
@@ -55,68 +45,32 @@ export function FraudChart({ data }: Props) {
       table={table}
       empty={data.fraud.every((x) => x.total === 0) && 'No executions in this period'}
     >
-      <ResponsiveContainer width="100%" height={HEIGHT}>
-        <ComposedChart data={rows} margin={{ top: 4, right: 0, left: -8, bottom: 0 }}>
-          <CartesianGrid vertical={false} stroke="var(--border)" strokeDasharray="3 3" />
-          <XAxis dataKey="label" {...axisProps} minTickGap={12} />
-          <YAxis yAxisId="n" {...axisProps} allowDecimals={false} />
-          <YAxis
-            yAxisId="rate"
-            orientation="right"
-            {...axisProps}
-            tickFormatter={(v: number) => formatPercent(v)}
-            width={48}
-          />
-          <Tooltip
-            cursor={{ fill: 'var(--muted)' }}
-            content={(p) => (
-              <ChartTooltip
-                {...p}
-                format={(v, name) =>
-                  name === 'Fraud rate' ? formatPercent(v as number | null) : formatNumber(Number(v))
-                }
-              />
-            )}
-          />
-          <Bar
-            yAxisId="n"
-            dataKey="fraud"
-            name="FRAUD"
-            fill="var(--reject)"
-            fillOpacity={0.75}
-            isAnimationActive={animate}
-            shape={linkedBar(
-              (row: (typeof rows)[number]) => ({
+      <CountRateChart
+        rows={rows}
+        height={HEIGHT}
+        minTickGap={12}
+        bars={[
+          {
+            key: 'fraud',
+            name: 'FRAUD',
+            color: 'var(--reject)',
+            link: (row) => ({
+              href: href(row.b, { feedback: 'FRAUD' }),
+              label: `Confirmed fraud, ${title(row.b)}: ${formatNumber(row.fraud)} executions`,
+            }),
+          },
+        ]}
+        rateName="Fraud rate"
+        rateLink={(row) =>
+          // Days without confirmed fraud get no point: there is nothing to list.
+          !row.fraud
+            ? null
+            : {
                 href: href(row.b, { feedback: 'FRAUD' }),
-                label: `Confirmed fraud, ${title(row.b)}: ${formatNumber(row.fraud)} executions`,
-              }),
-              navigate,
-            )}
-          />
-          <Line
-            yAxisId="rate"
-            dataKey="rate"
-            name="Fraud rate"
-            stroke="var(--chart-5)"
-            strokeWidth={2}
-            activeDot={false}
-            connectNulls={false}
-            isAnimationActive={animate}
-            dot={linkedDot(
-              (row: (typeof rows)[number]) =>
-                // Days without confirmed fraud get no point: there is nothing to list.
-                !row.fraud
-                  ? null
-                  : {
-                      href: href(row.b, { feedback: 'FRAUD' }),
-                      label: `Confirmed fraud rate, ${title(row.b)}: ${formatPercent(row.rate)} (${formatNumber(row.fraud)} executions)`,
-                    },
-              navigate,
-              'var(--chart-5)',
-            )}
-          />
-        </ComposedChart>
-      </ResponsiveContainer>
+                label: `Confirmed fraud rate, ${title(row.b)}: ${formatPercent(row.rate)} (${formatNumber(row.fraud)} executions)`,
+              }
+        }
+      />
       <Legend
         items={[
           { key: 'f', name: 'FRAUD (count)', color: 'var(--reject)' },

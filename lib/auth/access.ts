@@ -19,12 +19,16 @@ export const PAGE_ACCESS: Record<string, Access> = {
   '/audit': 'manager',
   '/approvals': 'manager',
   '/trends': 'manager',
+  '/qa': 'analyst',
+  '/quality': 'manager',
+  '/quality/reviews': 'manager',
   '/admin/users': 'admin',
   '/sync': 'admin',
   '/admin/settings': 'admin',
   '/admin/webhooks': 'admin',
   '/admin/webhooks/[id]': 'admin',
   '/admin/api-keys': 'admin',
+  '/admin/reasons': 'admin',
 };
 
 export const ROUTE_ACCESS: Record<string, Access> = {
@@ -39,6 +43,7 @@ export const ROUTE_ACCESS: Record<string, Access> = {
   // The read API's document: public so integrators can point their tools at it.
   '/api/v1/openapi.json': 'public',
   '/api/v1/executions/changes': 'api-key',
+  '/api/v1/cases/changes': 'api-key',
   '/api/v1/executions/[id]': 'api-key',
   '/api/v1/feedback': 'api-key',
   '/api/v1/trends': 'api-key',
@@ -86,6 +91,17 @@ export const ACTION_ACCESS: Record<string, Role> = {
   'lib/actions/cases.ts#archiveQueueAction': 'manager',
   'lib/actions/cases.ts#reorderQueuesAction': 'manager',
   'lib/actions/cases.ts#getRematchProgressAction': 'manager',
+  'lib/actions/qa.ts#saveQaSettingsAction': 'manager',
+  'lib/actions/qa.ts#startQaSamplingAction': 'manager',
+  'lib/actions/qa.ts#getQaSamplingProgressAction': 'manager',
+  'lib/actions/qa.ts#claimNextQaReviewAction': 'analyst',
+  'lib/actions/qa.ts#takeQaReviewAction': 'analyst',
+  'lib/actions/qa.ts#decideQaReviewAction': 'analyst',
+  'lib/actions/qa.ts#settleQaReviewAction': 'manager',
+  'lib/actions/cases.ts#createCaseReasonAction': 'admin',
+  'lib/actions/cases.ts#updateCaseReasonAction': 'admin',
+  'lib/actions/cases.ts#setCaseReasonActiveAction': 'admin',
+  'lib/actions/cases.ts#reorderCaseReasonsAction': 'admin',
   'lib/actions/api-keys.ts#createApiKeyAction': 'admin',
   'lib/actions/api-keys.ts#revokeApiKeyAction': 'admin',
 };
@@ -94,19 +110,35 @@ export interface NavItem {
   href: string;
   label: string;
   role: Role;
-  icon: 'home' | 'list' | 'chart' | 'audit' | 'sync' | 'users' | 'settings' | 'check' | 'webhook' | 'inbox' | 'key';
+  icon:
+    | 'home'
+    | 'list'
+    | 'chart'
+    | 'audit'
+    | 'sync'
+    | 'users'
+    | 'settings'
+    | 'check'
+    | 'webhook'
+    | 'inbox'
+    | 'key'
+    | 'scan'
+    | 'gauge';
 }
 
 export const NAV: NavItem[] = [
   { href: '/executions', label: 'Executions', role: 'analyst', icon: 'list' },
   { href: '/', label: 'Overview', role: 'analyst', icon: 'home' },
   { href: '/queues', label: 'Queues', role: 'manager', icon: 'inbox' },
+  { href: '/qa', label: 'QA reviews', role: 'analyst', icon: 'scan' },
+  { href: '/quality', label: 'Quality', role: 'manager', icon: 'gauge' },
   { href: '/approvals', label: 'Approvals', role: 'manager', icon: 'check' },
   { href: '/trends', label: 'Trends', role: 'manager', icon: 'chart' },
   { href: '/audit', label: 'Audit log', role: 'manager', icon: 'audit' },
   { href: '/admin/users', label: 'Users', role: 'admin', icon: 'users' },
   { href: '/sync', label: 'Sync', role: 'admin', icon: 'sync' },
   { href: '/admin/webhooks', label: 'Webhooks', role: 'admin', icon: 'webhook' },
+  { href: '/admin/reasons', label: 'Case reasons', role: 'admin', icon: 'check' },
   { href: '/admin/settings', label: 'Settings', role: 'admin', icon: 'settings' },
   { href: '/admin/api-keys', label: 'API keys', role: 'admin', icon: 'key' },
 ];

@@ -4,7 +4,9 @@ import { cookies } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
 import { cache } from 'react';
 import { z } from 'zod';
+import { outageProblem } from '@/lib/api/http';
 import { audit } from '@/lib/audit';
+import { asOutage, DATABASE_OUTAGE_TEXT, isDatabaseOutage } from '@/lib/db/outage';
 import { logError } from '@/lib/log';
 import { hasRole, type Role } from './roles';
 import { checkSession, type SessionUser } from './sessions';
@@ -17,8 +19,20 @@ type Resolved =
   | { user: SessionUser }
   | { user: null; reason: 'none' | 'invalid' | 'missing' | 'revoked' | 'expired' | 'idle' | 'inactive' };
 
-/** Resolves the signed-in user of this request, once per request, from the session cookie. */
+/**
+ * Resolves the signed-in user of this request, once per request, from the session cookie. It is
+ * the first database read of every page, action and route: when the database cannot be reached
+ * it throws `DatabaseOutageError`, whose digest the error pages know (lib/db/outage.ts).
+ */
 const resolve = cache(async (): Promise<Resolved> => {
+  try {
+    return await resolveSession();
+  } catch (err) {
+    throw asOutage(err);
+  }
+});
+
+async function resolveSession(): Promise<Resolved> {
   const jar = await cookies();
   const raw = COOKIE_NAMES.map((n) => jar.get(n)?.value).find(Boolean);
   if (!raw) return { user: null, reason: 'none' };
@@ -30,7 +44,7 @@ const resolve = cache(async (): Promise<Resolved> => {
   }
   const check = await checkSession(String(token.sid));
   return check.ok ? { user: check.user } : { user: null, reason: check.reason };
-});
+}
 
 export async function getCurrentUser(): Promise<SessionUser | null> {
   return (await resolve()).user;
@@ -53,11 +67,17 @@ export async function requireRole(role: Role): Promise<SessionUser> {
   return user;
 }
 
-/** For route handlers: the user, or a JSON 401/403 response to return as is. */
+/** For route handlers: the user, or a JSON 401/403 (503 while the database is unreachable) response to return as is. */
 export async function routeUser(
   role: Role,
 ): Promise<{ user: SessionUser; error?: never } | { user?: never; error: Response }> {
-  const r = await resolve();
+  let r: Resolved;
+  try {
+    r = await resolve();
+  } catch (err) {
+    if (isDatabaseOutage(err)) return { error: outageProblem() };
+    throw err;
+  }
   if (!r.user)
     return { error: Response.json({ title: 'Unauthorized', status: 401, detail: 'Sign in first.' }, { status: 401 }) };
   if (!hasRole(r.user.role, role)) {
@@ -71,6 +91,12 @@ export async function routeUser(
   }
   return { user: r.user };
 }
+
+const OUTAGE_RESULT = {
+  ok: false,
+  code: 'ERROR',
+  error: `${DATABASE_OUTAGE_TEXT.title}. ${DATABASE_OUTAGE_TEXT.detail}`,
+} as const;
 
 export type ActionResult<T> =
   | { ok: true; data: T; message?: string }
@@ -91,7 +117,13 @@ export function defineAction<S extends z.ZodType, T>(
   handler: (input: z.output<S>, user: SessionUser) => Promise<ActionResult<T> | T>,
 ): (input: z.input<S> | FormData) => Promise<ActionResult<T>> {
   return async (input) => {
-    const r = await resolve();
+    let r: Resolved;
+    try {
+      r = await resolve();
+    } catch (err) {
+      if (isDatabaseOutage(err)) return OUTAGE_RESULT;
+      throw err;
+    }
     if (!r.user) return { ok: false, code: 'UNAUTHENTICATED', error: 'Your session has ended. Sign in again.' };
     if (!hasRole(r.user.role, opts.role)) {
       await audit({
@@ -116,6 +148,8 @@ export function defineAction<S extends z.ZodType, T>(
       return { ok: true, data: out as T };
     } catch (err) {
       logError(`action ${opts.name}`, err);
+      // A write cut by an outage may have committed: the answer does not say "nothing was saved".
+      if (isDatabaseOutage(err)) return OUTAGE_RESULT;
       return { ok: false, code: 'ERROR', error: 'Something went wrong on our side. Nothing was saved; try again.' };
     }
   };

@@ -5,6 +5,7 @@ import CredentialsProvider from 'next-auth/providers/credentials';
 import { z } from 'zod';
 import { audit } from '@/lib/audit';
 import { db } from '@/lib/db/client';
+import { DATABASE_OUTAGE_TEXT, isDatabaseOutage } from '@/lib/db/outage';
 import { users } from '@/lib/db/schema';
 import { clientIpFrom } from '@/lib/request';
 import { verifyPassword } from './password';
@@ -44,8 +45,21 @@ function headerGetter(h: HeaderBag): Pick<Headers, 'get'> {
 const lockedMessage = (minutes: number) =>
   `Too many failed sign-ins. Try again in ${minutes || 1} minute${minutes === 1 ? '' : 's'}.`;
 
-/** Exported for the throttle's concurrency test; next-auth calls it through the provider. */
+/**
+ * Exported for the throttle's concurrency test; next-auth calls it through the provider. The
+ * message of an error thrown here is shown on the sign-in page (next-auth passes it in the URL):
+ * a database outage says so, never drizzle's message with the statement and its parameters.
+ */
 export async function authorizeCredentials(raw: Record<string, string> | undefined, req: { headers?: HeaderBag }) {
+  try {
+    return await checkCredentials(raw, req);
+  } catch (err) {
+    if (isDatabaseOutage(err)) throw new Error(`${DATABASE_OUTAGE_TEXT.title}. ${DATABASE_OUTAGE_TEXT.detail}`);
+    throw err;
+  }
+}
+
+async function checkCredentials(raw: Record<string, string> | undefined, req: { headers?: HeaderBag }) {
   const h = headerGetter(req?.headers);
   const ip = clientIpFrom(h);
   const parsed = signInSchema.safeParse(raw ?? {});

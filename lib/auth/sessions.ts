@@ -2,6 +2,7 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { db } from '@/lib/db/client';
+import { retryRead } from '@/lib/db/outage';
 import { userSessions, users } from '@/lib/db/schema';
 import type { Role } from './roles';
 
@@ -43,21 +44,24 @@ export async function createSession(
  */
 export async function checkSession(sessionId: string | undefined | null): Promise<SessionCheck> {
   if (!sessionId) return { ok: false, reason: 'missing' };
-  const [row] = await db()
-    .select({
-      revokedAt: userSessions.revokedAt,
-      expiresAt: userSessions.expiresAt,
-      lastSeenAt: userSessions.lastSeenAt,
-      id: users.id,
-      email: users.email,
-      name: users.name,
-      role: users.role,
-      active: users.active,
-    })
-    .from(userSessions)
-    .innerJoin(users, eq(users.id, userSessions.userId))
-    .where(eq(userSessions.id, sessionId))
-    .limit(1);
+  // The first statement of every request: a read, so one cut by a database restart is sent again.
+  const [row] = await retryRead(() =>
+    db()
+      .select({
+        revokedAt: userSessions.revokedAt,
+        expiresAt: userSessions.expiresAt,
+        lastSeenAt: userSessions.lastSeenAt,
+        id: users.id,
+        email: users.email,
+        name: users.name,
+        role: users.role,
+        active: users.active,
+      })
+      .from(userSessions)
+      .innerJoin(users, eq(users.id, userSessions.userId))
+      .where(eq(userSessions.id, sessionId))
+      .limit(1),
+  );
   if (!row) return { ok: false, reason: 'missing' };
   if (row.revokedAt) return { ok: false, reason: 'revoked' };
   const now = Date.now();

@@ -1,8 +1,8 @@
 import 'server-only';
-import { and, asc, eq, gte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, sql } from 'drizzle-orm';
+import { feedWindow, type FeedPosition } from '@/lib/data/change-feed';
 import { db } from '@/lib/db/client';
 import { feedbackSubmissions, type FeedbackState } from '@/lib/db/schema';
-import { changesSettleSeconds, type ChangePosition } from '@/lib/data/executions/changes';
 
 export interface FeedbackStateItem {
   id: string;
@@ -24,20 +24,18 @@ const changedAtText = sql<string>`to_char(${feedbackSubmissions.updatedAt} at ti
 
 /**
  * Feedback submissions in the order their delivery state last changed (awaiting approval,
- * pending, delivered, failed, ...), keyset-paged over `feedback_submissions_updated_idx` like
- * the executions' change feed, optionally for one execution.
+ * pending, delivered, failed, ...), paged by the rule of lib/data/change-feed.ts over
+ * `feedback_submissions_change_idx` like the executions' change feed, optionally for one execution.
  */
 export async function listFeedbackStates(opts: {
-  after?: ChangePosition;
+  after?: FeedPosition;
   since?: Date;
   executionId?: string;
   limit: number;
-}): Promise<{ items: FeedbackStateItem[]; next: ChangePosition | null; hasMore: boolean }> {
+}): Promise<{ items: FeedbackStateItem[]; next: FeedPosition | null; hasMore: boolean }> {
   const f = feedbackSubmissions;
-  // The same settle time as the executions' feed: updated_at is the writing transaction's start.
-  const where: SQL[] = [sql`${f.updatedAt} < now() - make_interval(secs => ${changesSettleSeconds()})`];
-  if (opts.after) where.push(sql`(${f.updatedAt}, ${f.id}) > (${opts.after.at}::timestamptz, ${opts.after.id}::uuid)`);
-  else if (opts.since) where.push(gte(f.updatedAt, opts.since));
+  const where = feedWindow(f.changeTxid, f.id, 'uuid', opts.after);
+  if (!opts.after && opts.since) where.push(gte(f.updatedAt, opts.since));
   if (opts.executionId) where.push(eq(f.executionId, opts.executionId));
   const rows = await db()
     .select({
@@ -53,22 +51,23 @@ export async function listFeedbackStates(opts: {
       attempts: f.attempts,
       supersededBy: f.supersededBy,
       changedAt: changedAtText,
+      txid: sql<string>`${f.changeTxid}::text`,
     })
     .from(f)
     .where(and(...where))
-    .orderBy(asc(f.updatedAt), asc(f.id))
+    .orderBy(asc(f.changeTxid), asc(f.id))
     .limit(opts.limit + 1);
   const page = rows.slice(0, opts.limit);
   const iso = (v: Date | null) => v?.toISOString() ?? null;
   const last = page[page.length - 1];
   return {
-    items: page.map((r) => ({
+    items: page.map(({ txid: _position, ...r }) => ({
       ...r,
       submittedAt: r.submittedAt.toISOString(),
       decidedAt: iso(r.decidedAt),
       deliveredAt: iso(r.deliveredAt),
     })),
-    next: last ? { at: last.changedAt, id: last.id } : (opts.after ?? null),
+    next: last ? { txid: last.txid, key: last.id } : (opts.after ?? null),
     hasMore: rows.length > opts.limit,
   };
 }

@@ -5,6 +5,7 @@ import { executions, feedbackEvents, feedbackSubmissions } from '@/lib/db/schema
 import type { FeedbackDeliveryError, FeedbackState } from '@/lib/db/schema/feedback';
 import { getFourEyes } from '@/lib/feedback/settings';
 import { latestSubmissionsOf } from '@/lib/feedback/store';
+import { isSealedExecution, sealedExecutionIds } from '@/lib/qa/seal';
 
 /** The service's answer to a failed delivery, as stored and shown. */
 export type { FeedbackDeliveryError };
@@ -13,6 +14,7 @@ export type { FeedbackDeliveryError };
  * Read side of feedback for pages and actions: the detail panel (form version, state, history,
  * blast radius), the bulk confirmation, the approval queue, batch progress and the sync page.
  * Everything here is plain data (dates as ISO strings) so it can cross to client components.
+ * What one viewer reads leaves out the labels a pending QA review seals for them (lib/qa/seal.ts).
  */
 
 export interface FeedbackEventView {
@@ -51,7 +53,10 @@ export interface BlastItem {
   createdAt: string;
   decisionType: string | null;
   status: string;
+  /** Null while `sealed`. */
   feedbackStatus: string | null;
+  /** A pending QA review seals this execution's label for the viewer. */
+  sealed: boolean;
   /** Created after the execution(s) being labelled: the ones the service's FRAUD rule reaches. */
   later: boolean;
 }
@@ -68,6 +73,11 @@ export interface BlastRadius {
 export interface FeedbackPanelData {
   executionId: string;
   executionStatus: string;
+  /**
+   * A pending QA review seals the label for the viewer: no service label, delivery, history or
+   * latest submission, version "none", and no form (the QA decision has its own).
+   */
+  sealed: boolean;
   /** What the service itself says (from the last fetch). */
   service: { status: string | null; reason: string | null; providedAt: string | null };
   delivery: string | null;
@@ -155,10 +165,12 @@ export async function listFeedbackHistory(executionId: string, limit = HISTORY_L
 /**
  * Cached executions with the same identity document as `executionIds` (issuing country,
  * document type and number, names, date of birth: the service's rule for spreading FRAUD,
- * hashed into `document_key` at ingest), leaving out the executions themselves.
+ * hashed into `document_key` at ingest), leaving out the executions themselves. Labels sealed
+ * for `viewerId` are left out of the items.
  */
 export async function getBlastRadius(
   executionIds: string[],
+  viewerId: string,
   limit = BLAST_ITEMS,
 ): Promise<BlastRadius & { documents: number; withoutDocument: number }> {
   if (!executionIds.length)
@@ -201,17 +213,29 @@ export async function getBlastRadius(
     .where(where)
     .orderBy(desc(executions.createdAt), desc(executions.id))
     .limit(limit);
+  const sealed = await sealedExecutionIds(
+    db(),
+    viewerId,
+    items.map((i) => i.id),
+  );
   return {
     documentKnown: true,
     total: totals?.total ?? 0,
     later: totals?.later ?? 0,
-    items: items.map((i) => ({ ...i, createdAt: iso(i.createdAt)!, later: Boolean(i.later) })),
+    items: items.map((i) => ({
+      ...i,
+      createdAt: iso(i.createdAt)!,
+      later: Boolean(i.later),
+      feedbackStatus: sealed.has(i.id) ? null : i.feedbackStatus,
+      sealed: sealed.has(i.id),
+    })),
     documents: keys.length,
     withoutDocument,
   };
 }
 
-export async function getFeedbackPanel(executionId: string): Promise<FeedbackPanelData | null> {
+/** The detail page's feedback panel as `viewerId` may see it. */
+export async function getFeedbackPanel(executionId: string, viewerId: string): Promise<FeedbackPanelData | null> {
   const [ex] = await db()
     .select({
       id: executions.id,
@@ -224,21 +248,37 @@ export async function getFeedbackPanel(executionId: string): Promise<FeedbackPan
     .from(executions)
     .where(eq(executions.id, executionId.toLowerCase()));
   if (!ex) return null;
-  const [history, blast, fourEyes] = await Promise.all([
-    listFeedbackHistory(ex.id),
-    getBlastRadius([ex.id]),
+  const [sealed, blast, fourEyes] = await Promise.all([
+    isSealedExecution(db(), ex.id, viewerId),
+    getBlastRadius([ex.id], viewerId),
     getFourEyes(),
   ]);
+  const blastView = { documentKnown: blast.documentKnown, total: blast.total, later: blast.later, items: blast.items };
+  if (sealed)
+    return {
+      executionId: ex.id,
+      executionStatus: ex.status,
+      sealed,
+      service: { status: null, reason: null, providedAt: null },
+      delivery: null,
+      version: 'none',
+      fourEyes: fourEyes.enabled,
+      latest: null,
+      history: [],
+      blast: blastView,
+    };
+  const history = await listFeedbackHistory(ex.id);
   return {
     executionId: ex.id,
     executionStatus: ex.status,
+    sealed,
     service: { status: ex.feedbackStatus, reason: ex.feedbackReason, providedAt: iso(ex.feedbackProvidedAt) },
     delivery: ex.feedbackDelivery,
     version: history[0]?.id ?? 'none',
     fourEyes: fourEyes.enabled,
     latest: history[0] ?? null,
     history,
-    blast: { documentKnown: blast.documentKnown, total: blast.total, later: blast.later, items: blast.items },
+    blast: blastView,
   };
 }
 
@@ -246,6 +286,8 @@ export interface BulkPreview {
   count: number;
   /** Selected ids that are not in the cache (left out of `versions`). */
   missing: string[];
+  /** Selected ids whose label a pending QA review seals for the viewer (left out of `versions` and the counts). */
+  sealed: string[];
   versions: Record<string, string>;
   blast: BlastRadius & { documents: number; withoutDocument: number };
   /** How many of the selection already carry a label (service or Verdict). */
@@ -253,20 +295,26 @@ export interface BulkPreview {
   fourEyes: boolean;
 }
 
-export async function getBulkFeedbackPreview(executionIds: string[]): Promise<BulkPreview> {
-  const found = await db()
-    .select({ id: executions.id, feedbackStatus: executions.feedbackStatus, delivery: executions.feedbackDelivery })
-    .from(executions)
-    .where(inArray(executions.id, executionIds));
+export async function getBulkFeedbackPreview(executionIds: string[], viewerId: string): Promise<BulkPreview> {
+  const [rows, sealed] = await Promise.all([
+    db()
+      .select({ id: executions.id, feedbackStatus: executions.feedbackStatus, delivery: executions.feedbackDelivery })
+      .from(executions)
+      .where(inArray(executions.id, executionIds)),
+    sealedExecutionIds(db(), viewerId, executionIds),
+  ]);
+  const present = new Set(rows.map((f) => f.id));
+  // A sealed execution is left out whole: whether it "already carries a label" would say which.
+  const found = rows.filter((f) => !sealed.has(f.id));
   const ids = found.map((f) => f.id);
   const latest = await latestSubmissionsOf(db(), ids);
   const versions: Record<string, string> = Object.fromEntries(ids.map((id) => [id, 'none']));
   for (const l of latest.values()) versions[l.executionId] = l.id;
-  const present = new Set(ids);
-  const [blast, fourEyes] = await Promise.all([getBlastRadius(ids), getFourEyes()]);
+  const [blast, fourEyes] = await Promise.all([getBlastRadius(ids, viewerId), getFourEyes()]);
   return {
     count: ids.length,
     missing: executionIds.filter((id) => !present.has(id)),
+    sealed: executionIds.filter((id) => present.has(id) && sealed.has(id)),
     versions,
     blast,
     alreadyLabelled: found.filter((f) => f.feedbackStatus || f.delivery).length,

@@ -58,3 +58,18 @@ export function applyClientAddress(req: IncomingMessage, hops = trustedProxyHops
   req.rawHeaders.splice(0, req.rawHeaders.length, ...rebuilt);
   return ip;
 }
+
+/**
+ * The client's IP as the console's edge server wrote it (`applyClientAddress` above): one
+ * X-Forwarded-For entry, taken from the socket or the trusted proxy hop, never from what the
+ * client sent.
+ */
+export function clientIpFrom(h: Pick<Headers, 'get'>): string | null {
+  const xff = h.get('x-forwarded-for');
+  const last = xff
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .pop();
+  return last ? normalizeIp(last) : null;
+}

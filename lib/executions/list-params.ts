@@ -49,6 +49,16 @@ export type OutcomeFilter = (typeof OUTCOME_FILTERS)[number];
 export const DUE_FILTERS = ['overdue', 'today'] as const;
 export type DueFilter = (typeof DUE_FILTERS)[number];
 export const DUE_FILTER_LABELS: Record<DueFilter, string> = { overdue: 'Overdue', today: 'Due within 24 hours' };
+/** Outcomes against the service's decision when they were given (the queues page's figures). */
+export const AGAINST_FILTERS = ['approved_rejected', 'declined_passed'] as const;
+export type AgainstFilter = (typeof AGAINST_FILTERS)[number];
+export const AGAINST_FILTER_LABELS: Record<AgainstFilter, string> = {
+  approved_rejected: 'Approved a REJECTED',
+  declined_passed: 'Declined a PASSED',
+};
+/** Resolved within a recent window (the queues page's throughput per day is over 7 days). */
+export const RESOLVED_WITHIN_FILTERS = ['7d'] as const;
+export type ResolvedWithinFilter = (typeof RESOLVED_WITHIN_FILTERS)[number];
 
 /**
  * Display names a chip may need (a queue's or a person's name for an id), given by the page;
@@ -208,6 +218,9 @@ export const LIST_PARAMS = {
   due: caseWork(one(oneOf(DUE_FILTERS), (v) => DUE_FILTER_LABELS[v])),
   outcome: caseWork(many(oneOf(OUTCOME_FILTERS), (v) => (v === 'approve' ? 'Approved' : 'Declined'))),
   resolver: caseWork(one(uuid, (v, names) => `Resolved by ${named(v, names)}`)),
+  resolvedWithin: caseWork(one(oneOf(RESOLVED_WITHIN_FILTERS), () => 'Resolved in the last 7 days')),
+  escalatedBy: caseWork(one(uuid, (v, names) => `Escalated by ${named(v, names)}`)),
+  against: caseWork(one(oneOf(AGAINST_FILTERS), (v) => AGAINST_FILTER_LABELS[v])),
   /** A UUID typed into the search box (execution or account id). */
   q: one(uuid, (v) => `Id ${v.slice(0, 8)}…`, 'search'),
   /** Token of a free-text search stored on the server (shown in the search box, not as a chip). */

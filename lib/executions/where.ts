@@ -1,5 +1,6 @@
 import { and, eq, gte, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import { cases, executions } from '@/lib/db/schema';
+import { caseEvents, cases, executions } from '@/lib/db/schema';
+import { sealedExecution, sealedFor } from '@/lib/qa/seal';
 import type { ListParams } from './list-params';
 
 /**
@@ -43,6 +44,11 @@ export interface SearchTerm {
  * time (feedback exists only on older executions, attack waves cluster labels). Undelivered
  * feedback uses its partial index. Capability tags have their own GIN index, ranges their btree
  * indexes, search the trigram index.
+ *
+ * `viewer` is whom QA blindness hides sealed outcomes and labels from (lib/qa/seal.ts). Without
+ * one (a queue's definition in ingest, a script) the label filters match labels as stored: queue
+ * matching is nobody looking, and leaving a sealed execution out of a queue with a label filter
+ * would withdraw its reopened case.
  */
 export function listWhere(
   p: ListParams,
@@ -99,6 +105,9 @@ export function listWhere(
   if (p.completedFrom) w.push(gte(e.completedAt, dayStart(p.completedFrom)));
   if (p.completedTo) w.push(lt(e.completedAt, dayAfter(p.completedTo)));
   if (p.feedbackReason) w.push(eq(e.feedbackReason, p.feedbackReason));
+  // A label sealed with its case's first outcome (lib/qa/seal.ts) must not be told apart by
+  // filtering on it, "none" included. Only with a label filter: the list without one skips the anti-join.
+  if (viewer && (p.feedback.length || p.feedbackReason)) w.push(sql`not ${sealedExecution(e.id, viewer.userId)}`);
   // Matched rules live in rule_results, indexed on (rule_id, matched).
   if (p.rule)
     w.push(
@@ -136,8 +145,26 @@ function caseWhere(p: ListParams, userId: string | undefined): SQL | undefined {
   else if (p.assignee === 'me') c.push(userId ? eq(cases.assigneeId, userId) : sql`false`);
   else if (p.assignee) c.push(eq(cases.assigneeId, p.assignee));
   if (p.assignee && p.assignee !== 'none') c.push(eq(cases.state, 'in_review'));
-  if (p.outcome.length) c.push(inArray(cases.outcome, p.outcome));
+  if (p.outcome.length) {
+    c.push(inArray(cases.outcome, p.outcome));
+    // A case whose outcome is sealed for the viewer (lib/qa/seal.ts) must not be told apart by filtering on it.
+    c.push(sql`not ${sealedFor(cases.id, userId)}`);
+  }
   if (p.resolver) c.push(eq(cases.resolvedBy, p.resolver));
+  // The queues page's throughput counts resolutions of the last 7 days by this same test.
+  if (p.resolvedWithin) c.push(sql`${cases.state} = 'resolved' and ${cases.resolvedAt} > now() - interval '7 days'`);
+  // Like the outcome filter: a sealed outcome must not be told apart by these either.
+  if (p.against) c.push(sql`not ${sealedFor(cases.id, userId)}`);
+  if (p.against)
+    c.push(
+      p.against === 'approved_rejected'
+        ? sql`${cases.state} = 'resolved' and ${cases.outcome} = 'approve' and ${cases.decisionAtOutcome} = 'REJECTED'`
+        : sql`${cases.state} = 'resolved' and ${cases.outcome} = 'decline' and ${cases.decisionAtOutcome} = 'PASSED'`,
+    );
+  if (p.escalatedBy)
+    c.push(
+      sql`exists (select 1 from ${caseEvents} where ${caseEvents.caseId} = ${cases.id} and ${caseEvents.type} = 'escalated' and ${caseEvents.actorId} = ${p.escalatedBy})`,
+    );
   if (p.due) {
     c.push(sql`${cases.state} <> 'resolved'`);
     c.push(p.due === 'overdue' ? sql`${cases.dueAt} < now()` : sql`${cases.dueAt} < now() + interval '24 hours'`);

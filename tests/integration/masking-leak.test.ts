@@ -8,15 +8,14 @@ import { db } from '@/lib/db/client';
 import { executions, users } from '@/lib/db/schema';
 import { csvLine } from '@/lib/executions/csv';
 import { maskStyleOf } from '@/lib/pii/mask';
-import { generateExecution } from '@/lib/simulator';
-import { ingestMany } from '@/lib/sync/ingest';
 import { startApiServer, type ApiServer } from '../support/api-server';
+import { ingestGenerated, type GeneratedDoc } from '../support/generated';
 
 /**
  * Thousands of simulator executions, every personal value they carry collected from the raw
  * documents, and none of them may appear in clear in what a user without a reveal receives: the
  * detail payload (header, capabilities, raw JSON, steps, rules, comparison, links), the CSV, and
- * the read API's execution summary fetched over HTTP with an API key.
+ * the read API's execution summary and its two change feeds fetched over HTTP with an API key.
  */
 const N = 1500;
 const seed = `leak-${randomUUID().slice(0, 8)}`;
@@ -24,7 +23,7 @@ const user = { id: randomUUID(), email: `leak-${Date.now()}@example.test` };
 /** Keys of free-form vendor data that carry personal values no list of personal keys names. */
 const FREE_FORM_PERSONAL = new Set(['city', 'ipLocationCity', 'officers', 'name', 'placeOfBirth', 'isp']);
 
-type Doc = { result: Record<string, unknown>; steps: unknown; rules: unknown };
+type Doc = GeneratedDoc;
 let docs: Doc[] = [];
 let ids: string[] = [];
 let api: ApiServer | undefined;
@@ -68,20 +67,7 @@ const appearsIn = (text: string, value: string) =>
 
 beforeAll(async () => {
   await db().insert(users).values({ id: user.id, email: user.email, name: 'Leak test', role: 'analyst' });
-  const anchor = new Date();
-  docs = Array.from(
-    { length: N },
-    (_, i) => generateExecution(seed, i, { count: N, days: 60, anchor }) as unknown as Doc,
-  );
-  for (let i = 0; i < N; i += 250) {
-    await ingestMany(
-      db(),
-      docs
-        .slice(i, i + 250)
-        .map((d) => ({ result: d.result, steps: d.steps, rules: d.rules, fetchedAt: new Date() })) as never,
-    );
-  }
-  ids = docs.map((d) => (d.result.workflow as { id: string }).id);
+  ({ docs, ids } = await ingestGenerated(seed, N, 60));
 }, 300_000);
 
 afterAll(async () => {
@@ -127,7 +113,7 @@ describe(`masking of ${N} generated executions`, () => {
     do {
       const page = await readListPage({ ...(params as object), after } as never, inArray(executions.id, ids), 500);
       for (const raw of page.rows) {
-        const r = toListRow('created', raw, false);
+        const r = toListRow('created', raw, false, false);
         csv += csvLine([
           r.id,
           r.customerInternalReference,
@@ -167,4 +153,41 @@ describe(`masking of ${N} generated executions`, () => {
     expect(checked).toBeGreaterThan(N * 5);
     expect(leaks.slice(0, 20)).toEqual([]);
   }, 300_000);
+
+  it("the read API's change feeds carry no personal value in clear", async () => {
+    process.env.API_RATE_LIMIT_PER_MINUTE = '1000';
+    const { key } = await createApiKey({ name: 'masking test, feeds', days: 30 }, user);
+    api ??= await startApiServer();
+    // Each item's text, by the execution it is about: an item carries only its own execution's data.
+    const texts = new Map<string, string>();
+    const read = async (path: string, first: string, idOf: (item: Record<string, string>) => string) => {
+      let q = first;
+      for (;;) {
+        const res = await fetch(`${api!.url}${path}?limit=500&${q}`, { headers: { Authorization: `Bearer ${key}` } });
+        expect(res.status).toBe(200);
+        const body = (await res.json()) as { data: Array<Record<string, string>>; next: string; hasMore: boolean };
+        for (const item of body.data) texts.set(idOf(item), (texts.get(idOf(item)) ?? '') + JSON.stringify(item));
+        if (!body.hasMore) return;
+        q = `cursor=${encodeURIComponent(body.next)}`;
+      }
+    };
+    try {
+      await read('/executions/changes', 'since=2000-01-01T00:00:00Z', (i) => i.id);
+      await read('/cases/changes', '', (i) => i.executionId);
+    } finally {
+      delete process.env.API_RATE_LIMIT_PER_MINUTE;
+    }
+    const leaks: string[] = [];
+    let checked = 0;
+    for (const d of docs) {
+      const text = texts.get(d.result.workflow.id) ?? '';
+      expect(text, d.result.workflow.id).not.toBe('');
+      for (const s of secretsOf(d)) {
+        checked++;
+        if (appearsIn(text, s)) leaks.push(`${d.result.workflow.id}: ${s}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(N * 5);
+    expect(leaks.slice(0, 20)).toEqual([]);
+  }, 120_000);
 });

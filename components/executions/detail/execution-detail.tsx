@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import * as React from 'react';
-import { DecisionBadge, FeedbackBadge, StatusBadge } from '@/components/executions/badges';
+import { DecisionBadge, FeedbackBadge, SealedLabel, StatusBadge } from '@/components/executions/badges';
 import { Alert } from '@/components/ui/alert';
 import type { ActionResult } from '@/lib/auth/guards';
 import type { ExecutionDetail } from '@/lib/data/executions/detail';
@@ -90,7 +90,13 @@ export function ExecutionDetailView({
                   Newer data announced {formatDateTime(d.staleSince)}
                 </span>
               ) : null}
-              <FeedbackBadge status={d.feedback.status} delivery={d.feedback.delivery} />
+              <span data-testid="execution-label">
+                {d.feedback.sealed ? (
+                  <SealedLabel />
+                ) : (
+                  <FeedbackBadge status={d.feedback.status} delivery={d.feedback.delivery} />
+                )}
+              </span>
             </div>
             {d.name || d.documentType ? (
               <p className="text-sm">

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import * as React from 'react';
-import { DecisionBadge, FeedbackBadge, RiskScore } from '@/components/executions/badges';
+import { DecisionBadge, FeedbackBadge, LABEL_SEALED, RiskScore, SealedLabel } from '@/components/executions/badges';
 import type { ExecutionDetail, LinkedExecution } from '@/lib/data/executions/detail';
 import { listHref } from '@/lib/executions/list-params';
 import { formatDateTime, formatDateTimeCompact } from '@/lib/format';
@@ -39,7 +39,11 @@ function LinkedList({
                 <span className="whitespace-nowrap text-primary">{formatDateTimeCompact(r.createdAt)}</span>
                 <DecisionBadge type={r.decisionType} />
                 <RiskScore score={r.riskScore} />
-                {r.feedbackStatus && r.feedbackStatus !== 'NA' ? <FeedbackBadge status={r.feedbackStatus} /> : null}
+                {r.sealed ? (
+                  <SealedLabel short />
+                ) : r.feedbackStatus && r.feedbackStatus !== 'NA' ? (
+                  <FeedbackBadge status={r.feedbackStatus} />
+                ) : null}
                 <span className="ml-auto font-mono text-[10px] text-muted-fg">{r.definitionKey}</span>
               </Link>
             </li>
@@ -113,15 +117,21 @@ export function FeedbackSection({ detail, slot }: { detail: ExecutionDetail; slo
       title="Feedback"
       description="Fraud or Not fraud, stored in Verdict first and then delivered to the service."
     >
-      <dl className="grid grid-cols-2 gap-3">
-        <Field label="At the service">
-          <FeedbackBadge status={f.status} />
-        </Field>
-        <Field label="Reason">
-          <Scalar value={f.reason && f.reason !== 'NA' ? f.reason : null} />
-        </Field>
-        <Field label="Provided at">{formatDateTime(f.providedAt)}</Field>
-      </dl>
+      {f.sealed ? (
+        <p className="text-sm text-muted-fg" data-testid="feedback-sealed">
+          {LABEL_SEALED}: the label could tell the case’s first outcome to its reviewer.
+        </p>
+      ) : (
+        <dl className="grid grid-cols-2 gap-3">
+          <Field label="At the service">
+            <FeedbackBadge status={f.status} />
+          </Field>
+          <Field label="Reason">
+            <Scalar value={f.reason && f.reason !== 'NA' ? f.reason : null} />
+          </Field>
+          <Field label="Provided at">{formatDateTime(f.providedAt)}</Field>
+        </dl>
+      )}
       {/* feedbackSlot: the feedback form, its delivery state and history (the feedback feature). */}
       <div data-slot="feedback" className="mt-3 border-t border-border pt-3 empty:hidden">
         {slot}

@@ -5,7 +5,7 @@ import Link from 'next/link';
 import * as React from 'react';
 import type { DataTableFeatures, DataTableSort } from '@/components/data-table/data-table';
 import { CaseStateBadge, DueText } from '@/components/cases/case-badges';
-import { DecisionBadge, FeedbackBadge, RiskScore, StatusBadge } from '@/components/executions/badges';
+import { DecisionBadge, FeedbackBadge, RiskScore, SealedLabel, StatusBadge } from '@/components/executions/badges';
 import type { ExecutionListRow } from '@/lib/data/executions/list';
 import { detailHref, SORT_LABELS, type ListParams } from '@/lib/executions/list-params';
 import { formatDateTimeCompact } from '@/lib/format';
@@ -138,13 +138,16 @@ export function buildExecutionColumns(params: ListParams) {
     helper.accessor('feedbackStatus', {
       id: 'feedback',
       header: 'Feedback',
-      cell: ({ row }) => (
-        <FeedbackBadge
-          status={row.original.feedbackStatus}
-          delivery={row.original.feedbackDelivery}
-          label={row.original.feedbackLabel}
-        />
-      ),
+      cell: ({ row }) =>
+        row.original.sealed ? (
+          <SealedLabel short />
+        ) : (
+          <FeedbackBadge
+            status={row.original.feedbackStatus}
+            delivery={row.original.feedbackDelivery}
+            label={row.original.feedbackLabel}
+          />
+        ),
     }),
     helper.accessor('caseInfo', {
       id: 'case',

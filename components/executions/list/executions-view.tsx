@@ -13,6 +13,7 @@ import { Button } from '@/components/ui/button';
 import { OnFirstUse } from '@/components/ui/on-first-use';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Select } from '@/components/ui/input';
+import { bulkAssignCasesAction } from '@/lib/actions/cases';
 import { saveHiddenColumnsAction } from '@/lib/actions/review';
 import type { ListFacets } from '@/lib/data/executions/facets';
 import type { ExecutionListRow, ListTotal } from '@/lib/data/executions/list';
@@ -146,6 +147,25 @@ function View(props: ExecutionsViewProps) {
   // Selection belongs to the view (the bulk actions act on it); a new page starts with none.
   const [selection, setSelection] = React.useState<RowSelectionState>({});
   const [notice, setNotice] = React.useState<string | null>(null);
+  // Case work on the active row (j/k): `a` assigns its case to me, `r` opens its resolve panel.
+  const rowKeys = React.useMemo(
+    () => ({
+      a: (r: ExecutionListRow) => {
+        if (!r.caseInfo || r.caseInfo.state === 'resolved') return setNotice('This execution has no open case.');
+        void bulkAssignCasesAction({ executionIds: [r.id], assignee: 'me' }).then((out) => {
+          setNotice(
+            out.ok ? (out.data.assigned ? 'Assigned to you.' : 'Not assigned: someone else has it.') : out.error,
+          );
+          router.refresh();
+        });
+      },
+      r: (r: ExecutionListRow) => {
+        if (!r.caseInfo || r.caseInfo.state === 'resolved') return setNotice('This execution has no open case.');
+        router.push(`${detailHref(r.id, params)}#resolve`);
+      },
+    }),
+    [router, params],
+  );
   const manages = props.role !== 'analyst';
   const [rowsSeen, setRowsSeen] = React.useState(props.rows);
   if (rowsSeen !== props.rows) {
@@ -242,7 +262,8 @@ function View(props: ExecutionsViewProps) {
           <p className="hidden text-xs text-muted-fg md:block">
             Keys: <kbd className="font-mono">/</kbd> search · <kbd className="font-mono">j</kbd>/
             <kbd className="font-mono">k</kbd> move · <kbd className="font-mono">Enter</kbd> open ·{' '}
-            <kbd className="font-mono">x</kbd> select · <kbd className="font-mono">n</kbd> next case
+            <kbd className="font-mono">x</kbd> select · <kbd className="font-mono">n</kbd> next case ·{' '}
+            <kbd className="font-mono">a</kbd> assign to me · <kbd className="font-mono">r</kbd> resolve
           </p>
         )}
       </div>
@@ -270,6 +291,7 @@ function View(props: ExecutionsViewProps) {
           }}
           onOpen={(r) => router.push(detailHref(r.id, params))}
           rowClassName={(r) => (r.caseInfo?.overdue ? 'overdue shadow-[inset_3px_0_0_var(--danger)]' : undefined)}
+          rowKeys={rowKeys}
           searchInputId={SEARCH_INPUT_ID}
           busy={pending}
         />

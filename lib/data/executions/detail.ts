@@ -2,6 +2,7 @@ import 'server-only';
 import { and, asc, desc, eq, inArray, ne, or } from 'drizzle-orm';
 import { audit } from '@/lib/audit';
 import { listAuditForTarget } from '@/lib/data/audit';
+import { isSealedExecution, redactSealedTrail, sealedExecutionIds } from '@/lib/qa/seal';
 import { getActiveReveal, type ActiveReveal } from '@/lib/data/reveals';
 import { db } from '@/lib/db/client';
 import { credentials, executionLinks, executions, partImages, steps as stepsTable } from '@/lib/db/schema';
@@ -18,7 +19,10 @@ export interface LinkedExecution {
   decisionType: string | null;
   riskScore: number | null;
   definitionKey: string | null;
+  /** Null while `sealed`. */
   feedbackStatus: string | null;
+  /** A pending QA review seals this execution's label for the viewer (lib/qa/seal.ts). */
+  sealed: boolean;
 }
 
 export type { ComparisonRow };
@@ -55,8 +59,18 @@ export interface ExecutionDetail {
   documentType: string | null;
   issuingCountry: string | null;
   documentNumber: string | null;
-  feedback: { status: string | null; reason: string | null; providedAt: string | null; delivery: string | null };
-  /** The service's result, masked unless revealed. */
+  /**
+   * The label at the service and its delivery. `sealed`: a pending QA review seals it for the
+   * viewer (lib/qa/seal.ts) with the case's first outcome, and every other field is null.
+   */
+  feedback: {
+    status: string | null;
+    reason: string | null;
+    providedAt: string | null;
+    delivery: string | null;
+    sealed: boolean;
+  };
+  /** The service's result, masked unless revealed (without its `feedback` while that is sealed). */
   result: Json;
   steps: Json[];
   ruleExecutions: Json[];
@@ -83,17 +97,22 @@ const linkedColumns = {
   definitionKey: executions.definitionKey,
   feedbackStatus: executions.feedbackStatus,
 };
-const toLinked = (r: {
-  id: string;
-  createdAt: Date;
-  status: string;
-  decisionType: string | null;
-  riskScore: number | null;
-  definitionKey: string | null;
-  feedbackStatus: string | null;
-}): LinkedExecution => ({
+const toLinked = (
+  r: {
+    id: string;
+    createdAt: Date;
+    status: string;
+    decisionType: string | null;
+    riskScore: number | null;
+    definitionKey: string | null;
+    feedbackStatus: string | null;
+  },
+  sealed: Set<string>,
+): LinkedExecution => ({
   ...r,
   createdAt: r.createdAt.toISOString(),
+  feedbackStatus: sealed.has(r.id) ? null : r.feedbackStatus,
+  sealed: sealed.has(r.id),
 });
 
 /**
@@ -111,8 +130,9 @@ export async function getExecutionDetail(
   const [row] = await d.select().from(executions).where(eq(executions.id, id)).limit(1);
   if (!row) return null;
 
-  const [reveal, creds, stepRows, linkRows, docLinks, accountLinks] = await Promise.all([
+  const [reveal, sealed, creds, stepRows, linkRows, docLinks, accountLinks] = await Promise.all([
     getActiveReveal(user.id, id),
+    isSealedExecution(d, id, user.id),
     d.select().from(credentials).where(eq(credentials.executionId, id)),
     row.rawSteps
       ? Promise.resolve([])
@@ -151,17 +171,26 @@ export async function getExecutionDetail(
     (l.kind === 'face' ? faceIds : networkIds).add(other);
   }
   const wanted = [...new Set([...faceIds, ...networkIds])];
-  const cachedLinked = wanted.length
-    ? await d
-        .select(linkedColumns)
-        .from(executions)
-        .where(inArray(executions.id, wanted))
-        .orderBy(desc(executions.createdAt))
-        .limit(200)
-    : [];
-  const byId = new Map(cachedLinked.map((r) => [r.id, toLinked(r)]));
+  const [cachedLinked, sealedLinks] = await Promise.all([
+    wanted.length
+      ? d
+          .select(linkedColumns)
+          .from(executions)
+          .where(inArray(executions.id, wanted))
+          .orderBy(desc(executions.createdAt))
+          .limit(200)
+      : Promise.resolve([]),
+    // Linked executions under a QA review that is blind for the viewer keep their label to themselves too.
+    sealedExecutionIds(d, user.id, [
+      ...new Set([...docLinks.map((r) => r.id), ...accountLinks.map((r) => r.id), ...wanted]),
+    ]),
+  ]);
+  const linked = (r: (typeof docLinks)[number]) => toLinked(r, sealedLinks);
+  const byId = new Map(cachedLinked.map((r) => [r.id, linked(r)]));
 
   const content = personalContent(row, stepRows, revealed);
+  // The result carries the service's copy of the label.
+  const { feedback: _sealedLabel, ...unlabelled } = content.result;
 
   const images: ImagePart[] = [];
   for (const c of creds) {
@@ -186,7 +215,9 @@ export async function getExecutionDetail(
       targetId: id,
       details: { revealed },
     });
-  const auditRows = await listAuditForTarget('execution', id, 50);
+  const trail = await listAuditForTarget('execution', id, 50);
+  // A QA reviewer reads the trail before deciding: the first outcome and the label are not in it for them.
+  const auditRows = sealed ? redactSealedTrail(trail) : trail;
 
   const iso = (v: Date | null) => v?.toISOString() ?? null;
   return {
@@ -214,20 +245,23 @@ export async function getExecutionDetail(
     documentType: row.documentType,
     issuingCountry: row.issuingCountry,
     documentNumber: content.documentNumber,
-    feedback: {
-      status: row.feedbackStatus,
-      reason: row.feedbackReason,
-      providedAt: iso(row.feedbackProvidedAt),
-      delivery: row.feedbackDelivery,
-    },
-    result: content.result,
+    feedback: sealed
+      ? { status: null, reason: null, providedAt: null, delivery: null, sealed }
+      : {
+          status: row.feedbackStatus,
+          reason: row.feedbackReason,
+          providedAt: iso(row.feedbackProvidedAt),
+          delivery: row.feedbackDelivery,
+          sealed,
+        },
+    result: sealed ? unlabelled : content.result,
     steps: content.steps,
     ruleExecutions: content.ruleExecutions,
     comparison: content.comparison,
     images: row.hasPersonalData && !row.wipedOutAt ? images : [],
     links: {
-      document: docLinks.map(toLinked),
-      account: accountLinks.map(toLinked),
+      document: docLinks.map(linked),
+      account: accountLinks.map(linked),
       face: [...faceIds].map((x) => byId.get(x)).filter((x): x is LinkedExecution => Boolean(x)),
       network: [...networkIds]
         .filter((x) => !faceIds.has(x))

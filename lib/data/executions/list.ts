@@ -86,6 +86,8 @@ export type ExecutionListRow = Omit<
   goneAt: string | null;
   name: string | null;
   revealed: boolean;
+  /** The label is sealed for the viewer by a pending QA review (lib/qa/seal.ts): the feedback fields are blank. */
+  sealed: boolean;
   cursor: string;
   /** Verdict's own label while it is not at the service yet (see getUndeliveredLabels). */
   feedbackLabel?: string | null;
@@ -341,11 +343,17 @@ export async function readListWithTotal(
 // Rows for the browser
 // ---------------------------------------------------------------------------------------------
 
-export function toListRow(sort: SortKey, r: ListRowRaw, revealed: boolean): ExecutionListRow {
+/**
+ * A row as one viewer may see it: masked unless revealed, and without its label while a QA review
+ * seals it for them (`sealed`, from sealedExecutionIds in lib/qa/seal.ts). The list and the CSV share it.
+ */
+export function toListRow(sort: SortKey, r: ListRowRaw, revealed: boolean, sealed: boolean): ExecutionListRow {
   const { firstName, lastName, ...rest } = r;
   const name = [firstName, lastName].filter(Boolean).join(' ') || null;
   return {
     ...rest,
+    ...(sealed ? { feedbackStatus: null, feedbackReason: null, feedbackDelivery: null, feedbackLabel: null } : {}),
+    sealed,
     createdAt: r.createdAt.toISOString(),
     completedAt: r.completedAt?.toISOString() ?? null,
     wipedOutAt: r.wipedOutAt?.toISOString() ?? null,

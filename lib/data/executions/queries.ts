@@ -9,6 +9,7 @@ import { revealedIds } from '@/lib/data/reveals';
 import { resolveSearchTerm } from '@/lib/data/search-terms';
 import { searchTermTokens } from '@/lib/pii/search-tokens';
 import { listWhere } from '@/lib/executions/where';
+import { sealedExecutionIds } from '@/lib/qa/seal';
 import { readListWithTotal, readNeighbours, toListRow, type ExecutionListRow, type ListTotal } from './list';
 
 export type SearchNotice = 'expired' | 'too_short' | null;
@@ -77,20 +78,20 @@ export async function listWhereOf(p: ListParams, userId?: string) {
 export async function listExecutions(p: ListParams, userId: string): Promise<ExecutionList> {
   const { where, search } = await listWhereOf(p, userId);
   const { page, total } = await readListWithTotal(p, where);
-  const [revealed, labels, caseOf] = await Promise.all([
-    revealedIds(
-      userId,
-      page.rows.map((r) => r.id),
-    ),
+  const ids = page.rows.map((r) => r.id);
+  const [revealed, sealed, labels, caseOf] = await Promise.all([
+    revealedIds(userId, ids),
+    sealedExecutionIds(db(), userId, ids),
     getUndeliveredLabels(
       page.rows.filter((r) => r.feedbackDelivery && r.feedbackDelivery !== 'delivered').map((r) => r.id),
     ),
-    getListCases(page.rows.map((r) => r.id)),
+    getListCases(ids),
   ]);
   return {
     rows: page.rows.map((r) => ({
-      ...toListRow(p.sort, r, revealed.has(r.id)),
-      feedbackLabel: labels.get(r.id) ?? null,
+      ...toListRow(p.sort, r, revealed.has(r.id), sealed.has(r.id)),
+      // Read beside the seal rather than after it, and dropped here for a sealed row.
+      feedbackLabel: sealed.has(r.id) ? null : (labels.get(r.id) ?? null),
       caseInfo: caseOf.get(r.id) ?? null,
     })),
     next: page.next,

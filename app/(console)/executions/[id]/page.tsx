@@ -2,15 +2,19 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { ExecutionDetailView } from '@/components/executions/detail/execution-detail';
 import { CaseHeader } from '@/components/cases/case-header';
+import { CaseHistory } from '@/components/cases/case-history';
 import { CaseSection } from '@/components/cases/case-section';
 import { NotesThread } from '@/components/cases/notes-thread';
 import { ResolvePanel } from '@/components/cases/resolve-panel';
+import { QaPanel } from '@/components/qa/qa-panel';
 import { FeedbackPanel } from '@/components/feedback/feedback-panel';
 import { requireRole } from '@/lib/auth/guards';
 import { ROUTE_ACCESS } from '@/lib/auth/access';
 import { hasRole, type Role } from '@/lib/auth/roles';
+import { listCaseEvents } from '@/lib/data/case-history';
 import { getCaseOfExecution, listAssignees, listCaseReasons, listNotes } from '@/lib/data/cases';
 import { getExecutionDetail } from '@/lib/data/executions/detail';
+import { getQaOfExecution } from '@/lib/data/quality';
 import { getFeedbackPanel } from '@/lib/data/feedback';
 import { parseListParams, type RawSearchParams } from '@/lib/executions/list-params';
 import { getNeighbourIds } from '@/lib/data/executions/queries';
@@ -34,15 +38,19 @@ export default async function ExecutionPage({
   const list = parseListParams(await searchParams);
   const detail = await getExecutionDetail(id, user);
   if (!detail) notFound();
-  const [nav, feedback, caseView, notes, reasons, people] = await Promise.all([
+  const [nav, feedback, caseView, notes, reasons, people, qa] = await Promise.all([
     getNeighbourIds(list, detail.id, user.id),
-    getFeedbackPanel(detail.id),
-    getCaseOfExecution(detail.id),
-    listNotes(detail.id),
+    getFeedbackPanel(detail.id, user.id),
+    getCaseOfExecution(detail.id, user.id),
+    listNotes(detail.id, user.id),
     listCaseReasons(),
     listAssignees(),
+    getQaOfExecution(detail.id, user.id),
   ]);
   const manages = hasRole(user.role, 'manager');
+  const history = caseView
+    ? await listCaseEvents(caseView.id, { revealed: Boolean(detail.reveal), sealed: caseView.sealed })
+    : null;
   return (
     <ExecutionDetailView
       detail={detail}
@@ -74,7 +82,19 @@ export default async function ExecutionPage({
               />
             ) : null
           }
+          qa={
+            qa ? (
+              <QaPanel
+                view={qa}
+                reasons={reasons}
+                userId={user.id}
+                manages={manages}
+                feedbackVersion={feedback?.version ?? 'none'}
+              />
+            ) : null
+          }
           notes={<NotesThread executionId={detail.id} notes={notes} userId={user.id} />}
+          history={history ? <CaseHistory events={history} /> : null}
         />
       }
       nav={{

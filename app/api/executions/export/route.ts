@@ -1,14 +1,17 @@
 import { inArray } from 'drizzle-orm';
+import { answeringOutages } from '@/lib/api/http';
 import { audit } from '@/lib/audit';
 import { routeUser } from '@/lib/auth/guards';
 import { readListPage, toListRow } from '@/lib/data/executions/list';
 import { parseListParams } from '@/lib/executions/list-params';
 import { listWhereOf } from '@/lib/data/executions/queries';
 import { revealedIds } from '@/lib/data/reveals';
+import { db } from '@/lib/db/client';
 import { executions } from '@/lib/db/schema';
 import { csvLine } from '@/lib/executions/csv';
 import { toSearchParams, UUID_RE, type ListParams } from '@/lib/executions/list-params';
 import { logError } from '@/lib/log';
+import { sealedExecutionIds } from '@/lib/qa/seal';
 
 /** Most rows one export writes; the list's export button says so. */
 const EXPORT_MAX_ROWS = 100_000;
@@ -41,9 +44,9 @@ const HEADER = [
 /**
  * CSV of the list's current filtered set (or of selected ids), streamed in keyset batches so
  * memory stays flat, masked exactly as on screen (unmasked only where this user has a running
- * reveal), and recorded in the audit log with its filters (a search is recorded by its token).
+ * reveal, labels blank where a pending QA review seals them for this user), and recorded in the audit log with its filters (a search is recorded by its token).
  */
-export async function GET(req: Request) {
+export const GET = answeringOutages(async (req: Request) => {
   const auth = await routeUser('analyst');
   if (auth.error) return auth.error;
   const { user } = auth;
@@ -91,13 +94,14 @@ export async function GET(req: Request) {
           where,
           Math.min(BATCH, EXPORT_MAX_ROWS - written),
         );
-        const revealed = await revealedIds(
-          user.id,
-          page.rows.map((r) => r.id),
-        );
+        const ids = page.rows.map((r) => r.id);
+        const [revealed, sealed] = await Promise.all([
+          revealedIds(user.id, ids),
+          sealedExecutionIds(db(), user.id, ids),
+        ]);
         let chunk = '';
         for (const raw of page.rows) {
-          const r = toListRow(params.sort, raw, revealed.has(raw.id));
+          const r = toListRow(params.sort, raw, revealed.has(raw.id), sealed.has(raw.id));
           chunk += csvLine([
             r.id,
             r.accountId,
@@ -141,4 +145,4 @@ export async function GET(req: Request) {
       'X-Content-Type-Options': 'nosniff',
     },
   });
-}
+});

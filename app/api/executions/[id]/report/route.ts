@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { answeringOutages } from '@/lib/api/http';
 import { routeUser } from '@/lib/auth/guards';
 import { getCaseReportData } from '@/lib/data/case-report';
 import { renderCaseReport } from '@/lib/evidence/report/render';
@@ -12,7 +13,7 @@ const problem = (status: number, title: string, detail: string) =>
  * has an active reveal (then its images are in it and recorded as viewed), and recorded in the
  * audit log, whose chain hash it carries.
  */
-export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> }) {
+export const GET = answeringOutages(async (_req: Request, ctx: { params: Promise<{ id: string }> }) => {
   const auth = await routeUser('analyst');
   if (auth.error) return auth.error;
   const { id } = await ctx.params;
@@ -28,4 +29,4 @@ export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> 
       'X-Content-Type-Options': 'nosniff',
     },
   });
-}
+});
