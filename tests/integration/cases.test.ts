@@ -570,7 +570,8 @@ describe('demo history', () => {
       await db().insert(users).values({ email, name: email, role }).onConflictDoNothing();
     const tag = `demo-${randomUUID().slice(0, 8)}`;
     await makeQueue('Demo', `criteria=${tag}`, 0, 24);
-    const xs = Array.from({ length: 200 }, (_, i) =>
+    // Enough executions that every band of the hash is filled (3 % escalated: none of 600 has odds 1e-8).
+    const xs = Array.from({ length: 600 }, (_, i) =>
       tagged(tag, { decision: i % 2 ? 'REJECTED' : 'WARNING', score: 60 }),
     );
     await ingestMany(
