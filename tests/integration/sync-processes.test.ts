@@ -125,9 +125,12 @@ describe(`sync workers as processes (${inject('databaseKind')})`, () => {
     expect(sim.stats().byStatus['429']).toBeUndefined();
     // Within the limit: never more in one second than the bucket admits (15 sustained + its burst of
     // 5; the simulator stamps a request when its handler runs, so its own pauses bunch a few), and
-    // at most 15/s on average over the whole backfill.
+    // over the whole backfill no more than the bucket admits: 15 a second plus its burst of 5 (a
+    // mean of exactly 15/s is not the bound: one request stamped a few ms late shortens the span).
     expect(rates.retrieval.peakPerSec, 'most retrievals the service saw in one second').toBeLessThanOrEqual(20);
-    expect(rates.retrieval.meanPerSec!, 'retrievals per second from first to last').toBeLessThanOrEqual(15);
+    const span = (rates.retrieval.requests - 1) / rates.retrieval.meanPerSec!;
+    expect(span, 'seconds from the first retrieval to the last').toBeGreaterThan(3);
+    expect(rates.retrieval.requests - 1, 'retrievals after the first').toBeLessThanOrEqual(15 * span + 5);
     expect(rates.token.rejected).toBe(0);
     // Both workers did share the work, and each fetched its token once.
     expect(stoppedA.granted.retrieval).toBeGreaterThan(0);
