@@ -44,6 +44,7 @@ export interface WebhookWorker {
 export async function registerWebhookWorkers(boss: PgBoss, options: WebhookWorkerOptions = {}): Promise<WebhookWorker> {
   const ids: string[] = [];
   let inFlight = 0;
+  let stopped = false;
   for (let i = 0; i < Math.max(1, options.concurrency ?? Number(process.env.WEBHOOK_CONCURRENCY || 4)); i++) {
     ids.push(
       await boss.work<{ deliveryId?: unknown }>(
@@ -52,6 +53,9 @@ export async function registerWebhookWorkers(boss: PgBoss, options: WebhookWorke
         async ([job]) => {
           const id = Number(job.data?.deliveryId);
           if (!Number.isSafeInteger(id) || id <= 0) return;
+          // pg-boss can hand over a job it fetched just as offWork ran; a stopped worker gives it back
+          // (a failure pg-boss retries in 5 s, on whichever worker is running) instead of sending late.
+          if (stopped) throw new Error('webhook worker stopped before this delivery started');
           inFlight++;
           try {
             await deliverWebhook(boss, id, options);
@@ -73,7 +77,6 @@ export async function registerWebhookWorkers(boss: PgBoss, options: WebhookWorke
     );
   }
   let running = false;
-  let stopped = false;
   const pump = async () => {
     if (running || stopped) return;
     running = true;
