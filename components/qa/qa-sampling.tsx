@@ -122,7 +122,7 @@ export function QaSamplingControl({
       <div className="flex flex-wrap items-end gap-3">
         <div className="flex flex-col gap-1">
           <Label htmlFor="qa-week">Week</Label>
-          <Select id="qa-week" name="week" defaultValue={weeks[1]?.value} className="w-56">
+          <Select id="qa-week" name="week" defaultValue={weeks[1]?.value} className="w-72 max-w-full">
             {weeks.map((w) => (
               <option key={w.value} value={w.value}>
                 {w.label}
