@@ -94,3 +94,11 @@ export function formatDuration(seconds: number | null | undefined): string {
   const d = Math.floor(h / 24);
   return h % 24 ? `${d} d ${h % 24} h` : `${d} d`;
 }
+
+/**
+ * An id short enough for a list that still tells ids apart: its first 8 and last 4 characters. The
+ * first part alone is not enough, because the simulator's ids share it (they encode an index at the end).
+ */
+export function shortId(id: string): string {
+  return id.length > 16 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id;
+}

@@ -4,9 +4,8 @@ import Link from 'next/link';
 import * as React from 'react';
 import { Badge } from '@/components/ui/badge';
 import type { BlastRadius } from '@/lib/data/feedback';
-import { formatDate, formatNumber } from '@/lib/format';
+import { formatDate, formatNumber, shortId } from '@/lib/format';
 import { cn } from '@/lib/utils';
-import { shortId } from '@/lib/feedback/states';
 
 /**
  * Who else a FRAUD label touches: the service applies FRAUD to later transactions with the same

@@ -11,11 +11,10 @@ import { Skeleton } from '@/components/ui/skeleton';
 import type { ActionResult } from '@/lib/auth/guards';
 import type { BatchProgress, BulkPreview } from '@/lib/data/feedback';
 import { BULK_MAX, NOTE_MAX, type FeedbackStatus } from '@/lib/feedback/schema';
-import { formatNumber } from '@/lib/format';
+import { formatNumber, shortId } from '@/lib/format';
 import { BlastRadiusView } from './blast-radius';
 import { labelText, ServiceError } from './history';
 import { newIdempotencyKey, NoteField, ReasonSelect, StatusRadios } from './label-fields';
-import { shortId } from '@/lib/feedback/states';
 
 type Stage = { kind: 'form' } | { kind: 'progress'; batchId: string; message?: string; created: number };
 

@@ -1,10 +1,9 @@
 import Link from 'next/link';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import type { FeedbackDeliveryStats } from '@/lib/data/feedback';
-import { formatDateTime, formatNumber, formatRelative } from '@/lib/format';
+import { formatDateTime, formatNumber, formatRelative, shortId } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { labelText, ServiceError } from './history';
-import { shortId } from '@/lib/feedback/states';
 
 /**
  * Feedback delivery on the sync page: is every label getting through to the service? The page

@@ -6,6 +6,7 @@ import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { OUTCOME_LABELS } from '@/lib/cases/schema';
 import type { ReasonView } from '@/lib/data/cases';
 import type { QaRow, Verdict } from '@/lib/data/quality';
+import { shortId } from '@/lib/format';
 import { QaStateBadge } from './qa-verdicts';
 
 function VerdictCell({ v, reasons, sealed }: { v: Verdict | null; reasons: ReasonView[]; sealed?: boolean }) {
@@ -56,7 +57,7 @@ export function QaReviewsTable({
           <TR key={r.id} data-review={r.executionId}>
             <TD>
               <Link href={`/executions/${r.executionId}`} className="font-mono text-xs text-primary hover:underline">
-                {r.executionId.slice(0, 8)}
+                {shortId(r.executionId)}
               </Link>
             </TD>
             <TD className="whitespace-nowrap text-xs">{r.week}</TD>

@@ -66,8 +66,3 @@ export const EVENT_LABELS: Record<string, string> = {
 export function stateLabel(s: string | null | undefined): string {
   return s ? (STATE_LABELS[s as FeedbackState] ?? s) : 'None';
 }
-
-/** An execution id short enough for a list and still telling ids apart (the simulator's share their first part). */
-export function shortId(id: string): string {
-  return id.length > 16 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id;
-}

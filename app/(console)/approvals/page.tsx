@@ -11,8 +11,7 @@ import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { requireRole } from '@/lib/auth/guards';
 import { listAwaitingApproval } from '@/lib/data/feedback';
 import { getFourEyes } from '@/lib/feedback/settings';
-import { formatDateTime, formatNumber, formatRelative } from '@/lib/format';
-import { shortId } from '@/lib/feedback/states';
+import { formatDateTime, formatNumber, formatRelative, shortId } from '@/lib/format';
 
 export const metadata: Metadata = { title: 'Approvals' };
 

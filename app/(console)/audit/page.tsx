@@ -17,7 +17,7 @@ import {
   listAuditActors,
   listAuditEntries,
 } from '@/lib/data/audit';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, shortId } from '@/lib/format';
 
 export const metadata: Metadata = { title: 'Audit log' };
 
@@ -123,9 +123,7 @@ export default async function AuditPage({
                   <TD className="text-xs">{r.actorEmail ?? <span className="text-muted-fg">system</span>}</TD>
                   <TD className="font-mono text-xs">{r.action}</TD>
                   <TD className="whitespace-nowrap font-mono text-xs" title={r.targetId ?? undefined}>
-                    {r.targetType
-                      ? `${r.targetType}:${(r.targetId ?? '').slice(0, 8)}${(r.targetId ?? '').length > 8 ? '…' : ''}`
-                      : '—'}
+                    {r.targetType ? `${r.targetType}:${shortId(r.targetId ?? '')}` : '—'}
                   </TD>
                   <TD>
                     <Badge tone={OUTCOME_TONE[r.outcome]}>{r.outcome}</Badge>
