@@ -1,6 +1,6 @@
 import 'server-only';
 import { aliasedTable, and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import { db, type Db } from '@/lib/db/client';
+import { db, type Db, type DbOrTx } from '@/lib/db/client';
 import { caseEvents, caseNotes, caseQueues, caseReasons, caseRematchRuns, cases, users } from '@/lib/db/schema';
 import type { CaseOutcome, CaseState, QueueKind } from '@/lib/cases/states';
 import { isSealedExecution, sealedCaseIds, sealedFor } from '@/lib/qa/seal';
@@ -292,7 +292,7 @@ const seconds = (v: unknown) => (v === null || v === undefined ? null : Math.rou
  * arrival in the queue to resolution, over all resolved cases, so the list behind each figure
  * (the queue's or the person's resolved cases) holds exactly the cases it was computed from.
  */
-export async function getQueuesPage(viewerId: string | null, d: Db = db()): Promise<QueuesPage> {
+export async function getQueuesPage(viewerId: string | null, d: DbOrTx = db()): Promise<QueuesPage> {
   // Outcome counts leave out the cases whose outcome is sealed for the viewer, as the list's outcome
   // filters do (lib/qa/seal.ts): every figure stays equal to the list it links to.
   const sealed = sealedCaseIds(viewerId);

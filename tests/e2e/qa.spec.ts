@@ -91,8 +91,21 @@ test('sampling picks a resolved case, a second analyst re-reviews it blind, a ma
   await rate.getByLabel(/At least/).fill('1');
   await rate.getByRole('button', { name: 'Save rate' }).click();
   await expect(rate.getByRole('status')).toContainText('Sampling rate saved.');
+  // The week of the resolution (Monday, UTC): "this week" unless one turned since (Sunday midnight).
+  const resolvedAt = await withE2eDb(
+    async (db) => (await db.select().from(schema.cases).where(eq(schema.cases.executionId, x.id)))[0].resolvedAt!,
+  );
+  const week = new Date(
+    Date.UTC(
+      resolvedAt.getUTCFullYear(),
+      resolvedAt.getUTCMonth(),
+      resolvedAt.getUTCDate() - ((resolvedAt.getUTCDay() + 6) % 7),
+    ),
+  )
+    .toISOString()
+    .slice(0, 10);
   const sample = manager.getByRole('form', { name: 'Sample now' });
-  await sample.getByLabel('Week').selectOption({ index: 0 });
+  await sample.getByLabel('Week').selectOption(week);
   await sample.getByRole('button', { name: 'Sample now' }).click();
   await expect(sample.getByTestId('qa-run')).toContainText(/cases? sampled from \d+ (person|people)/, {
     timeout: 30_000,

@@ -113,7 +113,9 @@ describe('audit export', () => {
     const file = await write(period.filter, 'user.jsonl');
     expect(await verifyExportFile(file)).toMatchObject({ ok: true, entries: 6 });
 
-    const all = await q({ from: day(now), to: day(now), format: 'jsonl' });
+    // Everyone's entries over the same two days: since midnight alone could hold none yet (this
+    // file's entries were written just before it).
+    const all = await q({ from: day(new Date(now.getTime() - 86_400_000)), to: day(now), format: 'jsonl' });
     if (!all.ok) throw new Error(all.detail);
     const whole = await write(all.filter, 'period.jsonl');
     const r = await verifyExportFile(whole);

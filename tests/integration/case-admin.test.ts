@@ -118,42 +118,51 @@ describe('the queues page', () => {
       .set({ dueAt: new Date(Date.now() - 3600_000) })
       .where(eq(cases.id, open[0].id));
 
-    const listCount = async (to: Partial<ListParams>) =>
-      (
-        await db()
-          .select({ n: count() })
-          .from(executions)
-          .where(listWhere({ ...DEFAULT_LIST_PARAMS, ...to } as ListParams))
-      )[0].n;
-    const page = await getQueuesPage(null);
-    const q = page.queues.find((x) => x.id === qid)!;
-    expect(q).toMatchObject({ backlog: 8, inReview: 1, overdue: 1, resolved: 5, resolved7d: 4 });
-    for (const queue of page.queues) {
-      const to = queueFigureLinks(queue);
-      expect(await listCount(to.backlog), `${queue.name} backlog`).toBe(queue.backlog);
-      expect(await listCount(to.inReview), `${queue.name} in review`).toBe(queue.inReview);
-      expect(await listCount(to.overdue), `${queue.name} overdue`).toBe(queue.overdue);
-      expect(await listCount(to.resolved7d), `${queue.name} resolved in 7 days`).toBe(queue.resolved7d);
-      expect(await listCount(to.resolved), `${queue.name} resolved`).toBe(queue.resolved);
-      if (to.oldest) expect(await listCount(to.oldest), `${queue.name} oldest`).toBe(1);
-      else expect(queue.backlog).toBe(0);
-    }
-    const a2 = page.analysts.find((a) => a.userId === analyst2.id)!;
-    // The sampled approval is counted for nobody but its own analyst.
-    expect(a2).toMatchObject({ approved: 0, declined: 1, escalated: 1 });
-    const own = (await getQueuesPage(analyst2.id)).analysts.find((a) => a.userId === analyst2.id)!;
-    expect(own).toMatchObject({ approved: 1, declined: 1, escalated: 1 });
-    // This file's analysts: another file's may have cases under a blind QA review, which the
-    // list's outcome filters hide from everyone but their first analyst (lib/qa/seal.ts).
-    const ours = new Set([analyst.id, analyst2.id]);
-    for (const a of page.analysts.filter((x) => ours.has(x.userId))) {
-      const to = analystFigureLinks(a);
-      expect(await listCount(to.approved), `${a.name} approved`).toBe(a.approved);
-      expect(await listCount(to.declined), `${a.name} declined`).toBe(a.declined);
-      expect(await listCount(to.escalated), `${a.name} escalated`).toBe(a.escalated);
-    }
-    expect(await listCount(DISAGREEMENT_LINKS.approvedRejected)).toBe(page.disagreements.approvedRejected);
-    expect(await listCount(DISAGREEMENT_LINKS.declinedPassed)).toBe(page.disagreements.declinedPassed);
+    // The page and the lists it links to are read in one transaction, so with one snapshot and one
+    // now(): a case that falls due, or leaves the 7-day throughput, between two reads (another
+    // file's too: the demo history's fresh arrivals in 4-hour queues fall due minutes after it ran)
+    // cannot set a figure apart from its list.
+    await db().transaction(
+      async (tx) => {
+        const listCount = async (to: Partial<ListParams>) =>
+          (
+            await tx
+              .select({ n: count() })
+              .from(executions)
+              .where(listWhere({ ...DEFAULT_LIST_PARAMS, ...to } as ListParams))
+          )[0].n;
+        const page = await getQueuesPage(null, tx);
+        const q = page.queues.find((x) => x.id === qid)!;
+        expect(q).toMatchObject({ backlog: 8, inReview: 1, overdue: 1, resolved: 5, resolved7d: 4 });
+        for (const queue of page.queues) {
+          const to = queueFigureLinks(queue);
+          expect(await listCount(to.backlog), `${queue.name} backlog`).toBe(queue.backlog);
+          expect(await listCount(to.inReview), `${queue.name} in review`).toBe(queue.inReview);
+          expect(await listCount(to.overdue), `${queue.name} overdue`).toBe(queue.overdue);
+          expect(await listCount(to.resolved7d), `${queue.name} resolved in 7 days`).toBe(queue.resolved7d);
+          expect(await listCount(to.resolved), `${queue.name} resolved`).toBe(queue.resolved);
+          if (to.oldest) expect(await listCount(to.oldest), `${queue.name} oldest`).toBe(1);
+          else expect(queue.backlog).toBe(0);
+        }
+        const a2 = page.analysts.find((a) => a.userId === analyst2.id)!;
+        // The sampled approval is counted for nobody but its own analyst.
+        expect(a2).toMatchObject({ approved: 0, declined: 1, escalated: 1 });
+        const own = (await getQueuesPage(analyst2.id, tx)).analysts.find((a) => a.userId === analyst2.id)!;
+        expect(own).toMatchObject({ approved: 1, declined: 1, escalated: 1 });
+        // This file's analysts: another file's may have cases under a blind QA review, which the
+        // list's outcome filters hide from everyone but their first analyst (lib/qa/seal.ts).
+        const ours = new Set([analyst.id, analyst2.id]);
+        for (const a of page.analysts.filter((x) => ours.has(x.userId))) {
+          const to = analystFigureLinks(a);
+          expect(await listCount(to.approved), `${a.name} approved`).toBe(a.approved);
+          expect(await listCount(to.declined), `${a.name} declined`).toBe(a.declined);
+          expect(await listCount(to.escalated), `${a.name} escalated`).toBe(a.escalated);
+        }
+        expect(await listCount(DISAGREEMENT_LINKS.approvedRejected)).toBe(page.disagreements.approvedRejected);
+        expect(await listCount(DISAGREEMENT_LINKS.declinedPassed)).toBe(page.disagreements.declinedPassed);
+      },
+      { isolationLevel: 'repeatable read' },
+    );
   });
 });
 

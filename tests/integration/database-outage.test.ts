@@ -236,9 +236,14 @@ describe('the pool when the database goes away', () => {
       const err = await pool.execute(sql.raw(`insert into ${table} (id) values ('${id}')`)).catch((e: unknown) => e);
       expect(write.cuts()).toBe(1);
       expect(isDatabaseOutage(err)).toBe(true);
-      // The database ran it; the pool did not run it again on a new connection.
-      const rows = await probe.execute<{ n: number }>(
-        sql.raw(`select count(*)::int as n from ${table} where id = '${id}'`),
+      // The database ran it; the pool did not run it again on a new connection (a second insert
+      // would have failed on the key, not been reported as the outage). The cut comes 150 ms after
+      // the statement went through: on a loaded machine its commit may come later still.
+      const rows = await until(
+        () => probe.execute<{ n: number }>(sql.raw(`select count(*)::int as n from ${table} where id = '${id}'`)),
+        (r) => r.rows[0].n > 0,
+        10_000,
+        'the cut insert to commit',
       );
       expect(rows.rows[0].n).toBe(1);
     } finally {

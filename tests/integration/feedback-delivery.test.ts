@@ -296,7 +296,12 @@ describe('never two deliveries of one submission', () => {
       .set({ state: 'delivering', attempts: 1, lastAttemptAt: new Date() })
       .where(eq(feedbackSubmissions.id, id));
     expect(await deliverFeedback(id, { log: () => undefined, refresh: false })).toBe('nothing_to_do');
-    expect(await rescueStuckFeedback({ log: () => undefined })).toBe(0);
+    // The rescue walks every stalled submission in the database, other files' too (one they left
+    // pending without a job counts once it is two minutes old): its own events say what it did
+    // to this one.
+    const rescued = async () => (await eventKinds(id)).filter((k) => k === 'rescued').length;
+    await rescueStuckFeedback({ log: () => undefined });
+    expect(await rescued()).toBe(0);
     await db()
       .update(feedbackSubmissions)
       .set({ lastAttemptAt: new Date(Date.now() - 10 * 60_000) })
@@ -304,7 +309,8 @@ describe('never two deliveries of one submission', () => {
     await db().execute(
       sql`delete from pgboss.job where name = ${QUEUES.deliverFeedback} and data->>'feedbackId' = ${id}`,
     );
-    expect(await rescueStuckFeedback({ log: () => undefined })).toBe(1);
+    expect(await rescueStuckFeedback({ log: () => undefined })).toBeGreaterThanOrEqual(1);
+    expect(await rescued()).toBe(1);
     const stop = await startWorkers();
     try {
       await until(

@@ -74,8 +74,22 @@ afterAll(async () => {
   await api?.close();
 });
 
-const secretsOf = (d: Doc) =>
-  personalValues(d.result, '', false, false, personalValues(d.steps, '', false, false, personalValues(d.rules)));
+/**
+ * The document's personal values, but not its workflow's definition key: a random postal code can
+ * be that key (10020, about one run in a hundred), which the payloads show in clear by right.
+ */
+function secretsOf(d: Doc): Set<string> {
+  const workflow = d.result.workflow as { definitionKey?: unknown; originalDefinitionKey?: unknown };
+  const keys = new Set([workflow.definitionKey, workflow.originalDefinitionKey].map(String));
+  const all = personalValues(
+    d.result,
+    '',
+    false,
+    false,
+    personalValues(d.steps, '', false, false, personalValues(d.rules)),
+  );
+  return new Set([...all].filter((s) => !keys.has(s)));
+}
 
 describe(`masking of ${N} generated executions`, () => {
   it('the masked detail payload carries no personal value in clear', async () => {
@@ -87,9 +101,12 @@ describe(`masking of ${N} generated executions`, () => {
       const detail = await getExecutionDetail(id, user);
       expect(detail).not.toBeNull();
       const text = JSON.stringify(detail);
+      // The audit trail's row numbers and chain positions are the console's own (five digits once
+      // the log holds 10,000 entries, like a postal code).
+      const own = new Set(detail!.audit.flatMap((a) => [String(a.id), String(a.seq)]));
       for (const s of secrets) {
         checked++;
-        if (appearsIn(text, s)) leaks.push(`${id}: ${s}`);
+        if (appearsIn(text, s) && !own.has(s)) leaks.push(`${id}: ${s}`);
       }
     }
     expect(checked).toBeGreaterThan(N * 5);

@@ -11,7 +11,7 @@
  * sampled and keeps its label in view: the control that nothing else is withheld.
  */
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/lib/db/client';
 import { caseQueues, cases, feedbackSubmissions, qaReviews } from '@/lib/db/schema';
@@ -117,14 +117,22 @@ beforeAll(async () => {
     db(),
     xs.map((x) => ({ result: x.result, steps: x.steps, rules: x.rules, fetchedAt: new Date() })),
   );
+  const week = weekOf(new Date());
   await resolve(ids.a, 'decline');
   await resolve(ids.b, 'approve');
   await resolve(ids.c, 'approve', 'NOT_FRAUD');
+  // Should a week have turned during the resolutions (Monday 00:00 UTC), they would not all be in
+  // the week drawn below: kept in it (a no-op on any other day).
+  const weekEnd = sql`(${week}::date + 7)::timestamp at time zone 'UTC'`;
+  await db()
+    .update(cases)
+    .set({ resolvedAt: sql`${weekEnd} - interval '1 millisecond'` })
+    .where(and(inArray(cases.executionId, [ids.a, ids.b, ids.c]), sql`${cases.resolvedAt} >= ${weekEnd}`));
   // The real weekly draw: at least 3 of each person's resolutions this week, so all of the first
   // analyst's 3 (others' cases resolved this week by earlier files get up to 3 reviews each).
   const { runId } = await db().transaction((tx) =>
     startQaSampling(tx, boss, {
-      week: weekOf(new Date()),
+      week,
       settings: { ratePercent: 0.1, minPerAnalyst: 3, enabled: true },
       trigger: 'manual',
       actor: manager,

@@ -111,6 +111,14 @@ beforeAll(async () => {
     .values({ name: `QA ${TAG}`, priority: 0, slaHours: 4, definition: `criteria=${TAG}` });
   firstIds = await resolvedBy(first, 6, 'decline');
   otherIds = await resolvedBy(other, 1, 'approve');
+  // WEEK was read when the file loaded, the resolutions come seconds later: should a week have
+  // turned in between (Monday 00:00 UTC), they would fall outside the week every draw here
+  // samples. Kept in WEEK (a no-op on any other day).
+  const weekEnd = sql`(${WEEK}::date + 7)::timestamp at time zone 'UTC'`;
+  await db()
+    .update(cases)
+    .set({ resolvedAt: sql`${weekEnd} - interval '1 millisecond'` })
+    .where(and(inArray(cases.executionId, [...firstIds, ...otherIds]), sql`${cases.resolvedAt} >= ${weekEnd}`));
   await addNote(first, { executionId: firstIds[0], body: 'I declined it: forged.' });
 });
 afterAll(async () => {

@@ -122,13 +122,18 @@ describe('faults injected through the simulator', () => {
     sim.faults.errorRate = 0;
     await idv.listExecutions({ page: 1, size: 1 });
     expect(sim.stats().byStatus['401'], 'the expired token was refused').toBeGreaterThan(0);
-    sim.faults.errorRate = 0.1;
     sim.faults.burst429 = 8;
+    // The 503s come at random (5 % of the journeys' requests, 10 % of the backfill's, about a
+    // hundred in all): about one run in a thousand would see none. Until one has come (at once if
+    // the journeys had one), every request past the 429s gets one; then 10 % again.
+    sim.faults.errorRate = 1;
     const { run } = await openRun(db(), 'backfill', {
       overlapMs: TEST_OPTIONS.overlapMs,
       pageSize: TEST_OPTIONS.pageSize,
     });
     await enqueueRun(worker.boss, run.id);
+    await waitFor(async () => (sim.stats().byStatus['503'] ?? 0) > 0, 30_000, 5);
+    sim.faults.errorRate = 0.1;
     await waitFor(async () => (await runOf(db(), run.id)).state === 'completed', 30_000, 200);
 
     // Recovery: the service behaves again; what callbacks missed, the poll brings.

@@ -6,9 +6,12 @@ import type { RunningSimulator } from '@/lib/simulator';
 import { ingestExecution } from '@/lib/sync/ingest';
 import { countServiceExecutions, executeRun, openRun, SERVICE_COUNT_KEY, type SyncRun } from '@/lib/sync/runs';
 import { buildExecution } from '../fixtures/execution';
+import { until } from '../support/wait';
 import { clientFor, expectCacheMatchesService, journey, resetCache, startSim, TEST_OPTIONS } from './sync-helpers';
 
 let sim: RunningSimulator;
+/** The journeys made while the first backfill was interrupted. */
+const journeys: Array<{ accountId: string; executionId: string }> = [];
 const open = (kind: 'backfill' | 'reconcile') =>
   openRun(db(), kind, { overlapMs: TEST_OPTIONS.overlapMs, pageSize: TEST_OPTIONS.pageSize });
 
@@ -44,7 +47,7 @@ describe('backfill and reconciliation through the list (R12)', () => {
     expect(n).toBe(50);
 
     // Executions created meanwhile land on page 1 and push the rest down a page.
-    for (let i = 0; i < 3; i++) await journey(idv);
+    for (let i = 0; i < 3; i++) journeys.push(await journey(idv));
     const again = await open('backfill');
     expect(again).toMatchObject({ created: false, run: { id: run.id } });
     const done = await executeRun(deps, run.id, { owner: 'test-b' });
@@ -64,9 +67,18 @@ describe('backfill and reconciliation through the list (R12)', () => {
 
   it('a later backfill stops where it meets what the cache has', async () => {
     const idv = clientFor(sim);
-    await new Promise((r) => setTimeout(r, 400)); // let the journeys above finish processing
     const fresh = await journey(idv);
-    await new Promise((r) => setTimeout(r, 400));
+    // The walk below caches these as the service has them then, and the comparison at the end
+    // reads the service again: each must have finished processing first (a fixed pause can be
+    // too short on a loaded machine).
+    for (const j of [...journeys, fresh])
+      await until(
+        () => idv.getStatus(j.accountId, j.executionId),
+        (s) => s.workflowExecution.status === 'PROCESSED',
+        10_000,
+        `${j.executionId} processed`,
+        50,
+      );
     const { run, created } = await open('backfill');
     expect(created).toBe(true);
     expect(run.stopBefore).toBeTruthy();

@@ -202,7 +202,8 @@ describe('network errors and timeouts', () => {
       setTimeout(() => sendJson(res, 200, statusBody), 1500);
     });
     const clock = new FakeClock();
-    const client = clientFor(server, clock, { maxRetries: 1, timeoutMs: 150 });
+    // The token request has the same time limit: 300 ms leave it room on a loaded machine.
+    const client = clientFor(server, clock, { maxRetries: 1, timeoutMs: 300 });
     const started = Date.now();
     const err = (await client.getStatus(A, W).catch((e: unknown) => e)) as IdvNetworkError;
     expect(err).toBeInstanceOf(IdvNetworkError);
@@ -210,7 +211,8 @@ describe('network errors and timeouts', () => {
     expect(err.attempts).toBe(2);
     expect(err.message).toContain('timed out');
     expect(server.to(STATUS_PATH)).toHaveLength(2);
-    expect(Date.now() - started).toBeLessThan(1200);
+    // Neither attempt waited for the answer, which comes after 1500 ms.
+    expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it('times out a response whose body stalls after the headers', async () => {
@@ -239,7 +241,8 @@ describe('network errors and timeouts', () => {
       if (n503++ === 0) return sendJson(res, 503, { title: 'Service Unavailable', status: 503 });
       sendJson(res, 200, { account: { id: A }, workflowExecution: { id: W, credentials: [] } });
     });
-    const client = clientFor(server, new FakeClock(), { maxRetries: 3, timeoutMs: 150 });
+    // 300 ms: the token request before the first call has the same time limit.
+    const client = clientFor(server, new FakeClock(), { maxRetries: 3, timeoutMs: 300 });
     const body = { customerInternalReference: 'ref-1', workflowDefinition: { key: 10013 } };
 
     const timedOut = (await client.createAccount(body).catch((e: unknown) => e)) as IdvNetworkError;
@@ -259,13 +262,15 @@ describe('network errors and timeouts', () => {
 
   it('a caller abort stops the call without retries', async () => {
     const tokens = tokenHandler({ expiresIn: 3600 });
+    const ac = new AbortController();
     server = await startServer((req, res) => {
       if (req.path === '/oauth2/token') return tokens(req, res);
+      // The caller gives up while the request is in flight (not after a fixed time, which on a
+      // loaded machine could come before the request is even sent).
+      ac.abort(new Error('page closed'));
       setTimeout(() => sendJson(res, 200, statusBody), 1000);
     });
     const client = clientFor(server, new FakeClock(), { maxRetries: 3 });
-    const ac = new AbortController();
-    setTimeout(() => ac.abort(new Error('page closed')), 100);
     await expect(client.getStatus(A, W, { signal: ac.signal })).rejects.toThrow('page closed');
     expect(server.to(STATUS_PATH)).toHaveLength(1);
   });
