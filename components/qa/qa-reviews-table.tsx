@@ -56,7 +56,10 @@ export function QaReviewsTable({
         {rows.map((r) => (
           <TR key={r.id} data-review={r.executionId}>
             <TD>
-              <Link href={`/executions/${r.executionId}`} className="font-mono text-xs text-primary hover:underline">
+              <Link
+                href={`/executions/${r.executionId}`}
+                className="whitespace-nowrap font-mono text-xs text-primary hover:underline"
+              >
                 {shortId(r.executionId)}
               </Link>
             </TD>
