@@ -3,7 +3,8 @@ import { revalidatePath } from 'next/cache';
 import { defineAction } from '@/lib/auth/guards';
 import { getQaSamplingProgress } from '@/lib/data/quality';
 import { claimNextQaReview, decideQaReview, takeQaReview } from '@/lib/qa/review';
-import { lastWeek, requestQaSampling } from '@/lib/qa/sample';
+import { requestQaSampling } from '@/lib/qa/sample';
+import { lastWeek } from '@/lib/qa/week';
 import {
   decideQaReviewSchema,
   noInputSchema,

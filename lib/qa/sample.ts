@@ -20,16 +20,6 @@ import { getQaSettings } from './settings';
  * (`qa_reviews_case_key`, `on conflict do nothing`), so concurrent runs cannot double it either.
  */
 
-/** Monday (UTC) of the week holding `at`, as YYYY-MM-DD. */
-export function weekOf(at: Date): string {
-  const d = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
-  d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
-  return d.toISOString().slice(0, 10);
-}
-
-/** The last complete week: the one the weekly schedule samples. */
-export const lastWeek = (now = new Date()) => weekOf(new Date(now.getTime() - 7 * 86_400_000));
-
 /**
  * Records a run and queues its job in the caller's transaction (both, or neither). A run of the
  * same week that has not finished is returned instead of a second one.

@@ -2,7 +2,8 @@ import 'server-only';
 import type PgBoss from 'pg-boss';
 import { QUEUES, workById } from '@/lib/jobs/boss';
 import { logError } from '@/lib/log';
-import { lastWeek, requestQaSampling, runQaSampling } from './sample';
+import { requestQaSampling, runQaSampling } from './sample';
+import { lastWeek } from './week';
 import { getQaSettings } from './settings';
 
 /**

@@ -3,6 +3,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import { hashPassword } from '@/lib/auth/password';
 import * as schema from '@/lib/db/schema';
+import { weekOf } from '@/lib/qa/week';
 import { ingestMany } from '@/lib/sync/ingest';
 import { buildExecution } from '../fixtures/execution';
 import { withE2eDb } from './db';
@@ -95,15 +96,7 @@ test('sampling picks a resolved case, a second analyst re-reviews it blind, a ma
   const resolvedAt = await withE2eDb(
     async (db) => (await db.select().from(schema.cases).where(eq(schema.cases.executionId, x.id)))[0].resolvedAt!,
   );
-  const week = new Date(
-    Date.UTC(
-      resolvedAt.getUTCFullYear(),
-      resolvedAt.getUTCMonth(),
-      resolvedAt.getUTCDate() - ((resolvedAt.getUTCDay() + 6) % 7),
-    ),
-  )
-    .toISOString()
-    .slice(0, 10);
+  const week = weekOf(resolvedAt);
   const sample = manager.getByRole('form', { name: 'Sample now' });
   await sample.getByLabel('Week').selectOption(week);
   await sample.getByRole('button', { name: 'Sample now' }).click();

@@ -11,7 +11,7 @@
  * sampled and keeps its label in view: the control that nothing else is withheld.
  */
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/lib/db/client';
 import { caseQueues, cases, feedbackSubmissions, qaReviews } from '@/lib/db/schema';
@@ -23,11 +23,13 @@ import { listExecutions } from '@/lib/data/executions/queries';
 import { getBulkFeedbackPreview, getFeedbackPanel } from '@/lib/data/feedback';
 import { parseListParams, type RawSearchParams } from '@/lib/executions/list-params';
 import { SEALED_LABEL_MESSAGE } from '@/lib/feedback/submit';
-import { runQaSampling, startQaSampling, weekOf } from '@/lib/qa/sample';
+import { runQaSampling, startQaSampling } from '@/lib/qa/sample';
+import { weekOf } from '@/lib/qa/week';
 import { ingestMany } from '@/lib/sync/ingest';
 import { buildExecution } from '../fixtures/execution';
 import { createUser, sessionCookieFor } from './feedback-helpers';
 import { request } from './next-headers';
+import { keepResolvedInWeek } from './qa-helpers';
 
 vi.mock('next/headers', async () => (await import('./next-headers')).nextHeaders);
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
@@ -123,11 +125,7 @@ beforeAll(async () => {
   await resolve(ids.c, 'approve', 'NOT_FRAUD');
   // Should a week have turned during the resolutions (Monday 00:00 UTC), they would not all be in
   // the week drawn below: kept in it (a no-op on any other day).
-  const weekEnd = sql`(${week}::date + 7)::timestamp at time zone 'UTC'`;
-  await db()
-    .update(cases)
-    .set({ resolvedAt: sql`${weekEnd} - interval '1 millisecond'` })
-    .where(and(inArray(cases.executionId, [ids.a, ids.b, ids.c]), sql`${cases.resolvedAt} >= ${weekEnd}`));
+  await keepResolvedInWeek([ids.a, ids.b, ids.c], week);
   // The real weekly draw: at least 3 of each person's resolutions this week, so all of the first
   // analyst's 3 (others' cases resolved this week by earlier files get up to 3 reviews each).
   const { runId } = await db().transaction((tx) =>

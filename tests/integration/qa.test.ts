@@ -28,11 +28,13 @@ import { getExecutionDetail } from '@/lib/data/executions/detail';
 import { listExecutions } from '@/lib/data/executions/queries';
 import { getQaOfExecution, getQualityPage, listQaReviews } from '@/lib/data/quality';
 import { parseListParams } from '@/lib/executions/list-params';
-import { runQaSampling, startQaSampling, weekOf } from '@/lib/qa/sample';
+import { runQaSampling, startQaSampling } from '@/lib/qa/sample';
+import { weekOf } from '@/lib/qa/week';
 import { ingestMany } from '@/lib/sync/ingest';
 import { buildExecution } from '../fixtures/execution';
 import { createUser, sessionCookieFor } from './feedback-helpers';
 import { request } from './next-headers';
+import { keepResolvedInWeek } from './qa-helpers';
 
 vi.mock('next/headers', async () => (await import('./next-headers')).nextHeaders);
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
@@ -114,11 +116,7 @@ beforeAll(async () => {
   // WEEK was read when the file loaded, the resolutions come seconds later: should a week have
   // turned in between (Monday 00:00 UTC), they would fall outside the week every draw here
   // samples. Kept in WEEK (a no-op on any other day).
-  const weekEnd = sql`(${WEEK}::date + 7)::timestamp at time zone 'UTC'`;
-  await db()
-    .update(cases)
-    .set({ resolvedAt: sql`${weekEnd} - interval '1 millisecond'` })
-    .where(and(inArray(cases.executionId, [...firstIds, ...otherIds]), sql`${cases.resolvedAt} >= ${weekEnd}`));
+  await keepResolvedInWeek([...firstIds, ...otherIds], WEEK);
   await addNote(first, { executionId: firstIds[0], body: 'I declined it: forged.' });
 });
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { PageHeader } from '@/components/shell/page-header';
 import { requireRole } from '@/lib/auth/guards';
 import { listCaseReasons } from '@/lib/data/cases';
 import { getQualityPage } from '@/lib/data/quality';
-import { weekOf } from '@/lib/qa/sample';
+import { weekOf } from '@/lib/qa/week';
 
 export const metadata: Metadata = { title: 'Quality' };
 
