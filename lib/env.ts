@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IDV_DOMAIN_RE, IDV_DOMAIN_RULE, IDV_REGIONS, resolveIdvAddresses, type IdvRegion } from './idv/addresses';
 import { parseIpAllowlist } from './ip-allowlist';
 
 /**
@@ -62,6 +63,17 @@ const schema = z.object({
   IDV_ACCOUNT_URL: z.preprocess(emptyToUndefined, optionalUrl),
   IDV_API_URL: z.preprocess(emptyToUndefined, optionalUrl),
   IDV_RETRIEVAL_URL: z.preprocess(emptyToUndefined, optionalUrl),
+  /** The service's region (US, EU, SG) and domain: the hosts of every concern not given a URL (lib/idv/addresses.ts). */
+  IDV_REGION: z.preprocess(
+    (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toUpperCase()) : v),
+    z.enum(Object.keys(IDV_REGIONS) as [IdvRegion, ...IdvRegion[]], { error: 'must be US, EU or SG' }).optional(),
+  ),
+  IDV_DOMAIN: z.preprocess(
+    emptyToUndefined,
+    z.string().trim().toLowerCase().regex(IDV_DOMAIN_RE, IDV_DOMAIN_RULE).optional(),
+  ),
+  /** Plain http to a service outside loopback: for test setups only (the spec requires TLS). */
+  IDV_ALLOW_INSECURE: z.preprocess(emptyToUndefined, bool.optional()).default(false),
   IDV_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   IDV_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
   IDV_USER_AGENT: z.string().min(1).default('Verdict/0.1'),
@@ -173,20 +185,38 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       'Invalid configuration:\n  OIDC_CLIENT_ID / OIDC_CLIENT_SECRET: required when OIDC_ISSUER is set',
     );
   }
-  if (isRealServiceConfigured(env) && !(env.IDV_CLIENT_ID && env.IDV_CLIENT_SECRET)) {
-    throw new ConfigError(
-      'Invalid configuration:\n  IDV_CLIENT_ID / IDV_CLIENT_SECRET: required when the service address is set',
-    );
+  if (isRealServiceConfigured(env)) {
+    // The same resolution and TLS rule as the client's (lib/idv/addresses.ts), checked before
+    // anything starts: a mistyped http:// production address stops here, naming the variable.
+    const problems = resolveIdvAddresses(env).problems;
+    if (!(env.IDV_CLIENT_ID && env.IDV_CLIENT_SECRET))
+      problems.push('IDV_CLIENT_ID / IDV_CLIENT_SECRET: required when the service address is set');
+    if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   }
   return env;
 }
 
-/** A real (or separately run) service is configured when any of its addresses is set. */
+/** A real (or separately run) service is configured when any of its addresses (or its region) is set. */
 export function isRealServiceConfigured(
-  env: Pick<Env, 'IDV_BASE_URL' | 'IDV_AUTH_URL' | 'IDV_ACCOUNT_URL' | 'IDV_API_URL' | 'IDV_RETRIEVAL_URL'>,
+  env: Pick<
+    Env,
+    | 'IDV_BASE_URL'
+    | 'IDV_AUTH_URL'
+    | 'IDV_ACCOUNT_URL'
+    | 'IDV_API_URL'
+    | 'IDV_RETRIEVAL_URL'
+    | 'IDV_REGION'
+    | 'IDV_DOMAIN'
+  >,
 ) {
   return Boolean(
-    env.IDV_BASE_URL || env.IDV_AUTH_URL || env.IDV_ACCOUNT_URL || env.IDV_API_URL || env.IDV_RETRIEVAL_URL,
+    env.IDV_BASE_URL ||
+    env.IDV_AUTH_URL ||
+    env.IDV_ACCOUNT_URL ||
+    env.IDV_API_URL ||
+    env.IDV_RETRIEVAL_URL ||
+    env.IDV_REGION ||
+    env.IDV_DOMAIN,
   );
 }
 

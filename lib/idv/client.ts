@@ -124,6 +124,7 @@ export class IdvClient {
     this.http = new HttpClient({
       userAgent: config.userAgent,
       timeoutMs: config.timeoutMs,
+      allowInsecure: config.allowInsecure,
       retry: { maxRetries: config.maxRetries, ...withoutUndefined(deps.retry) },
       deps: { fetch: deps.fetch, sleep: deps.sleep, now: deps.now, random: deps.random },
     });

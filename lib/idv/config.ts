@@ -9,6 +9,14 @@ import 'server-only';
  * default export throws on purpose; vitest aliases it (vitest.config.ts).
  */
 import { z } from 'zod';
+import {
+  IDV_DOMAIN_RE,
+  IDV_DOMAIN_RULE,
+  IDV_REGIONS,
+  resolveIdvAddresses,
+  type IdvConcern,
+  type IdvRegion,
+} from './addresses';
 import { IdvConfigError } from './errors';
 
 export interface IdvConfig {
@@ -35,14 +43,9 @@ export interface IdvConfig {
   apiBurst: number;
   tokenRatePerSec: number;
   tokenBurst: number;
+  /** Plain http to a host outside loopback (IDV_ALLOW_INSECURE=1, test setups only; addresses.ts). */
+  allowInsecure?: boolean;
 }
-
-const URL_VARS = {
-  authUrl: 'IDV_AUTH_URL',
-  accountUrl: 'IDV_ACCOUNT_URL',
-  apiUrl: 'IDV_API_URL',
-  retrievalUrl: 'IDV_RETRIEVAL_URL',
-} as const;
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const httpUrl = z.preprocess(
@@ -52,9 +55,17 @@ const httpUrl = z.preprocess(
     .transform((u) => u.replace(/\/+$/, ''))
     .optional(),
 );
+const idvDomain = z.string().trim().toLowerCase().regex(IDV_DOMAIN_RE, IDV_DOMAIN_RULE);
 const positive = (def: number) => z.preprocess(emptyToUndefined, z.coerce.number().positive().default(def));
 const count = (def: number) => z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(20).default(def));
 const atLeastOne = (def: number) => z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(def));
+const flag = z.preprocess(
+  emptyToUndefined,
+  z
+    .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'])
+    .transform((v) => ['1', 'true', 'on', 'yes'].includes(v))
+    .default(false),
+);
 
 const EnvSchema = z.object({
   IDV_BASE_URL: httpUrl,
@@ -62,6 +73,12 @@ const EnvSchema = z.object({
   IDV_ACCOUNT_URL: httpUrl,
   IDV_API_URL: httpUrl,
   IDV_RETRIEVAL_URL: httpUrl,
+  IDV_REGION: z.preprocess(
+    (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toUpperCase()) : v),
+    z.enum(Object.keys(IDV_REGIONS) as [IdvRegion, ...IdvRegion[]], { error: 'must be US, EU or SG' }).optional(),
+  ),
+  IDV_DOMAIN: z.preprocess(emptyToUndefined, idvDomain.optional()),
+  IDV_ALLOW_INSECURE: flag,
   IDV_CLIENT_ID: z.preprocess(emptyToUndefined, z.string().optional()),
   IDV_CLIENT_SECRET: z.preprocess(emptyToUndefined, z.string().optional()),
   IDV_USER_AGENT: z.preprocess(emptyToUndefined, z.string().default('Verdict/0.1')),
@@ -82,8 +99,10 @@ const EnvSchema = z.object({
 /**
  * Builds the client configuration from the environment. `IDV_BASE_URL` serves every concern
  * (the simulator offers one host); `IDV_AUTH_URL`, `IDV_ACCOUNT_URL`, `IDV_API_URL` and
- * `IDV_RETRIEVAL_URL` override it per concern (the real service has one host per concern).
- * Throws an `IdvConfigError` naming every missing or invalid variable.
+ * `IDV_RETRIEVAL_URL` override it per concern (the real service has one host per concern);
+ * without either, `IDV_REGION` and `IDV_DOMAIN` give the region's hosts (addresses.ts).
+ * Throws an `IdvConfigError` naming every missing or invalid variable, a plain-http address
+ * outside loopback included.
  */
 export function idvConfigFromEnv(env: Record<string, string | undefined> = process.env): IdvConfig {
   const parsed = EnvSchema.safeParse(env);
@@ -92,15 +111,9 @@ export function idvConfigFromEnv(env: Record<string, string | undefined> = proce
     throw new IdvConfigError(`Invalid identity-verification configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  const problems: string[] = [];
-  const urls = {} as Record<keyof typeof URL_VARS, string>;
-  for (const [key, variable] of Object.entries(URL_VARS) as Array<
-    [keyof typeof URL_VARS, (typeof URL_VARS)[keyof typeof URL_VARS]]
-  >) {
-    const value = e[variable] ?? e.IDV_BASE_URL;
-    if (!value) problems.push(`  ${variable}: not set (set it, or IDV_BASE_URL for all concerns)`);
-    else urls[key] = value;
-  }
+  const resolved = resolveIdvAddresses(e);
+  const problems = resolved.problems.map((p) => `  ${p}`);
+  const urls = resolved.urls as Record<IdvConcern, string>;
   if (!e.IDV_CLIENT_ID) problems.push('  IDV_CLIENT_ID: not set');
   if (!e.IDV_CLIENT_SECRET) problems.push('  IDV_CLIENT_SECRET: not set');
   if (problems.length) throw new IdvConfigError(`Invalid identity-verification configuration:\n${problems.join('\n')}`);
@@ -120,6 +133,7 @@ export function idvConfigFromEnv(env: Record<string, string | undefined> = proce
     apiBurst: e.IDV_API_BURST,
     tokenRatePerSec: e.IDV_TOKEN_RATE_PER_SEC,
     tokenBurst: e.IDV_TOKEN_BURST,
+    allowInsecure: e.IDV_ALLOW_INSECURE,
   };
 }
 

@@ -16,7 +16,16 @@
  * 502 or 504 after a POST may mean the account or part was created, so the error goes to the
  * caller, which knows whether a duplicate is harmless. GET, PUT and DELETE are retried on all of them.
  */
-import { IdvHttpError, IdvNetworkError, IdvParseError, redactUrl, truncate, type ServiceErrorBody } from './errors';
+import { insecureAddressProblem } from './addresses';
+import {
+  IdvConfigError,
+  IdvHttpError,
+  IdvNetworkError,
+  IdvParseError,
+  redactUrl,
+  truncate,
+  type ServiceErrorBody,
+} from './errors';
 import type { RateLimiter } from './rate-limit';
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -104,6 +113,8 @@ export interface HttpClientOptions {
   retry?: Partial<RetryPolicy>;
   tokens?: TokenSource;
   deps?: Partial<HttpDeps>;
+  /** Plain http outside loopback (IDV_ALLOW_INSECURE, test setups). Default false. */
+  allowInsecure?: boolean;
 }
 
 /** Connection failures that happen before a byte of the request was sent: safe to retry any method. */
@@ -123,10 +134,12 @@ export class HttpClient {
   readonly timeoutMs: number;
   readonly retry: RetryPolicy;
   readonly deps: HttpDeps;
+  readonly allowInsecure: boolean;
   private tokens?: TokenSource;
 
   constructor(opts: HttpClientOptions) {
     this.userAgent = opts.userAgent;
+    this.allowInsecure = opts.allowInsecure ?? false;
     this.timeoutMs = opts.timeoutMs;
     this.retry = { ...DEFAULT_RETRY_POLICY, ...withoutUndefined(opts.retry) };
     this.tokens = opts.tokens;
@@ -147,6 +160,10 @@ export class HttpClient {
   async send(spec: RequestSpec): Promise<HttpResult> {
     const idempotent = spec.idempotent ?? spec.method !== 'POST';
     const safeUrl = redactUrl(spec.url);
+    // The configured addresses were checked at start-up; this also covers the URLs the service
+    // issues in its answers (api.parts, api.workflowExecution), which carry the transaction token.
+    const insecure = insecureAddressProblem(spec.url, this.allowInsecure);
+    if (insecure) throw new IdvConfigError(`${spec.operation}: ${safeUrl} ${insecure}`);
     let attempts = 0;
     let retries = 0;
     let authRetried = false;

@@ -24,4 +24,26 @@ describe('configuration (lib/env.ts)', () => {
         .WORKER,
     ).toBe(false);
   });
+
+  it('stops on a plain-http service address outside loopback, naming the variable; loopback http still works', () => {
+    const creds = { IDV_CLIENT_ID: 'a', IDV_CLIENT_SECRET: 'b' };
+    expect(() => parseEnv({ ...creds, IDV_BASE_URL: 'http://idv.example.com' })).toThrow(
+      /IDV_BASE_URL: uses http:\/\/ for idv\.example\.com/,
+    );
+    expect(() =>
+      parseEnv({ ...creds, IDV_AUTH_URL: 'http://auth.example.com', IDV_BASE_URL: 'https://x.example.com' }),
+    ).toThrow(/IDV_AUTH_URL/);
+    expect(parseEnv({ ...creds, IDV_BASE_URL: 'http://127.0.0.1:4010' }).IDV_BASE_URL).toBe('http://127.0.0.1:4010');
+    expect(
+      parseEnv({ ...creds, IDV_BASE_URL: 'http://idv.example.com', IDV_ALLOW_INSECURE: '1' }).IDV_ALLOW_INSECURE,
+    ).toBe(true);
+  });
+
+  it('a region with its domain is a configured service; a region alone is an error', () => {
+    const creds = { IDV_CLIENT_ID: 'a', IDV_CLIENT_SECRET: 'b' };
+    expect(parseEnv({ ...creds, IDV_REGION: 'EU', IDV_DOMAIN: 'idv.example.com' }).IDV_REGION).toBe('EU');
+    expect(() => parseEnv({ ...creds, IDV_REGION: 'EU' })).toThrow(/IDV_DOMAIN/);
+    expect(() => parseEnv({ IDV_REGION: 'EU', IDV_DOMAIN: 'idv.example.com' })).toThrow(/IDV_CLIENT_ID/);
+    expect(() => parseEnv({ ...creds, IDV_REGION: 'MARS' })).toThrow(/IDV_REGION/);
+  });
 });

@@ -37,14 +37,14 @@ describe('idvConfigFromEnv', () => {
   it('per-concern URLs override the base', () => {
     const c = idvConfigFromEnv({
       ...creds,
-      IDV_BASE_URL: 'http://sim.local:4010',
+      IDV_BASE_URL: 'http://sim.localhost:4010',
       IDV_AUTH_URL: 'https://auth.emea-1.example.com',
       IDV_RETRIEVAL_URL: 'https://retrieval.emea-1.example.com/',
     });
     expect(c.authUrl).toBe('https://auth.emea-1.example.com');
     expect(c.retrievalUrl).toBe('https://retrieval.emea-1.example.com');
-    expect(c.accountUrl).toBe('http://sim.local:4010');
-    expect(c.apiUrl).toBe('http://sim.local:4010');
+    expect(c.accountUrl).toBe('http://sim.localhost:4010');
+    expect(c.apiUrl).toBe('http://sim.localhost:4010');
   });
 
   it('works with the four per-concern URLs and no base', () => {
@@ -85,10 +85,10 @@ describe('idvConfigFromEnv', () => {
   it('names an invalid URL or number', () => {
     expect(configError({ ...creds, IDV_BASE_URL: 'not a url' }).message).toContain('IDV_BASE_URL');
     expect(configError({ ...creds, IDV_BASE_URL: 'ftp://files.example.com' }).message).toContain('IDV_BASE_URL');
-    expect(configError({ ...creds, IDV_BASE_URL: 'http://x', IDV_RETRIEVAL_RATE_PER_SEC: 'fast' }).message).toContain(
-      'IDV_RETRIEVAL_RATE_PER_SEC',
-    );
-    expect(configError({ ...creds, IDV_BASE_URL: 'http://x', IDV_MAX_RETRIES: '-1' }).message).toContain(
+    expect(
+      configError({ ...creds, IDV_BASE_URL: 'http://localhost', IDV_RETRIEVAL_RATE_PER_SEC: 'fast' }).message,
+    ).toContain('IDV_RETRIEVAL_RATE_PER_SEC');
+    expect(configError({ ...creds, IDV_BASE_URL: 'http://localhost', IDV_MAX_RETRIES: '-1' }).message).toContain(
       'IDV_MAX_RETRIES',
     );
   });
@@ -96,12 +96,59 @@ describe('idvConfigFromEnv', () => {
   it('reads the numeric knobs', () => {
     const c = idvConfigFromEnv({
       ...creds,
-      IDV_BASE_URL: 'http://x',
+      IDV_BASE_URL: 'http://localhost',
       IDV_TIMEOUT_MS: '5000',
       IDV_MAX_RETRIES: '2',
       IDV_RETRIEVAL_RATE_PER_SEC: '5',
       IDV_ACCOUNT_BURST: '3',
     });
     expect(c).toMatchObject({ timeoutMs: 5000, maxRetries: 2, retrievalRatePerSec: 5, accountBurst: 3 });
+  });
+
+  it('refuses plain http outside loopback, naming the variable, unless IDV_ALLOW_INSECURE is set', () => {
+    const err = configError({ ...creds, IDV_BASE_URL: 'http://idv.example.com' });
+    expect(err.message).toMatch(/IDV_BASE_URL: uses http:\/\/ for idv\.example\.com/);
+    expect(err.message).toContain('IDV_ALLOW_INSECURE');
+    expect(
+      configError({ ...creds, IDV_BASE_URL: 'https://x.example.com', IDV_API_URL: 'http://10.0.0.5' }).message,
+    ).toMatch(/IDV_API_URL: uses http/);
+    for (const local of ['http://127.0.0.1:4010', 'http://localhost:4010', 'http://[::1]:4010', 'http://sim.localhost'])
+      expect(idvConfigFromEnv({ ...creds, IDV_BASE_URL: local }).authUrl).toBe(local);
+    const insecure = idvConfigFromEnv({ ...creds, IDV_BASE_URL: 'http://idv.example.com', IDV_ALLOW_INSECURE: '1' });
+    expect(insecure).toMatchObject({ authUrl: 'http://idv.example.com', allowInsecure: true });
+    expect(
+      configError({ ...creds, IDV_BASE_URL: 'https://x.example.com', IDV_ALLOW_INSECURE: 'maybe' }).message,
+    ).toContain('IDV_ALLOW_INSECURE');
+  });
+
+  it('IDV_REGION with IDV_DOMAIN gives each concern its regional host; explicit URLs still win', () => {
+    const eu = idvConfigFromEnv({ ...creds, IDV_REGION: 'eu', IDV_DOMAIN: 'idv.example.com' });
+    expect(eu).toMatchObject({
+      authUrl: 'https://auth.emea-1.idv.example.com',
+      accountUrl: 'https://account.emea-1.idv.example.com',
+      apiUrl: 'https://api.emea-1.idv.example.com',
+      retrievalUrl: 'https://retrieval.emea-1.idv.example.com',
+    });
+    expect(idvConfigFromEnv({ ...creds, IDV_REGION: 'US', IDV_DOMAIN: 'idv.example.com' }).authUrl).toBe(
+      'https://auth.amer-1.idv.example.com',
+    );
+    const sg = idvConfigFromEnv({
+      ...creds,
+      IDV_REGION: 'SG',
+      IDV_DOMAIN: 'idv.example.com',
+      IDV_RETRIEVAL_URL: 'https://retrieval.proxy.example.org',
+    });
+    expect(sg.authUrl).toBe('https://auth.apac-1.idv.example.com');
+    expect(sg.retrievalUrl).toBe('https://retrieval.proxy.example.org');
+    const base = idvConfigFromEnv({
+      ...creds,
+      IDV_REGION: 'SG',
+      IDV_DOMAIN: 'idv.example.com',
+      IDV_BASE_URL: 'http://127.0.0.1:4010',
+    });
+    expect(base.apiUrl).toBe('http://127.0.0.1:4010');
+    expect(configError({ ...creds, IDV_REGION: 'APAC' }).message).toMatch(/IDV_REGION: must be US, EU or SG/);
+    expect(configError({ ...creds, IDV_REGION: 'EU' }).message).toMatch(/IDV_DOMAIN: required with IDV_REGION/);
+    expect(configError({ ...creds, IDV_REGION: 'EU', IDV_DOMAIN: 'https://x' }).message).toContain('IDV_DOMAIN');
   });
 });
