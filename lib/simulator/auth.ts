@@ -1,21 +1,30 @@
 // Tokens: OAuth access tokens (kind "access"), transaction tokens (kind "transaction", one workflow
-// execution and its credentials) and SDK tokens (kind "sdk"). All are HS256 JWTs signed with a
+// execution and its credentials), SDK tokens (kind "sdk") and the web capture page's tokens (kind
+// "web", carried in the account response's web.href). All are HS256 JWTs signed with a
 // per-process secret, so a restart invalidates every token, as a real key rotation would.
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { unauthorized } from './errors';
 
-export type TokenKind = 'access' | 'transaction' | 'sdk';
+export type TokenKind = 'access' | 'transaction' | 'sdk' | 'web';
 export interface TokenClaims {
   kind: TokenKind;
   sub: string;
   iat: number;
   exp: number;
-  /** transaction/sdk: workflow execution, account and credentials the token is for. */
+  /** transaction/sdk/web: workflow execution, account and credentials the token is for. */
   wid?: string;
   aid?: string;
   cids?: string[];
 }
+
+const TOKEN_NAMES: Record<TokenKind, string> = {
+  access: 'access token',
+  transaction: 'transaction token (api.token)',
+  sdk: 'SDK token (sdk.token)',
+  web: 'web capture token (web.href)',
+};
+const article = (name: string) => (/^[aeiou]|^SDK/i.test(name) ? `an ${name}` : `a ${name}`);
 
 export class TokenService {
   private readonly key = new Uint8Array(randomBytes(32));
@@ -46,7 +55,7 @@ export class TokenService {
   }
 
   async scopedToken(
-    kind: 'transaction' | 'sdk',
+    kind: 'transaction' | 'sdk' | 'web',
     scope: { wid: string; aid: string; cids: string[] },
     expiresAtMs: number,
   ): Promise<string> {
@@ -56,10 +65,7 @@ export class TokenService {
 
   /** Verifies a bearer token and its kind; every failure is a 401 that says why. */
   async verify(authorization: string | undefined, want: TokenKind): Promise<TokenClaims> {
-    if (!authorization)
-      throw unauthorized(
-        `Missing Authorization header: a bearer ${want === 'access' ? 'access token' : 'transaction token (api.token)'} is required`,
-      );
+    if (!authorization) throw unauthorized(`Missing Authorization header: a bearer ${TOKEN_NAMES[want]} is required`);
     const m = /^(\w+)\s+(.+)$/.exec(authorization.trim());
     if (!m) throw unauthorized('Malformed Authorization header');
     if (m[1].toLowerCase() === 'basic')
@@ -73,11 +79,10 @@ export class TokenService {
       if (e instanceof joseErrors.JWTExpired) throw unauthorized('The token has expired');
       throw unauthorized('The token is invalid');
     }
-    if (claims.kind !== want) {
-      const name = (k: string) =>
-        k === 'access' ? 'an access token' : k === 'transaction' ? 'a transaction token' : 'an SDK token';
-      throw unauthorized(`Wrong token kind: this operation needs ${name(want)}, got ${name(claims.kind)}`);
-    }
+    if (claims.kind !== want)
+      throw unauthorized(
+        `Wrong token kind: this operation needs ${article(TOKEN_NAMES[want])}, got ${TOKEN_NAMES[claims.kind] ? article(TOKEN_NAMES[claims.kind]) : 'a token of an unknown kind'}`,
+      );
     return claims;
   }
 

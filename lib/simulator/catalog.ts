@@ -644,6 +644,27 @@ const CATEGORY_CLASSIFIERS: Record<KnownCategory, string[]> = {
   DATA: ['PREPARED_DATA'],
   DOCUMENT: ['DOCUMENT'],
 };
+/**
+ * Parts the web capture page and the SDK take per category (the simulator's choice: the spec names
+ * API part names only). A FACEMAP is captured as a face picture; DATA comes through the API only.
+ */
+export const captureClassifiersOf = (c: Category): string[] => CAPTURE_CLASSIFIERS[c as KnownCategory] ?? [];
+const CAPTURE_CLASSIFIERS: Record<KnownCategory, string[]> = {
+  ID: ['FRONT', 'BACK'],
+  SELFIE: ['FACE'],
+  FACEMAP: ['FACEMAP'],
+  DATA: [],
+  DOCUMENT: ['DOCUMENT'],
+};
+/** The part without which a credential is not complete (ID: FRONT; BACK is optional); unknown categories need none. */
+export const requiredPartOf = (c: Category): string | undefined => REQUIRED_PART[c as KnownCategory];
+const REQUIRED_PART: Record<KnownCategory, string> = {
+  ID: 'FRONT',
+  SELFIE: 'FACE',
+  FACEMAP: 'FACEMAP',
+  DATA: 'PREPARED_DATA',
+  DOCUMENT: 'DOCUMENT',
+};
 export const CATEGORY_LABELS: Record<KnownCategory, string> = {
   ID: 'ID',
   SELFIE: 'SELFIE',

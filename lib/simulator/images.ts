@@ -1,7 +1,9 @@
 // Placeholder pictures for generated executions: an ID card (front and back) and a face.
-// Pure functions of (kind, variant); encoded once and cached so serving them is cheap.
+// Pure functions of (kind, variant); encoded once and cached so serving them is cheap. Each
+// carries where its document or face is (image-regions.ts), so the content rules can be measured.
 import { PNG } from 'pngjs';
 import jpeg from 'jpeg-js';
+import { withRegions, type Box, type RegionType } from './image-regions';
 import { Rng } from './prng';
 
 export type ImageKind = 'document-front' | 'document-back' | 'face';
@@ -148,14 +150,16 @@ const BACKDROP: RGB[] = [
   [214, 222, 214],
 ];
 
-function drawFace(c: Canvas, variant: number, x: number, y: number, w: number, h: number) {
+/** Draws a head and shoulders in the box; returns the head's box (the face the content rules measure). */
+function drawFace(c: Canvas, variant: number, x: number, y: number, w: number, h: number): Box {
   const r = Rng.of('face', variant);
   const skin = r.pick(SKIN),
     hair = r.pick(HAIR),
     shirt: RGB = [r.int(20, 200), r.int(20, 200), r.int(40, 220)];
   const cx = x + w / 2;
+  // Tall enough that every generated selfie meets the Limits table's 320 px and 15 % face rules.
   const headRx = w * (0.22 + r.next() * 0.05),
-    headRy = h * (0.25 + r.next() * 0.04);
+    headRy = h * (0.27 + r.next() * 0.03);
   const cy = y + h * 0.44;
   c.ellipse(cx, y + h * 1.02, w * 0.42, h * 0.26, shirt); // shoulders
   c.rect(cx - headRx * 0.35, cy + headRy * 0.7, headRx * 0.7, h * 0.15, skin); // neck
@@ -172,14 +176,17 @@ function drawFace(c: Canvas, variant: number, x: number, y: number, w: number, h
   }
   c.ellipse(cx, cy + headRy * 0.18, headRx * 0.08, headRy * 0.12, skin.map((v) => Math.max(0, v - 25)) as RGB); // nose
   c.ellipse(cx, cy + headRy * 0.5, headRx * (0.25 + r.next() * 0.1), headRy * 0.05, [170, 80, 80]); // mouth
+  return { x: cx - headRx, y: cy - headRy, w: 2 * headRx, h: 2 * headRy };
 }
 
-function render(kind: ImageKind, variant: number): Canvas {
+type Region = { type: RegionType; box: Box };
+
+function render(kind: ImageKind, variant: number): { c: Canvas; regions: Region[] } {
   const r = Rng.of('doc', kind === 'face' ? 0 : 1, variant);
   if (kind === 'face') {
     const c = new Canvas(FACE_WIDTH, FACE_HEIGHT, BACKDROP[variant % BACKDROP.length]);
-    drawFace(c, variant, 0, 40, FACE_WIDTH, FACE_HEIGHT - 40);
-    return c;
+    const face = drawFace(c, variant, 0, 40, FACE_WIDTH, FACE_HEIGHT - 40);
+    return { c, regions: [{ type: 'Face', box: face }] };
   }
   const base = CARD_COLOURS[variant % CARD_COLOURS.length];
   const c = new Canvas(DOC_WIDTH, DOC_HEIGHT, [60, 60, 64]);
@@ -218,7 +225,20 @@ function render(kind: ImageKind, variant: number): Canvas {
     ];
     mrz.forEach((line, i) => c.text(line, 30, 300 + i * 28, 3, [20, 20, 20]));
   }
-  return c;
+  // The card, not the table it lies on. No Face region for its portrait: that face is the
+  // document's, not a selfie's.
+  return { c, regions: [{ type: 'Document', box: { x: m, y: m, w: DOC_WIDTH - 2 * m, h: DOC_HEIGHT - 2 * m } }] };
+}
+
+function encode(c: Canvas, format: 'png' | 'jpeg', regions: Region[]): Buffer {
+  let bytes: Buffer;
+  if (format === 'jpeg') bytes = Buffer.from(jpeg.encode({ data: c.data, width: c.width, height: c.height }, 72).data);
+  else {
+    const png = new PNG({ width: c.width, height: c.height });
+    c.data.copy(png.data);
+    bytes = PNG.sync.write(png, { colorType: 2, deflateLevel: 9 });
+  }
+  return withRegions(bytes, c.width, c.height, regions);
 }
 
 const cache = new Map<string, { bytes: Buffer; contentType: string }>();
@@ -229,20 +249,47 @@ export function imageFor(kind: ImageKind, variant: number): { bytes: Buffer; con
   const key = `${kind}:${v}`;
   let hit = cache.get(key);
   if (!hit) {
-    const c = render(kind, v);
-    if (kind === 'face') {
-      hit = {
-        bytes: Buffer.from(jpeg.encode({ data: c.data, width: c.width, height: c.height }, 72).data),
-        contentType: 'image/jpeg',
-      };
-    } else {
-      const png = new PNG({ width: c.width, height: c.height });
-      c.data.copy(png.data);
-      hit = { bytes: PNG.sync.write(png, { colorType: 2, deflateLevel: 9 }), contentType: 'image/png' };
-    }
+    const { c, regions } = render(kind, v);
+    hit =
+      kind === 'face'
+        ? { bytes: encode(c, 'jpeg', regions), contentType: 'image/jpeg' }
+        : { bytes: encode(c, 'png', regions), contentType: 'image/png' };
     cache.set(key, hit);
   }
   return hit;
+}
+
+/**
+ * The picture of (kind, variant) scaled by `scale` and centred in a `width` x `height` frame, as a
+ * camera far from (or close to) the subject takes it; its regions scaled with it. For tests and
+ * demos of the content rules: a selfie whose face fills 10 % of the frame, a card too small to read.
+ */
+export function framedImage(
+  kind: ImageKind,
+  variant: number,
+  frame: { width: number; height: number; scale: number },
+): { bytes: Buffer; contentType: string; regions: Region[] } {
+  const { c: src, regions } = render(kind, variant);
+  const bg: RGB = kind === 'face' ? BACKDROP[variant % BACKDROP.length] : [60, 60, 64];
+  const out = new Canvas(frame.width, frame.height, bg);
+  const w = Math.round(src.width * frame.scale),
+    h = Math.round(src.height * frame.scale);
+  const ox = Math.round((frame.width - w) / 2),
+    oy = Math.round((frame.height - h) / 2);
+  for (let y = 0; y < h; y++) {
+    const sy = Math.min(src.height - 1, Math.floor(y / frame.scale));
+    for (let x = 0; x < w; x++) {
+      const sx = Math.min(src.width - 1, Math.floor(x / frame.scale));
+      const so = (sy * src.width + sx) * 4;
+      out.px(ox + x, oy + y, [src.data[so], src.data[so + 1], src.data[so + 2]]);
+    }
+  }
+  const placed = regions.map(({ type, box }) => ({
+    type,
+    box: { x: ox + box.x * frame.scale, y: oy + box.y * frame.scale, w: box.w * frame.scale, h: box.h * frame.scale },
+  }));
+  const format = kind === 'face' ? 'jpeg' : 'png';
+  return { bytes: encode(out, format, placed), contentType: `image/${format}`, regions: placed };
 }
 
 /** A solid PNG of any size, for tests (e.g. too small, grayscale). */

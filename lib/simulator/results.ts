@@ -289,16 +289,21 @@ export function buildExecution(inp: BuildInput): Built {
     if (!wants.has(cap)) continue;
     switch (cap) {
       case 'usability': {
-        const f = forced.get('usability');
-        const target = f
-          ? (inp.credentials.find((c) => c.category === (f.category ?? 'ID')) ?? idCred ?? selfie ?? docCred)
-          : undefined;
+        // One entry per credential, each with its own finding (a document and a selfie may both fail).
+        const byCredential = new Map<CredentialIn, Failure>();
+        for (const f of inp.failures ?? []) {
+          if (f.capability !== 'usability') continue;
+          const target =
+            inp.credentials.find((c) => c.category === (f.category ?? 'ID')) ?? idCred ?? selfie ?? docCred;
+          if (target && !byCredential.has(target)) byCredential.set(target, f);
+        }
         for (const c of [idCred, selfie, docCred]) {
           if (!c) continue;
+          const f = byCredential.get(c);
           const [t, l]: [DecisionType, string] =
             !uploaded(c) && c.category !== 'FACEMAP'
               ? ['NOT_EXECUTED', 'NOT_UPLOADED']
-              : f && c === target
+              : f
                 ? [f.type, f.label]
                 : ['PASSED', 'OK'];
           usabilityOf.set(c.id, t);

@@ -12,6 +12,7 @@ import {
 import { CallbackDispatcher } from './callbacks';
 import { bad, notFound } from './errors';
 import { generateExecution, seedModel, type SeedModel } from './generator';
+import type { Regions } from './image-regions';
 import { Kind } from './ids';
 import { imageFor } from './images';
 import { ageAt, makePerson, type Person } from './person';
@@ -19,6 +20,7 @@ import { Rng } from './prng';
 import { buildExecution, wipeResult, type Built, type CredentialIn, type Failure, type Signals } from './results';
 import type { AccountRequest, PreparedData } from './schemas';
 import type { FaultKnobs } from './types';
+import type { ContentFinding } from './uploads';
 
 export interface StoredPart {
   id: string;
@@ -30,6 +32,17 @@ export interface StoredPart {
   grayscale?: boolean;
   sha: string;
   uploadedAt: Date;
+  /** Where the document or face is in the picture, when it says (image-regions.ts). */
+  regions?: Regions;
+  /** A content rule of the Limits table the picture breaks: a usability result once processed. */
+  finding?: ContentFinding;
+}
+/** The capture client of a journey (the result's captureClient): the API, the web page or an SDK. */
+export interface CaptureClient {
+  client: string;
+  platform: string;
+  version: string;
+  osName: string;
 }
 export interface ApiCredential {
   id: string;
@@ -65,6 +78,10 @@ export interface ApiExecution {
   built?: Built;
   captureState: string[];
   captureDetails: string[];
+  /** Set by the first web or SDK capture; API journeys report the API client. */
+  capture?: CaptureClient;
+  /** Consent the web page or the SDK collected from the end user (spec, What the service does 9). */
+  captureConsent?: { obtained: string; obtainedAt: string };
   clientIp: string;
   userAgent: string;
   parentId?: string;
@@ -349,6 +366,14 @@ export class Engine {
     };
   }
 
+  /** The end user's consent: given in the account request, or collected by the web page or the SDK. */
+  consentOf(e: ApiExecution): { obtained: string; obtainedAt: string } | undefined {
+    const c = e.request.userConsent?.consent;
+    if (c && c.obtained.toLowerCase() === 'yes')
+      return { obtained: c.obtained, obtainedAt: new Date(c.obtainedAt).toISOString() };
+    return e.captureConsent;
+  }
+
   finalize(e: ApiExecution) {
     e.status = 'ACQUIRED';
     e.startedAt = new Date();
@@ -468,7 +493,7 @@ export class Engine {
         ...(c.preparedData ? [{ classifier: 'PREPARED_DATA', captureType: 'API' }] : []),
       ],
     }));
-    const consent = e.request.userConsent?.consent;
+    const consent = e.request.userConsent?.consent ?? e.captureConsent;
     return {
       newId: () => randomUUID(),
       baseUrl: this.o.baseUrl(),
@@ -488,10 +513,7 @@ export class Engine {
         ? { obtained: consent.obtained, obtainedAt: new Date(consent.obtainedAt).toISOString() }
         : undefined,
       captureClient: {
-        client: 'api',
-        platform: 'server',
-        version: '1.0',
-        osName: e.userAgent.slice(0, 60),
+        ...(e.capture ?? { client: 'api', platform: 'server', version: '1.0', osName: e.userAgent.slice(0, 60) }),
         state: [e.captureState],
         captureDetails: [e.captureDetails],
       },
@@ -604,6 +626,11 @@ export class Engine {
     if (front?.grayscale)
       failures.push({ capability: 'usability', type: 'REJECTED', label: 'BLACK_WHITE', category: 'ID' });
     else if (face?.grayscale) failures.push({ capability: 'liveness', type: 'REJECTED', label: 'BLACK_WHITE' });
+    // The content rules of the Limits table, measured at upload (uploads.ts contentFinding).
+    const idFinding = front?.finding ?? idCred?.parts.get('BACK')?.finding;
+    if (idFinding) failures.push({ capability: 'usability', type: 'REJECTED', label: idFinding.label, category: 'ID' });
+    if (face?.finding)
+      failures.push({ capability: 'usability', type: 'REJECTED', label: face.finding.label, category: 'SELFIE' });
     if (front && face && front.sha === face.sha)
       failures.push({ capability: 'liveness', type: 'REJECTED', label: 'ID_USED_AS_SELFIE' });
     if (country && !COUNTRY_BY_CODE.has(country))

@@ -134,3 +134,49 @@ export function checkImageForPart(info: ImageInfo, category: string, op: 'C1' | 
   if (category === 'SELFIE' && (long < 640 || short < 480))
     throw new UploadRuleError(`Selfie image resolution: minimum 480 x 640 px (got ${info.width} x ${info.height})`);
 }
+
+/**
+ * The content rules of the Limits table, which the spec states but names no upload error for:
+ * "the document in the image is at least 512 px wide and 323 px high" (ID) and "the face is at
+ * least 320 px tall and fills at least 15% of the image" (SELFIE). An upload that breaks one is
+ * stored, and processing reports it as a usability result (labels from service-facts' usability
+ * set; which label the real service picks here is not documented: BAD_QUALITY_IMAGE for a document
+ * too small to read, BAD_QUALITY for a face too small). Measured from the picture's regions
+ * (image-regions.ts); a picture without them is not measured.
+ */
+export interface ContentFinding {
+  label: 'BAD_QUALITY_IMAGE' | 'BAD_QUALITY';
+  /** The rule broken, with the measured values. */
+  detail: string;
+}
+export const MIN_DOCUMENT_BOX = { long: 512, short: 323 };
+export const MIN_FACE_HEIGHT = 320;
+export const MIN_FACE_SHARE = 0.15;
+
+export function contentFinding(
+  category: string,
+  info: { width: number; height: number },
+  regions: { face?: { w: number; h: number }; document?: { w: number; h: number } },
+): ContentFinding | null {
+  if (category === 'ID' && regions.document) {
+    const { w, h } = regions.document;
+    // Either orientation: a card photographed upright is as readable as one lying down.
+    if (Math.max(w, h) < MIN_DOCUMENT_BOX.long || Math.min(w, h) < MIN_DOCUMENT_BOX.short)
+      return {
+        label: 'BAD_QUALITY_IMAGE',
+        detail: `the document in the image is ${Math.round(w)} x ${Math.round(h)} px (at least 512 x 323 px)`,
+      };
+  }
+  if (category === 'SELFIE' && regions.face) {
+    const { w, h } = regions.face;
+    const share = (w * h) / (info.width * info.height);
+    if (h < MIN_FACE_HEIGHT)
+      return { label: 'BAD_QUALITY', detail: `the face is ${Math.round(h)} px tall (at least 320 px)` };
+    if (share < MIN_FACE_SHARE)
+      return {
+        label: 'BAD_QUALITY',
+        detail: `the face fills ${(share * 100).toFixed(1)} % of the image (at least 15 %)`,
+      };
+  }
+  return null;
+}

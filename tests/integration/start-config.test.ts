@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 function start(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-start-'));
   const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/start.ts'], {
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, ...env },
+    env: { NODE_ENV: 'production', PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

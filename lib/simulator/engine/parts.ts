@@ -2,11 +2,12 @@
 // must be, and how the stored parts change. Operations (routes/credentials.ts) parse the request,
 // call these and respond; every refusal here is a 400 or 404 with the service's wording.
 import { randomUUID } from 'node:crypto';
-import { classifiersOf } from '../catalog';
+import { captureClassifiersOf, classifiersOf, requiredPartOf } from '../catalog';
 import { bad, notFound } from '../errors';
+import { readRegions } from '../image-regions';
 import { parseOr400, preparedDataSchema } from '../schemas';
 import type { ApiCredential, ApiExecution, Engine } from '../state';
-import { checkImageForPart, inspectImage, isPdf, UploadRuleError } from '../uploads';
+import { checkImageForPart, contentFinding, inspectImage, isPdf, UploadRuleError } from '../uploads';
 
 /** Pages one DOCUMENT credential may hold (C4): memory stays bounded whatever a client sends. */
 export const MAX_DOCUMENT_PAGES = 50;
@@ -16,30 +17,46 @@ const UPLOAD_EVENT: Record<string, string> = {
   FRONT: 'id-front-uploaded',
   BACK: 'id-back-uploaded',
   FACE: 'selfie-uploaded',
+  FACEMAP: 'facemap-uploaded',
   PREPARED_DATA: 'prepared-data-uploaded',
   DOCUMENT: 'document-uploaded',
 };
 
-function checkImageClassifier(cred: ApiCredential, cls: string) {
-  const allowed: string[] = classifiersOf(cred.category).filter((x) => x === 'FRONT' || x === 'BACK' || x === 'FACE');
-  if (!['FRONT', 'BACK', 'FACE'].includes(cls))
-    throw bad(`classifier must be one of FRONT, BACK, FACE (got "${cls.slice(0, 40)}")`);
+/** How a part arrived: the channel, and the capture mode the result's captureDetails name. */
+export interface PartSource {
+  channel: 'API' | 'WEB' | 'SDK';
+  /** service-facts / spec: captureDetails modes seen are auto_capture, upload, manual_capture. */
+  mode: string;
+}
+
+function checkImageClassifier(cred: ApiCredential, cls: string, channel: PartSource['channel']) {
+  const images = ['FRONT', 'BACK', 'FACE', ...(channel === 'API' ? [] : ['FACEMAP'])];
+  const allowed = (channel === 'API' ? classifiersOf : captureClassifiersOf)(cred.category).filter((x) =>
+    images.includes(x),
+  );
+  if (!images.includes(cls)) throw bad(`classifier must be one of ${images.join(', ')} (got "${cls.slice(0, 40)}")`);
   if (!allowed.includes(cls))
     throw bad(
       `classifier ${cls} is not a part of a ${cred.category} credential${allowed.length ? ` (allowed: ${allowed.join(', ')})` : ''}`,
     );
 }
 
-/** C1 (replace) and C2 (add) of a FRONT, BACK or FACE image. Returns the part's id. */
-export function putImagePart(
+/**
+ * C1 (replace) and C2 (add) of a FRONT, BACK or FACE image, and the images the web page and the
+ * SDK capture (with C2's rules). The upload rules refuse with a 400; the content rules (the
+ * document's and the face's size inside the picture) are measured and kept for processing,
+ * which reports them as usability results. Returns the part's id.
+ */
+export async function putImagePart(
   engine: Engine,
   e: ApiExecution,
   cred: ApiCredential,
   cls: string,
   op: 'C1' | 'C2',
   files: Buffer[],
-): string {
-  checkImageClassifier(cred, cls);
+  source: PartSource = { channel: 'API', mode: 'upload' },
+): Promise<string> {
+  checkImageClassifier(cred, cls, source.channel);
   if (op === 'C1' && !cred.parts.has(cls)) throw notFound(`There is no ${cls} part to update; add it with POST first`);
   if (files.length !== 1) throw bad('Send exactly one file in the multipart field "file"');
   let info;
@@ -50,11 +67,17 @@ export function putImagePart(
     if (err instanceof UploadRuleError) throw bad(err.detail);
     throw err;
   }
+  const regions = await readRegions(files[0], info.width, info.height);
+  // Reading the metadata yields to other requests: one of them may have started the execution.
+  if (e.status !== 'INITIATED')
+    throw bad(`Uploads are accepted only while the workflow execution is INITIATED; it is ${e.status}`);
   const part = engine.newPart(cls, files[0], info.contentType, info);
+  part.regions = regions;
+  part.finding = contentFinding(cred.category, info, regions) ?? undefined;
   const previous = cred.parts.get(cls);
   if (previous) part.id = previous.id;
   cred.parts.set(cls, part);
-  engine.touchUpload(e, UPLOAD_EVENT[cls], `${cls.toLowerCase()}: upload`);
+  engine.touchUpload(e, UPLOAD_EVENT[cls], `${cls.toLowerCase()}: ${source.mode}`);
   return part.id;
 }
 
@@ -69,7 +92,13 @@ export function putPreparedData(engine: Engine, e: ApiExecution, cred: ApiCreden
 }
 
 /** C4: images (pages) or one PDF of a DOCUMENT credential. Returns the last part's id. */
-export function addDocument(engine: Engine, e: ApiExecution, cred: ApiCredential, files: Buffer[]): string {
+export function addDocument(
+  engine: Engine,
+  e: ApiExecution,
+  cred: ApiCredential,
+  files: Buffer[],
+  mode = 'upload',
+): string {
   if (cred.category !== 'DOCUMENT')
     throw bad(
       `DOCUMENT uploads go to a DOCUMENT credential (api.parts.document); credential ${cred.id} is ${cred.category}`,
@@ -79,7 +108,7 @@ export function addDocument(engine: Engine, e: ApiExecution, cred: ApiCredential
       throw bad('Document upload: a PDF must be the only file of the document (send images or one PDF)');
     const part = engine.newPart('DOCUMENT', files[0], 'application/pdf');
     cred.pages = [part];
-    engine.touchUpload(e, UPLOAD_EVENT.DOCUMENT, 'document: upload');
+    engine.touchUpload(e, UPLOAD_EVENT.DOCUMENT, `document: ${mode}`);
     return part.id;
   }
   if (cred.pages.some((p) => p.contentType === 'application/pdf'))
@@ -105,7 +134,7 @@ export function addDocument(engine: Engine, e: ApiExecution, cred: ApiCredential
     }
   });
   cred.pages.push(...parts);
-  engine.touchUpload(e, UPLOAD_EVENT.DOCUMENT, 'document: upload');
+  engine.touchUpload(e, UPLOAD_EVENT.DOCUMENT, `document: ${mode}`);
   return parts.at(-1)!.id;
 }
 
@@ -123,22 +152,51 @@ function forgetPartInResult(e: ApiExecution) {
   }
 }
 
-/** C5: finalize, once every credential uploaded through the API has its required part. */
+/** The part a credential still lacks before its execution may start (catalog's requiredPartOf), or null. */
+export function missingPart(cred: ApiCredential): string | null {
+  const required = requiredPartOf(cred.category);
+  const has =
+    required === undefined ||
+    (required === 'PREPARED_DATA'
+      ? !!cred.preparedData
+      : required === 'DOCUMENT'
+        ? cred.pages.length > 0
+        : cred.parts.has(required));
+  return has ? null : required;
+}
+
+/** `ID (FRONT)`, ... for each credential among `creds` that lacks its required part. */
+function missingOf(creds: ApiCredential[]): string[] {
+  return creds.flatMap((cr) => {
+    const part = missingPart(cr);
+    return part ? [`${cr.category} (${part})`] : [];
+  });
+}
+
+/**
+ * C5: finalize, once every credential uploaded through the API has its required part (a
+ * credential limited to WEB and SDK cannot come through the API, so C5 does not wait for it).
+ */
 export function finalizeExecution(engine: Engine, e: ApiExecution) {
   if (e.status !== 'INITIATED')
     throw bad(
       `The workflow execution cannot be finalized: it is ${e.status}${e.status === 'ACQUIRED' || e.status === 'PROCESSED' ? ' (already finalized)' : ''}`,
     );
-  const missing: string[] = [];
-  for (const cr of e.credentials) {
-    if (!cr.allowedChannels.includes('API')) continue;
-    if (cr.category === 'ID' && !cr.parts.has('FRONT')) missing.push('ID (FRONT)');
-    if (cr.category === 'SELFIE' && !cr.parts.has('FACE')) missing.push('SELFIE (FACE)');
-    if (cr.category === 'DATA' && !cr.preparedData) missing.push('DATA (PREPARED_DATA)');
-    if (cr.category === 'DOCUMENT' && !cr.pages.length) missing.push('DOCUMENT (DOCUMENT)');
-  }
+  const missing = missingOf(e.credentials.filter((cr) => cr.allowedChannels.includes('API')));
   if (missing.length) throw bad(`Cannot finalize: required credentials are missing: ${missing.join(', ')}`);
   engine.finalize(e);
+}
+
+/**
+ * Spec, What the service does 4: "With the web client or the mobile SDK, finalization happens
+ * automatically once the required credentials have been received". Called after every web or SDK
+ * capture: starts the execution when every credential, whatever its channel, has its required part
+ * and the end user's consent is on record. Returns whether it started.
+ */
+export function finalizeWhenComplete(engine: Engine, e: ApiExecution): boolean {
+  if (e.status !== 'INITIATED' || missingOf(e.credentials).length || !engine.consentOf(e)) return false;
+  engine.finalize(e);
+  return true;
 }
 
 /** C6: one part. Returns the deleted part's id. */

@@ -38,24 +38,28 @@ export async function readJson(c: C): Promise<unknown> {
   }
 }
 
-export async function readFiles(c: C, what: 'image' | 'document'): Promise<Buffer[]> {
+/** A multipart/form-data body of at most `limit` bytes; `tooLarge` is the 400's detail when it is over. */
+export async function readForm(c: C, limit: number, tooLarge: string): Promise<FormData> {
   const ct = c.req.header('content-type') ?? '';
   if (!/^multipart\/form-data/i.test(ct)) {
     await readBody(c, 0);
     throw bad('Expected a multipart/form-data body with the file in a field named "file"');
   }
-  const { buf, over } = await readBody(c, MAX_UPLOAD_BYTES + MULTIPART_SLACK);
+  const { buf, over } = await readBody(c, limit);
+  if (over) throw bad(tooLarge);
+  try {
+    return await new Response(new Uint8Array(buf), { headers: { 'content-type': ct } }).formData();
+  } catch {
+    throw bad('Malformed multipart/form-data body');
+  }
+}
+
+export async function readFiles(c: C, what: 'image' | 'document'): Promise<Buffer[]> {
   const tooLarge =
     what === 'image'
       ? 'Image file size: file too large (at most 15 MB)'
       : 'Document file size: file too large (at most 15 MB)';
-  if (over) throw bad(tooLarge);
-  let form: FormData;
-  try {
-    form = await new Response(new Uint8Array(buf), { headers: { 'content-type': ct } }).formData();
-  } catch {
-    throw bad('Malformed multipart/form-data body');
-  }
+  const form = await readForm(c, MAX_UPLOAD_BYTES + MULTIPART_SLACK, tooLarge);
   const entries = form.getAll('file');
   if (!entries.length) throw bad('The multipart field "file" is required');
   const out: Buffer[] = [];

@@ -36,6 +36,8 @@ export function registerAccountRoutes(ctx: RouteContext) {
     const scope = { wid: w, aid: account.id, cids: apiCreds };
     const token = await tokens.scopedToken('transaction', scope, expiresAt);
     const sdkToken = await tokens.scopedToken('sdk', { ...scope, cids: credentials.map((x) => x.id) }, expiresAt);
+    // The web capture page's address carries its own token, as the real web client's link does.
+    const webToken = await tokens.scopedToken('web', { ...scope, cids: credentials.map((x) => x.id) }, expiresAt);
     const e = engine.createExecution({
       account,
       request: req,
@@ -52,7 +54,8 @@ export function registerAccountRoutes(ctx: RouteContext) {
       {
         timestamp: now(),
         account: { id: account.id },
-        web: { href: `${base()}/web/${w}`, ...(req.web ?? {}) },
+        // Spec: members of web "not shown"; href is the simulator's name for the capture page's address.
+        web: { ...(req.web ?? {}), href: `${base()}/web/${w}?token=${webToken}` },
         sdk: { token: sdkToken },
         workflowExecution: {
           id: w,

@@ -40,7 +40,7 @@ export function registerCredentialRoutes(ctx: RouteContext) {
     const cls = normClassifier(P(c, 'classifier'));
     const { e, cred } = await credentialPrelude(c, { credential: true, upload: true });
     const files = await readFiles(c, 'image');
-    return credOpResponse(c, e, cred, putImagePart(engine, e, cred, cls, op, files));
+    return credOpResponse(c, e, cred, await putImagePart(engine, e, cred, cls, op, files));
   };
 
   const uploadPreparedData = async (c: C) => {

@@ -191,12 +191,4 @@ export function registerRetrievalRoutes(ctx: RouteContext) {
       return c.json({ workflowExecutions: engine.list(page, size) });
     },
   });
-
-  // Web channel placeholder (account response web.href)
-  route('/web/:w', {
-    GET: (c) =>
-      c.html(
-        `<!doctype html><meta charset="utf-8"><title>Identity verification</title><body style="font-family:sans-serif;max-width:40em;margin:3em auto"><h1>Identity verification</h1><p>This is the simulator's stand-in for the web capture client of workflow execution <code>${P(c, 'w').replace(/[^0-9a-f-]/gi, '')}</code>. Upload credentials through the API channel instead.</p></body>`,
-      ),
-  });
 }
