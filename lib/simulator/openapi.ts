@@ -19,6 +19,8 @@ import {
   problemSchema,
   reportLinkSchema,
   rulesSchema,
+  sdkCaptureSchema,
+  sdkStateSchema,
   statsSchema,
   statusSchema,
   stepsSchema,
@@ -45,7 +47,7 @@ const binary = (types: string[], description: string) => ({
 const ERROR_TEXT: Record<number, string> = {
   400: 'Bad input; the detail names the field and the rule.',
   401: 'Missing, wrong or expired token, or the wrong kind of token.',
-  403: 'A transaction token of another execution or credential.',
+  403: 'A token of another execution or credential, a channel the credential does not allow, or no consent.',
   404: 'Unknown or deleted.',
   405: 'Wrong method; `Allow` lists the right ones.',
   413: 'Body too large.',
@@ -80,7 +82,7 @@ const multipart = (description: string) => ({
 
 let cached: object | null = null;
 
-/** Every operation of the service (T, A1-A2, C1-C7, R1-R12), health, the report file and the test tools. */
+/** Every operation of the service (T, A1-A2, C1-C7, R1-R12), health, the report file, the web page, the SDK path and the test tools. */
 export function simulatorDocument(): object {
   if (cached) return cached;
   const r = new OpenAPIRegistry();
@@ -90,6 +92,11 @@ export function simulatorDocument(): object {
     type: 'http',
     scheme: 'bearer',
     description: "The execution's transaction token from the account response (`api.token`).",
+  });
+  const sdkToken = r.registerComponent('securitySchemes', 'sdkToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: "The execution's SDK token from the account response (`sdk.token`).",
   });
   const byAccess = [{ [bearer.name]: [] }];
   const byTransaction = [{ [transaction.name]: [] }];
@@ -312,6 +319,110 @@ export function simulatorDocument(): object {
       query: z.object({ expires: z.string(), signature: z.string() }),
     },
     responses: { 200: binary(['application/pdf'], 'The report.'), ...errors(403, 404) },
+  });
+
+  // The web client and the SDK (spec, What the service does 4): the simulator's own, since the
+  // spec shows neither the web client nor the SDK's wire format.
+  const page = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
+  const pageErrors = {
+    400: page('A form error (the page again, errors listed and linked to their fields), or a malformed address.'),
+    401: page('The token in the address is missing, wrong or expired.'),
+    403: page('A token of another execution.'),
+    404: page('The execution is unknown or deleted.'),
+  };
+  op({
+    method: 'get',
+    path: '/web/{workflowExecutionId}',
+    operationId: 'webPage',
+    summary: 'The web capture page (`web.href` of the account response)',
+    tags: ['web and SDK'],
+    request: {
+      params: z.object({ workflowExecutionId: w }),
+      query: z.object({ token: z.string().meta({ description: 'The web token, as in `web.href`.' }) }),
+    },
+    responses: { 200: page('What each WEB credential still needs, and the consent.'), ...pageErrors },
+  });
+  op({
+    method: 'post',
+    path: '/web/{workflowExecutionId}',
+    operationId: 'webCapture',
+    summary: 'Send the page: pictures and consent; the execution starts by itself once complete',
+    tags: ['web and SDK'],
+    request: {
+      params: z.object({ workflowExecutionId: w }),
+      body: {
+        content: {
+          'multipart/form-data': {
+            schema: z
+              .object({ token: z.string(), consent: z.literal('yes').optional() })
+              .catchall(z.string().meta({ contentMediaType: 'application/octet-stream' }))
+              .meta({
+                description:
+                  'One file field per part, named `<credentialId>:<classifier>` (FRONT, BACK, FACE, FACEMAP, DOCUMENT).',
+              }),
+          },
+        },
+      },
+    },
+    responses: {
+      303: {
+        description: 'Received: back to the page, or to `web.successUrl` when this completed the execution.',
+        headers: z.object({ Location: z.string() }),
+      },
+      ...pageErrors,
+      413: page('The pictures are too large together.'),
+    },
+  });
+  const sdkParams = z.object({ workflowExecutionId: w });
+  op({
+    method: 'get',
+    path: '/sdk/v1/workflow-executions/{workflowExecutionId}',
+    operationId: 'sdkState',
+    summary: 'SDK: what to capture, and what is already in',
+    tags: ['web and SDK'],
+    security: [{ [sdkToken.name]: [] }],
+    request: { params: sdkParams },
+    responses: { 200: json(sdkStateSchema, 'The execution as the app sees it.'), ...serviceErrors(400, 401, 403, 404) },
+  });
+  op({
+    method: 'post',
+    path: '/sdk/v1/workflow-executions/{workflowExecutionId}/credentials/{credentialId}/parts/{classifier}',
+    operationId: 'sdkCapture',
+    summary: 'SDK: send one capture; the execution starts by itself once complete',
+    tags: ['web and SDK'],
+    security: [{ [sdkToken.name]: [] }],
+    request: {
+      params: sdkParams.extend({
+        credentialId: c,
+        classifier: z.enum(['FRONT', 'BACK', 'FACE', 'FACEMAP', 'DOCUMENT']).meta({ description: 'Case-insensitive.' }),
+      }),
+      headers: z.object({
+        'X-Sdk-Platform': z.string().optional().meta({ description: 'captureClient.platform (kept as sent).' }),
+        'X-Sdk-Version': z.string().optional().meta({ description: 'captureClient.version.' }),
+        'X-Sdk-Os-Name': z.string().optional().meta({ description: 'captureClient.osName.' }),
+      }),
+      body: {
+        content: {
+          'multipart/form-data': {
+            schema: z.object({
+              file: z.string().meta({ contentMediaType: 'application/octet-stream' }),
+              consent: z
+                .literal('yes')
+                .optional()
+                .meta({ description: 'Required with the first capture unless the account request carried consent.' }),
+              captureMode: z
+                .string()
+                .optional()
+                .meta({ description: 'auto_capture (default), manual_capture, upload, or another lower-case word.' }),
+            }),
+          },
+        },
+      },
+    },
+    responses: {
+      200: json(sdkCaptureSchema, 'The capture was kept.'),
+      ...serviceErrors(400, 401, 403, 404),
+    },
   });
 
   // Test tools of the simulator (not of the real service): HTTP Basic with the client credentials.

@@ -43,7 +43,10 @@ export const accountResponseSchema = z
   .looseObject({
     timestamp: ts,
     account: ref,
-    web: z.looseObject({ href: z.url() }),
+    web: z.looseObject({ href: z.url() }).meta({
+      description:
+        'Web-channel data (members not shown by the spec): `href`, the capture page with its token, and the request’s successUrl, errorUrl and locale.',
+    }),
     sdk: z.looseObject({ token: z.string() }),
     workflowExecution: z.looseObject({ id: z.uuid(), credentials: z.array(credentialEntrySchema) }),
   })
@@ -64,6 +67,30 @@ export const credentialOperationSchema = z
     }),
   })
   .meta({ id: 'CredentialOperationResponse' });
+
+const capturePart = z.looseObject({
+  classifier: z.string(),
+  required: z.boolean(),
+  received: z.boolean(),
+  finding: z
+    .string()
+    .optional()
+    .meta({ description: 'A content rule the received picture breaks (a usability result once processed).' }),
+});
+export const sdkStateSchema = z
+  .looseObject({
+    timestamp: ts,
+    workflowExecution: z.looseObject({ id: z.uuid(), status: open('INITIATED, ACQUIRED, PROCESSED') }),
+    consent: z.looseObject({ obtained: z.string(), obtainedAt: ts }).nullable(),
+    credentials: z.array(z.looseObject({ id: z.uuid(), category: z.string(), parts: z.array(capturePart) })),
+  })
+  .meta({ id: 'SdkState', description: 'What the app is to capture, and what is already in.' });
+export const sdkCaptureSchema = sdkStateSchema
+  .extend({
+    part: z.looseObject({ id: z.uuid(), classifier: z.string() }),
+    started: z.boolean().meta({ description: 'This capture completed the execution, which started by itself.' }),
+  })
+  .meta({ id: 'SdkCapture' });
 
 export const finalizeSchema = z
   .looseObject({ timestamp: ts, account: ref, workflowExecution: ref })

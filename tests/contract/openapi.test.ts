@@ -58,7 +58,20 @@ describe('the simulator OpenAPI document', () => {
     const ids = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((ops) =>
       Object.values(ops).map((o) => o.operationId),
     );
-    for (const id of [...OPERATIONS, 'health', 'getFaults', 'setFaults', 'reset', 'callbacks', 'stats', 'sweep'])
+    for (const id of [
+      ...OPERATIONS,
+      'health',
+      'webPage',
+      'webCapture',
+      'sdkState',
+      'sdkCapture',
+      'getFaults',
+      'setFaults',
+      'reset',
+      'callbacks',
+      'stats',
+      'sweep',
+    ])
       expect(ids, id).toContain(id);
   });
 
@@ -180,6 +193,44 @@ describe('the simulator OpenAPI document', () => {
     await hit('delete', A, account(other.accountId), { token: access });
     await hit('delete', A, account(other.accountId), { token: access });
 
+    // The web capture page and the SDK path (the simulator's own), each with its errors.
+    const capture = await createAccount(sim, access, {
+      workflowDefinition: {
+        key: '10013',
+        credentials: [
+          { category: 'ID', allowedChannels: ['WEB', 'SDK'] },
+          { category: 'SELFIE', allowedChannels: ['WEB', 'SDK'] },
+        ],
+      },
+      userConsent: undefined,
+    });
+    const WEB = '/web/{workflowExecutionId}';
+    const web = new URL(capture.body.web.href as string);
+    await hit('get', WEB, web.pathname + web.search);
+    await hit('get', WEB, `${web.pathname}?token=forged`);
+    await hit('get', WEB, `/web/${other.executionId}${web.search}`);
+    const sendPage = async (fields: Record<string, string | Buffer>) => {
+      const fd = new FormData();
+      fd.append('token', web.searchParams.get('token')!);
+      for (const [k, v] of Object.entries(fields))
+        if (typeof v === 'string') fd.append(k, v);
+        else fd.append(k, new Blob([new Uint8Array(v)]), 'picture');
+      const res = await fetch(`${sim.url}${web.pathname}`, { method: 'POST', body: fd, redirect: 'manual' });
+      checker.checkMedia(WEB, 'post', res.status, (res.headers.get('content-type') ?? '').split(';')[0].trim());
+      return res;
+    };
+    expect((await sendPage({ [`${capture.creds.ID.id}:FRONT`]: images.front() })).status).toBe(400);
+    expect((await sendPage({ [`${capture.creds.ID.id}:FRONT`]: images.front(), consent: 'yes' })).status).toBe(303);
+    const SDK = '/sdk/v1/workflow-executions/{workflowExecutionId}';
+    const sdkPath = `/sdk/v1/workflow-executions/${capture.executionId}`;
+    await hit('get', SDK, sdkPath, { token: capture.sdkToken });
+    await hit('get', SDK, sdkPath, { token: other.sdkToken });
+    await hit('get', SDK, sdkPath);
+    const SDK_PART = `${SDK}/credentials/{credentialId}/parts/{classifier}`;
+    const selfie = `${sdkPath}/credentials/${capture.creds.SELFIE.id}/parts/FACE`;
+    await hit('post', SDK_PART, selfie, { token: capture.sdkToken, raw: fileForm(images.png(100, 100)) });
+    await hit('post', SDK_PART, selfie, { token: capture.sdkToken, raw: fileForm(images.face()) });
+
     // Test tools, and the faults every service operation may meet: 429 with Retry-After, 503.
     const admin = { headers: { authorization: basic(sim) } };
     await hit('get', '/__sim/faults', '/__sim/faults', admin);
@@ -198,8 +249,11 @@ describe('the simulator OpenAPI document', () => {
     await hit('post', '/__sim/reset', '/__sim/reset', admin);
 
     // Every operation of the document was met with its success, and the errors above with theirs.
-    const successes = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
-      Object.keys(ops).map((method) => `${method} ${path} 200`),
+    const successes = Object.entries(doc.paths as Record<string, Record<string, { responses: object }>>).flatMap(
+      ([path, ops]) =>
+        Object.entries(ops).map(
+          ([method, o]) => `${method} ${path} ${Object.keys(o.responses).find((s) => Number(s) < 400)}`,
+        ),
     );
     expect(successes.filter((s) => !checker.seen.has(s))).toEqual([]);
     for (const s of [
@@ -224,6 +278,12 @@ describe('the simulator OpenAPI document', () => {
       'get /reports/{file} 403',
       'put /__sim/faults 400',
       'get /__sim/faults 401',
+      'get /web/{workflowExecutionId} 401',
+      'get /web/{workflowExecutionId} 403',
+      'post /web/{workflowExecutionId} 400',
+      'get /sdk/v1/workflow-executions/{workflowExecutionId} 401',
+      'get /sdk/v1/workflow-executions/{workflowExecutionId} 403',
+      'post /sdk/v1/workflow-executions/{workflowExecutionId}/credentials/{credentialId}/parts/{classifier} 400',
     ])
       expect(checker.seen, s).toContain(s);
   });

@@ -34,16 +34,19 @@ export function responseChecker(doc: object) {
     expect(ok, `${method} ${path} ${status} ${type}: ${ajv.errorsText(validateBody.errors)}`).toBe(true);
     seen.add(`${method} ${path} ${status}`);
   }
-  /** For a body that is not JSON (an image, a PDF): fails unless the document declares this status and media type. */
+  /** For a body that is not JSON (an image, a PDF, a page) or none (a redirect): fails unless the document declares this status and media type. */
   function checkMedia(path: string, method: string, statusCode: number, type: string): void {
     const responses = (doc as Doc).paths[path]?.[method]?.responses as
       Record<string, { content?: Record<string, unknown> }> | undefined;
     expect(responses, `${method} ${path} is in the document`).toBeDefined();
     const status = String(statusCode);
     expect(Object.keys(responses!), `${method} ${path} declares status ${status}`).toContain(status);
-    expect(Object.keys(responses![status].content ?? {}), `${method} ${path} ${status} declares ${type}`).toContain(
-      type,
-    );
+    // A body-less answer (a redirect) must be declared without content.
+    if (!type) expect(responses![status].content, `${method} ${path} ${status} declares no body`).toBeUndefined();
+    else
+      expect(Object.keys(responses![status].content ?? {}), `${method} ${path} ${status} declares ${type}`).toContain(
+        type,
+      );
     seen.add(`${method} ${path} ${status}`);
   }
   return {
