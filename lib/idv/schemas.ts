@@ -1072,9 +1072,15 @@ export type StatusResponse = z.infer<typeof StatusResponseSchema>;
 export const ReportResponseSchema = z.looseObject({ workflowId: requiredId, presignedUrl: str() });
 export type ReportResponse = z.infer<typeof ReportResponseSchema>;
 
-/** R9 GET /accounts/{a}: shape not public; kept whole. */
+/**
+ * R9 GET /accounts/{a}: shape not public; kept whole. The simulator (and the account's href)
+ * also list its executions: read tolerantly, an entry without an id is dropped.
+ */
 export const AccountDetailsSchema = z.looseObject({
-  account: obj({ id: str(), href: str() }),
+  account: obj({ id: str(), href: str(), createdAt: str() }),
+  workflowExecutions: arr(
+    z.looseObject({ id: strValue, href: str(), definitionKey: str(), status: str(), createdAt: str() }),
+  ),
 });
 export type AccountDetails = z.infer<typeof AccountDetailsSchema>;
 
