@@ -78,9 +78,16 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-e2e-'));
   log(`Chromium: ${chromium}; database: ${db ? 'Postgres from TEST_DATABASE_URL' : 'embedded PGlite'}`);
   await runSeeds(db?.url ?? null, dataDir, log);
+  // Specs use server modules as the console does (the service's client in web-capture.spec.ts):
+  // `server-only` resolves under the react-server condition, which Playwright's workers inherit.
   const r = spawnSync(
     process.execPath,
-    [path.resolve('node_modules/@playwright/test/cli.js'), 'test', ...process.argv.slice(2)],
+    [
+      '--conditions=react-server',
+      path.resolve('node_modules/@playwright/test/cli.js'),
+      'test',
+      ...process.argv.slice(2),
+    ],
     {
       stdio: 'inherit',
       env: { ...process.env, CHROMIUM_PATH: chromium, E2E_DATABASE_URL: db?.url ?? '', E2E_DATA_DIR: dataDir },

@@ -12,7 +12,7 @@ import { registerEvidenceWorkers } from '@/lib/evidence/worker';
 import { registerCaseWorkers } from '@/lib/cases/worker';
 import { registerFeedbackWorkers } from '@/lib/feedback/worker';
 import { removeSimulatorAddress, writeSimulatorAddress } from '@/lib/server/service-address';
-import { startSimulator, type RunningSimulator } from '@/lib/simulator';
+import { runDemoCaptures, startSimulator, type RunningSimulator } from '@/lib/simulator';
 import { startProcessWorker } from '@/lib/sync/process';
 import { registerWebhookWorkers, webhookOptionsFromEnv } from '@/lib/webhooks/worker';
 
@@ -46,13 +46,26 @@ async function startDemoSimulator(opts: {
     anchor: demoAnchor(path.resolve(opts.env.DATA_DIR)),
     callbackUrl: opts.callbackUrl,
   };
+  let sim: RunningSimulator;
   try {
-    return await startSimulator({ ...common, port: opts.env.SIM_PORT });
+    sim = await startSimulator({ ...common, port: opts.env.SIM_PORT });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
     opts.log(`Port ${opts.env.SIM_PORT} is taken; the built-in simulator uses a free port instead.`);
-    return startSimulator({ ...common, port: 0 });
+    sim = await startSimulator({ ...common, port: 0 });
   }
+  // Once per data folder: a journey through the web capture page and one through the SDK, so the
+  // demo shows executions of both capture clients (the cache keeps them across restarts).
+  const marker = path.join(path.resolve(opts.env.DATA_DIR), 'demo-captures');
+  if (!fs.existsSync(marker)) {
+    try {
+      const ids = await runDemoCaptures(sim.url, sim.clientId, sim.clientSecret);
+      fs.writeFileSync(marker, ids.join('\n'));
+    } catch (err) {
+      opts.log(`The demo web and SDK journeys failed: ${err instanceof Error ? err.message : err}`);
+    }
+  }
+  return sim;
 }
 
 export async function startServices(opts: {

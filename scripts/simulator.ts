@@ -4,9 +4,10 @@
 // --anchor (SIM_ANCHOR, ISO time the generated data ends at; default now: a seeded cache names its own),
 // --client-id (SIM_CLIENT_ID), --client-secret (SIM_CLIENT_SECRET, generated when unset),
 // --callback-url (SIM_CALLBACK_URL), --processing-delay (SIM_PROCESSING_DELAY_MS, default 1500),
-// --retention (SIM_RETENTION_MS), --no-rate-limits (SIM_RATE_LIMITS=0), --quiet.
+// --retention (SIM_RETENTION_MS), --no-rate-limits (SIM_RATE_LIMITS=0), --demo-captures (SIM_DEMO_CAPTURES=1:
+// one web and one SDK journey at start), --quiet.
 import { parseArgs } from 'node:util';
-import { DEFAULT_EXECUTIONS, DEFAULT_PORT, startSimulator } from '../lib/simulator';
+import { DEFAULT_EXECUTIONS, DEFAULT_PORT, runDemoCaptures, startSimulator } from '../lib/simulator';
 
 function num(name: string, v: string | undefined): number | undefined {
   if (v === undefined || v === '') return undefined;
@@ -35,6 +36,7 @@ async function main() {
       'processing-delay': { type: 'string' },
       retention: { type: 'string' },
       'no-rate-limits': { type: 'boolean' },
+      'demo-captures': { type: 'boolean' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -44,9 +46,9 @@ async function main() {
     console.log(
       'Usage: npm run simulator -- [--port 4010] [--seed demo] [--executions 1500] [--days 90] [--anchor ISO-TIME] [--client-id ID] [--client-secret SECRET]\n' +
         '       [--callback-url URL] [--callback-hosts a.example,b.example] [--allow-any-callback-host]\n' +
-        '       [--processing-delay MS] [--retention MS] [--no-rate-limits] [--quiet]\n' +
+        '       [--processing-delay MS] [--retention MS] [--no-rate-limits] [--demo-captures] [--quiet]\n' +
         'Environment: SIM_PORT SIM_HOST SIM_SEED SIM_EXECUTIONS SIM_DAYS SIM_ANCHOR SIM_CLIENT_ID SIM_CLIENT_SECRET SIM_CALLBACK_URL SIM_CALLBACK_HOSTS\n' +
-        '             SIM_ALLOW_ANY_CALLBACK_HOST SIM_PROCESSING_DELAY_MS SIM_RETENTION_MS SIM_RATE_LIMITS\n' +
+        '             SIM_ALLOW_ANY_CALLBACK_HOST SIM_PROCESSING_DELAY_MS SIM_RETENTION_MS SIM_RATE_LIMITS SIM_DEMO_CAPTURES\n' +
         "Callbacks go to loopback addresses, the callback URL's host and --callback-hosts only, unless --allow-any-callback-host.",
     );
     return;
@@ -79,6 +81,13 @@ async function main() {
     log: quiet ? undefined : (line) => console.log(`[sim] ${line}`),
   });
   const basic = `${sim.clientId}:${sim.clientSecret}`;
+  if (
+    values['demo-captures'] ||
+    ['1', 'true', 'on', 'yes'].includes(String(env.SIM_DEMO_CAPTURES ?? '').toLowerCase())
+  ) {
+    const ids = await runDemoCaptures(sim.url, sim.clientId, sim.clientSecret);
+    console.log(`Demo journeys through the web page and the SDK: ${ids.join(', ')}`);
+  }
   console.log(`Identity-verification simulator listening
   base URL:      ${sim.url}
   client id:     ${sim.clientId}
@@ -89,6 +98,7 @@ Try:
   TOKEN=$(curl -s -u '${basic}' -H 'Accept: application/json' -d grant_type=client_credentials ${sim.url}/oauth2/token | sed -E 's/.*"access_token":"([^"]+)".*/\\1/')
   curl -s -X POST ${sim.url}/api/v1/accounts -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -H 'User-Agent: Acme Review/1.0' \\
     -d '{"customerInternalReference":"demo-1","workflowDefinition":{"key":"10013","credentials":[{"category":"ID"},{"category":"SELFIE"}]}}'
+  # then open the answer's web.href in a browser to capture through the web page
 `);
   let stopping = false;
   const stop = async (sig: string) => {

@@ -28,6 +28,7 @@ export type {
 } from './types';
 export { DEFAULT_FAULTS, DEFAULT_RATE_LIMITS } from './types';
 export { generateExecution } from './generator';
+export { runDemoCaptures } from './demo-captures';
 
 export const DEFAULT_PORT = 4010;
 export const DEFAULT_EXECUTIONS = 1500;

@@ -2,7 +2,7 @@
 // finalization happens automatically once the required credentials have been received") and the
 // content rules of the Limits table, reported as usability results rather than upload errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '@/lib/simulator';
+import { runDemoCaptures, type RunningSimulator } from '@/lib/simulator';
 import { framedImage } from '@/lib/simulator/images';
 import {
   call,
@@ -311,5 +311,23 @@ describe('content rules of the Limits table: results, never upload errors', () =
     expect((await call(sim, 'PUT', acc.creds.ID.api.workflowExecution, { token: acc.txToken })).status).toBe(200);
     const r = await processed(acc.accountId, acc.executionId);
     expect(r.capabilities.usability.map((u: Json) => u.decision.type)).toEqual(['PASSED', 'PASSED']);
+  });
+});
+
+describe('the demo’s web and SDK journeys', () => {
+  it('run over HTTP and leave one processed execution per capture client', async () => {
+    const [webId, sdkId] = await runDemoCaptures(sim.url, sim.clientId, sim.clientSecret);
+    const byId = (id: string) =>
+      waitFor(async () => {
+        const r = await call(sim, 'GET', `/api/v1/workflow-executions/${id}`, { token: access });
+        return r.json.workflow.status === 'PROCESSED' ? r.json : undefined;
+      });
+    expect((await byId(webId)).captureClient).toMatchObject({ client: 'web', platform: 'web', osName: 'iOS' });
+    expect((await byId(sdkId)).captureClient).toMatchObject({
+      client: 'sdk',
+      platform: 'android',
+      version: '4.3.0',
+      osName: 'Android 14',
+    });
   });
 });
