@@ -46,26 +46,30 @@ async function startDemoSimulator(opts: {
     anchor: demoAnchor(path.resolve(opts.env.DATA_DIR)),
     callbackUrl: opts.callbackUrl,
   };
-  let sim: RunningSimulator;
   try {
-    sim = await startSimulator({ ...common, port: opts.env.SIM_PORT });
+    return await startSimulator({ ...common, port: opts.env.SIM_PORT });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
     opts.log(`Port ${opts.env.SIM_PORT} is taken; the built-in simulator uses a free port instead.`);
-    sim = await startSimulator({ ...common, port: 0 });
+    return startSimulator({ ...common, port: 0 });
   }
-  // Once per data folder: a journey through the web capture page and one through the SDK, so the
-  // demo shows executions of both capture clients (the cache keeps them across restarts).
-  const marker = path.join(path.resolve(opts.env.DATA_DIR), 'demo-captures');
-  if (!fs.existsSync(marker)) {
-    try {
-      const ids = await runDemoCaptures(sim.url, sim.clientId, sim.clientSecret);
-      fs.writeFileSync(marker, ids.join('\n'));
-    } catch (err) {
-      opts.log(`The demo web and SDK journeys failed: ${err instanceof Error ? err.message : err}`);
-    }
+}
+
+/**
+ * Once per data folder, when the console answers (so their callbacks land at once): a journey
+ * through the web capture page and one through the SDK, so the demo shows executions of both
+ * capture clients. The cache keeps them across restarts; the simulator does not.
+ */
+async function runDemoCapturesOnce(sim: RunningSimulator, dataDir: string, log: (s: string) => void) {
+  const marker = path.join(dataDir, 'demo-captures');
+  if (fs.existsSync(marker)) return;
+  try {
+    const ids = await runDemoCaptures(sim.url, sim.clientId, sim.clientSecret);
+    fs.writeFileSync(marker, ids.join('\n'));
+    log(`Demo journeys through the web capture page and the SDK: ${ids.join(', ')}`);
+  } catch (err) {
+    log(`The demo web and SDK journeys failed: ${err instanceof Error ? err.message : err}`);
   }
-  return sim;
 }
 
 export async function startServices(opts: {
@@ -77,9 +81,11 @@ export async function startServices(opts: {
 }): Promise<Services> {
   const env: Record<string, string> = {};
   const stops: Array<() => Promise<void>> = [];
+  let onConsoleReady: (() => void) | undefined;
   if (opts.demo) {
     opts.log('Starting the built-in simulator of the verification service…');
     const sim = await startDemoSimulator(opts);
+    onConsoleReady = () => void runDemoCapturesOnce(sim, path.resolve(opts.env.DATA_DIR), opts.log);
     Object.assign(env, { IDV_BASE_URL: sim.url, IDV_CLIENT_ID: sim.clientId, IDV_CLIENT_SECRET: sim.clientSecret });
     Object.assign(process.env, env);
     stops.push(() => sim.close());
@@ -123,6 +129,7 @@ export async function startServices(opts: {
   }
   return {
     env,
+    onConsoleReady,
     async stop() {
       for (const stop of stops.reverse()) await stop().catch((e) => console.error(e));
     },
