@@ -98,6 +98,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     ) as Server;
     s.once('error', reject);
   });
+  // Longer than any client keeps an idle connection: a client whose event loop is busy (a test
+  // compiling schemas on a loaded machine) must not reuse a socket the server has just closed
+  // (ECONNRESET). Node's default is 5 s; close() ends every connection anyway.
+  server.keepAliveTimeout = 65_000;
   const addr = server.address() as AddressInfo;
   url = `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
   const sweeper = setInterval(() => engine.sweep(), opts.sweepIntervalMs ?? 250);
