@@ -122,7 +122,7 @@ beforeAll(async () => {
   }
 });
 
-afterAll(() => (process.env.KEEP_REPORTS ? undefined : fs.rmSync(dir, { recursive: true, force: true })));
+afterAll(() => (process.env.KEEP_TEST_FILES ? undefined : fs.rmSync(dir, { recursive: true, force: true })));
 
 describe('case report (PDF)', () => {
   it('has every section, masks personal data without a reveal, and its first page is not blank', async () => {
