@@ -209,7 +209,7 @@ describe('audit export', () => {
     );
     expect(gone.status).toBe(1);
     expect(gone.stdout).toMatch(/^NOT VERIFIED: line 4 \(position \d+, entry id \d+\): the file goes from position/);
-  });
+  }, 120_000);
 
   it('an execution export (filtered) verifies in both formats; a changed, removed or recomputed line fails', async () => {
     for (const format of ['csv', 'jsonl'] as const) {
@@ -279,5 +279,5 @@ describe('audit export', () => {
       },
     );
     expect(out).toBe(publicKeyPem(key));
-  });
+  }, 60_000);
 });
