@@ -6,23 +6,30 @@
  *
  * `npm run audit -- checkpoint`: signs the chain's head now (the worker does it every 15 minutes).
  *
- * `npm run audit -- verify-export <file>`: checks an audit export (CSV or JSON lines) offline,
- * without the database, and names the first line that does not hold.
+ * `npm run audit -- verify-export <file> [--public-key <pem file>]`: checks an audit export (CSV
+ * or JSON lines) offline, without the database: its signed manifest, the chain through it, and
+ * its ties to signed checkpoints; names the first line that does not hold. The key is the given
+ * public key, else the configured signing key (AUDIT_SIGNING_KEY or DATA_DIR/audit-signing-key).
+ *
+ * `npm run audit -- public-key`: prints the public half of the signing key (PEM), for examiners.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { createDb } from '@/lib/db/client';
 import { runMigrations } from '@/lib/db/migrate';
 import { writeCheckpoint } from '@/lib/evidence/checkpoint';
 import { sealAuditLog } from '@/lib/evidence/seal';
 import { verifyExportFile } from '@/lib/evidence/export-file';
-import { auditSigningKey } from '@/lib/evidence/signing';
+import { publicKeyFromPem } from '@/lib/evidence/signed-statements';
+import { auditSigningKey, existingAuditSigningKey, publicKeyPem } from '@/lib/evidence/signing';
 import { recordVerification, verifyChain } from '@/lib/evidence/verify';
 import { loadConfigOrExit, openDatabase } from '@/lib/server/runtime';
 
 const USAGE = `Usage:
   npm run audit -- verify [--from <ISO time>] [--to <ISO time>]
   npm run audit -- checkpoint
-  npm run audit -- verify-export <file>`;
+  npm run audit -- verify-export <file> [--public-key <pem file>]
+  npm run audit -- public-key`;
 
 function flag(args: string[], name: string): Date | undefined {
   const i = args.indexOf(name);
@@ -39,23 +46,52 @@ function flag(args: string[], name: string): Date | undefined {
 async function main() {
   const [cmd, ...args] = process.argv.slice(2);
   if (cmd === 'verify-export') {
-    if (!args[0]) {
+    const file = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--public-key');
+    if (!file) {
       console.error(USAGE);
       process.exit(2);
     }
-    const r = await verifyExportFile(args[0]);
+    const pemAt = args.indexOf('--public-key');
+    let publicKey;
+    try {
+      if (pemAt >= 0) publicKey = publicKeyFromPem(fs.readFileSync(args[pemAt + 1] ?? '', 'utf8'));
+      else publicKey = existingAuditSigningKey(path.resolve(loadConfigOrExit().DATA_DIR))?.publicKey;
+    } catch (err) {
+      console.error(`The public key cannot be read: ${(err as Error).message}`);
+      process.exit(2);
+    }
+    if (!publicKey) {
+      console.error(
+        'No signing key here: give the public key with --public-key <file> (`npm run audit -- public-key` prints it where Verdict runs).',
+      );
+      process.exit(2);
+    }
+    const r = await verifyExportFile(file, publicKey);
     if (!r.ok) {
       const f = r.failure!;
       console.log(
-        `NOT VERIFIED: ${f.line ? `line ${f.line}` : 'the file'}${f.seq !== null ? ` (position ${f.seq}${f.id !== null ? `, entry id ${f.id}` : ''})` : ''}: ${f.reason}`,
+        `NOT VERIFIED: ${f.line ? `line ${f.line}` : 'the file'}${f.seq !== null ? ` (position ${f.seq}${f.id !== null ? `, entry id ${f.id}` : ''})` : ''}: ${f.reason}.`,
       );
       console.log(`${r.entries} entries before it verified.`);
       process.exit(1);
     }
+    const m = r.manifest!;
+    const scope =
+      m.kind === 'period'
+        ? `every entry of the period ${m.filter.from} to ${m.filter.to}`
+        : `the entries of ${[m.filter.user && `user ${m.filter.user}`, m.filter.execution && `execution ${m.filter.execution}`, m.filter.from && `${m.filter.from} to ${m.filter.to}`].filter(Boolean).join(', ')}`;
     console.log(
-      `Verified: ${r.entries} entries (${r.format}), positions ${r.firstSeq ?? '-'} to ${r.lastSeq ?? '-'}` +
-        `${r.gaps ? `, ${r.gaps} gaps (a filtered export holds some entries only)` : ', contiguous'}; last hash ${r.lastHash ?? '-'}`,
+      `Verified: ${r.entries} entries (${r.format}), ${scope}, positions ${r.firstSeq ?? '-'} to ${r.lastSeq ?? '-'}; ` +
+        `the manifest and ${m.checkpoints.length} signed checkpoint(s) hold with key ${m.keyId}` +
+        `${r.anchor ? `, the last entry tied to the checkpoint at position ${r.anchor.seq} (signed ${r.anchor.signedAt})` : ''}; ` +
+        `exported by ${m.exportedBy.email} at ${m.exportedAt}.`,
     );
+    return;
+  }
+  if (cmd === 'public-key') {
+    const key = auditSigningKey(path.resolve(loadConfigOrExit().DATA_DIR));
+    process.stdout.write(publicKeyPem(key));
+    console.error(`Key ${key.keyId}: give this public key to an examiner to check checkpoints and exports.`);
     return;
   }
   if (cmd !== 'verify' && cmd !== 'checkpoint') {

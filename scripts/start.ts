@@ -13,6 +13,7 @@ import { startDemoCaseHistory } from '@/lib/cases/demo';
 import { createDb } from '@/lib/db/client';
 import { runMigrations } from '@/lib/db/migrate';
 import { isRealServiceConfigured } from '@/lib/env';
+import { auditSigningKey } from '@/lib/evidence/signing';
 import { ensureBuild } from '@/lib/server/build-stamp';
 import { loadConfigOrExit, lockDownDataDir, openDatabase, persistentSecret } from '@/lib/server/runtime';
 import { startServices, type Services } from './services';
@@ -31,6 +32,9 @@ async function main() {
   // Encrypts webhook signing secrets in the database; the key stays out of it (lib/webhooks/secrets.ts).
   const webhookKey = env.WEBHOOK_SECRET_KEY ?? persistentSecret(dataDir, 'webhook-key');
   process.env.WEBHOOK_SECRET_KEY = webhookKey;
+  // The audit signing key (unless AUDIT_SIGNING_KEY is set) is made before any process that uses it
+  // starts: the console signs exports with the same key the worker signs checkpoints with.
+  auditSigningKey(dataDir);
   let demoPassword = env.DEMO_PASSWORD;
   if (!demoPassword && demo) {
     const file = path.join(dataDir, 'demo-password');

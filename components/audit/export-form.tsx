@@ -1,11 +1,20 @@
 import { Button } from '@/components/ui/button';
 import { Input, Label, Select } from '@/components/ui/input';
+import { ExaminerKey } from './examiner-key';
 
 /**
  * The examiner's export: a plain GET form to the export route, so the browser downloads the
  * streamed file itself. The route checks everything again and answers a bad choice with a message.
  */
-export function AuditExportForm({ actors, defaults }: { actors: string[]; defaults: { from?: string; to?: string } }) {
+export function AuditExportForm({
+  actors,
+  defaults,
+  publicKey,
+}: {
+  actors: string[];
+  defaults: { from?: string; to?: string };
+  publicKey: { pem: string; keyId: string };
+}) {
   return (
     <details className="mb-4 rounded-md border border-border px-3 py-2">
       <summary className="cursor-pointer text-sm font-medium">Export for an examiner</summary>
@@ -50,10 +59,11 @@ export function AuditExportForm({ actors, defaults }: { actors: string[]; defaul
         </Button>
         <p className="w-full text-xs text-muted-fg">
           A period of at most a year, a user (with a period) or an execution. Every entry carries its position and chain
-          hashes; <code>npm run audit -- verify-export &lt;file&gt;</code> checks the file offline. The export is
-          recorded in this log.
+          hashes, and the file ends with a signed manifest; <code>npm run audit -- verify-export &lt;file&gt;</code>{' '}
+          checks the file offline. The export is recorded in this log.
         </p>
       </form>
+      <ExaminerKey {...publicKey} />
     </details>
   );
 }

@@ -3,9 +3,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { db } from '@/lib/db/client';
 import { auditLog, executions, users } from '@/lib/db/schema';
-import { CANONICAL_AT_SQL } from '@/lib/evidence/chain';
-import { CSV_HEADER, csvLine, jsonLine, type ExportEntry } from '@/lib/evidence/export-format';
-import { sealAuditLog, unsealedEntries } from '@/lib/evidence/seal';
+import { exportChunks, planExport, type ExportPlan, type ExportScope } from '@/lib/evidence/export-writer';
+import { unsealedEntries } from '@/lib/evidence/seal';
+import { consoleSigningKey } from '@/lib/evidence/signing';
 import { UUID_RE } from '@/lib/executions/list-params';
 
 /** The longest period one export covers. */
@@ -36,13 +36,7 @@ export const auditExportSchema = z.object({
   format: z.enum(['csv', 'jsonl'], { message: 'format must be csv or jsonl' }).default('csv'),
 });
 
-export interface AuditExportFilter {
-  from: Date | null;
-  to: Date | null;
-  user: { id: string; email: string } | null;
-  execution: string | null;
-  format: 'csv' | 'jsonl';
-}
+export type AuditExportFilter = ExportScope;
 
 export type ParsedExport = { ok: true; filter: AuditExportFilter } | { ok: false; status: 400 | 404; detail: string };
 
@@ -113,65 +107,23 @@ export async function parseAuditExport(params: URLSearchParams): Promise<ParsedE
   return { ok: true, filter: { from, to, user, execution: q.execution ?? null, format: q.format } };
 }
 
+export type PreparedExport =
+  { ok: true; plan: ExportPlan; unsealed: number } | { ok: false; status: 409; detail: string };
+
 /**
- * Seals what has been committed (the export's own entry included) so that the file holds every
- * entry up to now, and says how many are still outside the chain: entries of transactions that
- * had not committed yet. The file holds sealed entries only, since only they have hashes.
+ * Seals what has been committed (the export's own entry included) and signs a checkpoint at the
+ * head, so that the file holds every entry up to now, each tied to a signed checkpoint; says how
+ * many entries are still outside the chain (their transactions had not committed yet: the file
+ * holds sealed entries only, since only they have hashes).
  */
-export async function sealForExport(): Promise<{ unsealed: number }> {
-  await sealAuditLog(db());
-  return { unsealed: (await unsealedEntries(db())).count };
-}
-
-/** One batch of the export, in chain order after `afterSeq`, as the stored texts the chain hashes. */
-export async function readAuditExportBatch(
+export async function prepareAuditExport(
   f: AuditExportFilter,
-  afterSeq: number,
-  limit = 2000,
-): Promise<ExportEntry[]> {
-  const where: string[] = ['a.seq > $1'];
-  const values: unknown[] = [afterSeq];
-  const p = (v: unknown) => {
-    values.push(v);
-    return `$${values.length}`;
-  };
-  if (f.from) where.push(`a.at >= ${p(f.from)}`);
-  if (f.to) where.push(`a.at < ${p(f.to)}`);
-  if (f.user) where.push(`(a.actor_id = ${p(f.user.id)} or lower(a.actor_email) = ${p(f.user.email.toLowerCase())})`);
-  if (f.execution) where.push(`a.target_type = 'execution' and a.target_id = ${p(f.execution)}`);
-  const r = await db().$client.query<(string | null)[]>({
-    text: `select a.seq::text, a.id::text, ${CANONICAL_AT_SQL}, a.actor_id::text, a.actor_email, a.action, a.target_type,
-      a.target_id, a.outcome::text, a.ip, a.details::text, a.prev_hash, a.hash
-      from audit_log a where ${where.join(' and ')} order by a.seq limit ${p(limit)}`,
-    values,
-    rowMode: 'array',
-  });
-  return r.rows.map((c) => ({
-    seq: c[0]!,
-    id: c[1]!,
-    at: c[2]!,
-    actorId: c[3],
-    actorEmail: c[4],
-    action: c[5]!,
-    targetType: c[6],
-    targetId: c[7],
-    outcome: c[8]!,
-    ip: c[9],
-    details: c[10],
-    prevHash: c[11]!,
-    hash: c[12]!,
-  }));
+  exportedBy: { id: string; email: string },
+): Promise<PreparedExport> {
+  const r = await planExport(db(), f, exportedBy, consoleSigningKey());
+  if (!r.ok) return { ok: false, status: 409, detail: r.detail };
+  return { ok: true, plan: r.plan, unsealed: (await unsealedEntries(db())).count };
 }
 
-/** The export file, in pieces: the CSV header, then one piece per batch of entries. */
-export async function* auditExportChunks(f: AuditExportFilter, batch = 2000): AsyncGenerator<string> {
-  if (f.format === 'csv') yield CSV_HEADER;
-  let after = 0;
-  for (;;) {
-    const rows = await readAuditExportBatch(f, after, batch);
-    if (!rows.length) return;
-    yield rows.map(f.format === 'csv' ? csvLine : jsonLine).join('');
-    if (rows.length < batch) return;
-    after = Number(rows[rows.length - 1].seq);
-  }
-}
+/** The export file, in pieces (lib/evidence/export-writer.ts). */
+export const auditExportChunks = (plan: ExportPlan) => exportChunks(db(), plan);

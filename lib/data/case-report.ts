@@ -6,7 +6,7 @@ import { getCaseOfExecution, listNotes } from '@/lib/data/cases';
 import { listFeedbackHistory, type SubmissionView } from '@/lib/data/feedback';
 import { db } from '@/lib/db/client';
 import { auditLog } from '@/lib/db/schema';
-import { caseReportSections, type ReportSection } from '@/lib/evidence/report/case-sections';
+import { caseReportSections, freeText, type ReportSection } from '@/lib/evidence/report/case-sections';
 import { sealAuditLog } from '@/lib/evidence/seal';
 import { getIdvClient } from '@/lib/idv';
 import { logError } from '@/lib/log';
@@ -41,8 +41,12 @@ export interface CaseReportData {
   generatedAt: Date;
   revealed: boolean;
   images: ReportImage[];
-  /** Empty while the label is sealed for the requester (`detail.feedback.sealed`, lib/qa/seal.ts). */
+  /**
+   * Empty while the label is sealed for the requester (`detail.feedback.sealed`, lib/qa/seal.ts).
+   * Notes and decision comments are null unless revealed (`freeText`), counted in `feedbackTextWithheld`.
+   */
   feedback: SubmissionView[];
+  feedbackTextWithheld: number;
   /** The execution's audit trail, oldest first, ending with this report's own entry. */
   trail: TrailEntry[];
   /** The case and its notes (free text only under a reveal). */
@@ -129,13 +133,22 @@ export async function getCaseReportData(
     getCaseOfExecution(detail.id, requester.id),
     listNotes(detail.id, requester.id),
   ]);
+  // Free text never reaches the renderer without a reveal.
+  let feedbackTextWithheld = 0;
+  const shownFeedback = feedback.map((f) => {
+    const note = freeText(f.note, revealed);
+    const comment = freeText(f.approvalComment, revealed);
+    feedbackTextWithheld += note.withheld + comment.withheld;
+    return { ...f, note: note.text, approvalComment: comment.text };
+  });
   return {
     detail,
     requester,
     generatedAt: new Date(),
     revealed,
     images,
-    feedback,
+    feedback: shownFeedback,
+    feedbackTextWithheld,
     trail: trail.reverse(),
     caseSections: caseReportSections(caseView, notes, revealed),
   };

@@ -30,6 +30,10 @@ export interface ChainFields {
 /** The SQL that prints `at` as the canonical content has it. */
 export const CANONICAL_AT_SQL = `to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
+/** An entry's stored columns, as the verifiers and the export read them (`entryFromRow` in export-format.ts). */
+export const STORED_ENTRY_SQL = `a.seq::text, a.id::text, ${CANONICAL_AT_SQL}, a.actor_id::text, a.actor_email, a.action,
+  a.target_type, a.target_id, a.outcome::text, a.ip, a.details::text, a.prev_hash, a.hash`;
+
 /**
  * Canonical content, version 1: "v1", then per field "|~" for NULL or "|<UTF-8 byte length>:<value>",
  * so no value can pass for the end of one field and the start of the next.
@@ -60,8 +64,18 @@ const link = Buffer.alloc(64);
  * of what a million entries cost the verifier.
  */
 export function entryHash(prevHash: string, f: ChainFields): string {
+  return chainStep(prevHash, contentDigest(f));
+}
+
+/** SHA-256 of an entry's canonical content: what a filtered export gives for an entry it leaves out. */
+export function contentDigest(f: ChainFields): Buffer {
+  return hash('sha256', canonicalContent(f), 'buffer');
+}
+
+/** One link of the chain: the hash of the entry whose content has `digest`, after `prevHash`. */
+export function chainStep(prevHash: string, digest: Buffer): string {
   if (link.write(prevHash, 0, 32, 'hex') !== 32) link.fill(0, 0, 32);
-  hash('sha256', canonicalContent(f), 'buffer').copy(link, 32);
+  digest.copy(link, 32);
   return hash('sha256', link, 'hex');
 }
 

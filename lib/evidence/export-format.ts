@@ -43,6 +43,23 @@ const cells = (e: ExportEntry): (string | null)[] => [
   e.hash,
 ];
 
+/** A row of `STORED_ENTRY_SQL` (chain.ts), read in array mode. */
+export const entryFromRow = (c: (string | null)[]): ExportEntry => ({
+  seq: c[0]!,
+  id: c[1]!,
+  at: c[2]!,
+  actorId: c[3],
+  actorEmail: c[4],
+  action: c[5]!,
+  targetType: c[6],
+  targetId: c[7],
+  outcome: c[8]!,
+  ip: c[9],
+  details: c[10],
+  prevHash: c[11]!,
+  hash: c[12]!,
+});
+
 export function fromCells(c: (string | null)[]): ExportEntry {
   const req = (v: string | null, name: string) => {
     if (v === null) throw new Error(`${name} is empty`);
@@ -81,6 +98,111 @@ export function entryFromJson(o: Record<string, unknown>): ExportEntry {
       return String(v);
     }),
   );
+}
+
+/**
+ * Entries a filtered export leaves out, given by the SHA-256 of their canonical content (hex, 64
+ * characters each, in position order), so that a verifier can follow the chain through them to
+ * the next entry or signed checkpoint without seeing what they say. At most `STRETCH_MAX` per
+ * record: a spreadsheet cell holds 32,767 characters.
+ */
+export interface StretchRecord {
+  first: number;
+  last: number;
+  digests: string;
+}
+export const STRETCH_MAX = 500;
+
+export interface ManifestCheckpoint {
+  seq: number;
+  hash: string;
+  signedAt: string;
+  keyId: string;
+  signature: string;
+}
+
+/** The signed summary that ends every export (lib/evidence/README.md, "Export"). */
+export interface ExportManifest {
+  version: string;
+  /** A period export holds every entry between its first and last position; a filtered one some. */
+  kind: 'period' | 'filtered';
+  filter: { from: string | null; to: string | null; user: string | null; execution: string | null };
+  format: 'csv' | 'jsonl';
+  exportedAt: string;
+  exportedBy: { id: string; email: string };
+  keyId: string;
+  count: number;
+  first: { seq: number; hash: string } | null;
+  last: { seq: number; hash: string } | null;
+  /** SHA-256 over "<seq>:<hash>\n" of every entry of the file, in order. */
+  entriesSha256: string;
+  /** The hash of every `every`-th entry (the 1st, the every+1-th, …) and of the last, as [seq, hash]. */
+  every: number;
+  marks: Array<[number, string]>;
+  /** The signed checkpoints the file's entries are tied to. */
+  checkpoints: ManifestCheckpoint[];
+}
+
+export const stretchJsonLine = (r: StretchRecord) =>
+  `${JSON.stringify({ stretch: [r.first, r.last], content_sha256: r.digests })}\n`;
+export const stretchCsvLine = (r: StretchRecord) => csvLine(['#stretch', String(r.first), String(r.last), r.digests]);
+
+/** The manifest's JSON text goes into the file as it was signed, byte for byte. */
+export const manifestJsonLine = (text: string, signature: string) =>
+  `{"manifest":${text},"signature":"${signature}"}\n`;
+export const manifestCsvLine = (text: string, signature: string) => csvLine(['#manifest', text, signature]);
+
+export type ExportRecord =
+  | { kind: 'entry'; entry: ExportEntry }
+  | { kind: 'stretch'; stretch: StretchRecord }
+  | { kind: 'manifest'; text: string; signature: string };
+
+const MANIFEST_LINE = /^\{"manifest":(\{.*\}),"signature":"([A-Za-z0-9+/]+={0,2})"\}\s*$/;
+const whole = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : null);
+
+function stretchOf(first: unknown, last: unknown, digests: unknown): StretchRecord {
+  const a = whole(typeof first === 'string' && /^\d+$/.test(first) ? Number(first) : first);
+  const b = whole(typeof last === 'string' && /^\d+$/.test(last) ? Number(last) : last);
+  if (a === null || b === null || b < a) throw new Error('a stretch needs a first and a last position');
+  if (typeof digests !== 'string' || !/^[0-9a-f]*$/.test(digests) || digests.length !== (b - a + 1) * 64)
+    throw new Error(
+      `a stretch of positions ${a} to ${b} needs ${b - a + 1} content hashes of 64 hexadecimal characters`,
+    );
+  return { first: a, last: b, digests };
+}
+
+/** One line of a JSON lines export. */
+export function jsonRecord(text: string): ExportRecord {
+  const m = MANIFEST_LINE.exec(text);
+  if (m) return { kind: 'manifest', text: m[1], signature: m[2] };
+  let o: Record<string, unknown>;
+  try {
+    o = JSON.parse(text);
+  } catch {
+    throw new Error('not a JSON object');
+  }
+  if (o === null || typeof o !== 'object') throw new Error('not a JSON object');
+  if ('manifest' in o) throw new Error('a manifest line not in the form it is signed in');
+  if ('stretch' in o) {
+    const [a, b] = Array.isArray(o.stretch) ? o.stretch : [];
+    return { kind: 'stretch', stretch: stretchOf(a, b, o.content_sha256) };
+  }
+  return { kind: 'entry', entry: entryFromJson(o) };
+}
+
+/** One record of a CSV export (after the header). */
+export function csvRecord(c: (string | null)[]): ExportRecord {
+  if (c[0] === '#manifest') {
+    if (c.length !== 3 || !c[1] || !c[2]) throw new Error('a manifest record needs its text and its signature');
+    return { kind: 'manifest', text: c[1], signature: c[2] };
+  }
+  if (c[0] === '#stretch') {
+    if (c.length !== 4) throw new Error('a stretch record needs 4 cells');
+    return { kind: 'stretch', stretch: stretchOf(c[1], c[2], c[3]) };
+  }
+  if (c.length !== EXPORT_COLUMNS.length)
+    throw new Error(`${c.length} cells where ${EXPORT_COLUMNS.length} are expected`);
+  return { kind: 'entry', entry: fromCells(c) };
 }
 
 /*

@@ -1,6 +1,18 @@
 import 'server-only';
-import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { env } from '@/lib/env';
 import { persistentSecret } from '@/lib/server/runtime';
+import {
+  checkpointMessage,
+  keyIdOf,
+  manifestMessage,
+  signatureValid,
+  type CheckpointStatement,
+} from './signed-statements';
+
+export type { CheckpointStatement };
 
 /**
  * The key that signs checkpoints of the audit chain. It lives outside the database: in
@@ -30,8 +42,7 @@ export function signingKeyFrom(secret: string): SigningKey {
   }
   if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error('AUDIT_SIGNING_KEY must be an Ed25519 key');
   const publicKey = createPublicKey(privateKey);
-  const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
-  return { privateKey, publicKey, keyId: createHash('sha256').update(raw).digest('hex').slice(0, 16) };
+  return { privateKey, publicKey, keyId: keyIdOf(publicKey) };
 }
 
 /** AUDIT_SIGNING_KEY, else the key generated once into the data folder. */
@@ -39,14 +50,23 @@ export function auditSigningKey(dataDir: string): SigningKey {
   return signingKeyFrom(process.env.AUDIT_SIGNING_KEY || persistentSecret(dataDir, 'audit-signing-key', 32));
 }
 
-export interface CheckpointStatement {
-  seq: number;
-  hash: string;
-  signedAt: Date;
+/** The configured key when there is one (never generates): for checking a file, not for signing. */
+export function existingAuditSigningKey(dataDir: string): SigningKey | null {
+  if (process.env.AUDIT_SIGNING_KEY) return signingKeyFrom(process.env.AUDIT_SIGNING_KEY);
+  const file = path.join(dataDir, 'audit-signing-key');
+  return fs.existsSync(file) ? signingKeyFrom(fs.readFileSync(file, 'utf8')) : null;
 }
 
-export function checkpointMessage(c: CheckpointStatement): Buffer {
-  return Buffer.from(`verdict-audit-checkpoint-v1|${c.seq}|${c.hash}|${c.signedAt.toISOString()}`, 'utf8');
+let consoleKey: SigningKey | null = null;
+
+/** The key of this console process (the same one the worker signs checkpoints with), read once. */
+export function consoleSigningKey(): SigningKey {
+  return (consoleKey ??= auditSigningKey(path.resolve(env().DATA_DIR)));
+}
+
+/** The public half as PEM (SPKI), which is all an examiner needs to check checkpoints and exports. */
+export function publicKeyPem(key: SigningKey): string {
+  return key.publicKey.export({ format: 'pem', type: 'spki' }).toString();
 }
 
 export function signCheckpoint(key: SigningKey, c: CheckpointStatement): string {
@@ -54,9 +74,10 @@ export function signCheckpoint(key: SigningKey, c: CheckpointStatement): string 
 }
 
 export function checkpointSignatureValid(key: SigningKey, c: CheckpointStatement, signature: string): boolean {
-  try {
-    return verify(null, checkpointMessage(c), key.publicKey, Buffer.from(signature, 'base64'));
-  } catch {
-    return false;
-  }
+  return signatureValid(key.publicKey, checkpointMessage(c), signature);
+}
+
+/** Signs an export's manifest: the JSON text exactly as the file will hold it. */
+export function signManifest(key: SigningKey, manifestText: string): string {
+  return sign(null, manifestMessage(manifestText), key.privateKey).toString('base64');
 }

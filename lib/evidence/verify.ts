@@ -2,7 +2,8 @@ import 'server-only';
 import type { Db } from '@/lib/db/client';
 import { auditVerifications } from '@/lib/db/schema';
 import { unsealedEntries } from './seal';
-import { CANONICAL_AT_SQL, entryHash, GENESIS_HASH, type ChainFailure, type ChainFields } from './chain';
+import { entryHash, GENESIS_HASH, STORED_ENTRY_SQL, type ChainFailure } from './chain';
+import { entryFromRow } from './export-format';
 import { checkpointSignatureValid, type SigningKey } from './signing';
 
 /** Rows per round trip. 20,000 keeps one batch near 10 MB and 50 round trips per million. */
@@ -41,8 +42,7 @@ export interface VerifyResult {
   ms: number;
 }
 
-const SELECT_ENTRIES = `select a.seq::text, a.id::text, ${CANONICAL_AT_SQL}, actor_id::text, actor_email, action,
-  target_type, target_id, outcome::text, ip, details::text, prev_hash, hash
+const SELECT_ENTRIES = `select ${STORED_ENTRY_SQL}
   from audit_log a where a.seq > $1 and a.seq <= $2 order by a.seq limit $3`;
 
 type Row = (string | null)[];
@@ -161,20 +161,9 @@ export async function verifyChain(db: Db, o: VerifyOptions = {}): Promise<Verify
     for (const r of rows) {
       const seq = Number(r[0]);
       const id = Number(r[1]);
-      const f: ChainFields = {
-        seq: r[0]!,
-        at: r[2]!,
-        actorId: r[3],
-        actorEmail: r[4],
-        action: r[5]!,
-        targetType: r[6],
-        targetId: r[7],
-        outcome: r[8]!,
-        ip: r[9],
-        details: r[10],
-      };
-      const storedPrev = r[11]!;
-      const storedHash = r[12]!;
+      const f = entryFromRow(r);
+      const storedPrev = f.prevHash;
+      const storedHash = f.hash;
       if (result.firstSeq === null) result.firstSeq = seq;
       if (seq !== prevSeq + 1) {
         await next.catch(() => undefined);

@@ -1,13 +1,18 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createPublicKey } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test, type Download, type Page } from '@playwright/test';
 import { verifyExportFile } from '../../lib/evidence/export-file';
 import { FX, PERSON } from '../fixtures/review';
-import { storageState } from './helpers';
+import { storageState, USERS } from './helpers';
 
 /**
- * Evidence for an examiner, in the browser: a manager exports the audit of one execution (the file
- * verifies offline) and downloads its case report; an analyst without a reveal gets a masked
- * report; bad export requests get a 4xx with a sentence.
+ * Evidence for an examiner, in the browser: a manager takes the public key from the audit page,
+ * exports the audit of one execution and of a period (each file proves itself offline, with
+ * Verdict's verifier and with the standalone examiner's script) and downloads the case report;
+ * an analyst without a reveal gets a masked report; bad export requests get a 4xx with a sentence.
  */
 async function download(page: Page, name: string | RegExp): Promise<{ path: string; file: Download }> {
   const pending = page.waitForEvent('download');
@@ -18,17 +23,46 @@ async function download(page: Page, name: string | RegExp): Promise<{ path: stri
 
 const pdfText = (path: string) => execFileSync('pdftotext', ['-layout', path, '-'], { encoding: 'utf8' });
 
+/** The public key as the audit page shows it to managers, saved for the examiner's script. */
+async function publicKeyFromPage(page: Page) {
+  await page.goto('/audit');
+  await page.getByText('Export for an examiner').click();
+  const pem = (await page.getByTestId('audit-public-key').textContent())!.trim();
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-e2e-key-')), 'key.pem');
+  fs.writeFileSync(file, `${pem}\n`);
+  return { key: createPublicKey(pem), file };
+}
+
+/** Verdict's verifier and the standalone examiner's script agree that the file proves itself. */
+async function expectVerified(file: string, key: { key: ReturnType<typeof createPublicKey>; file: string }) {
+  const r = await verifyExportFile(file, key.key);
+  expect(r, JSON.stringify(r.failure)).toMatchObject({ ok: true, failure: null });
+  const script = spawnSync(
+    process.execPath,
+    [path.resolve('docs/examiner/verify-audit-export.mjs'), file, '--public-key', key.file],
+    { encoding: 'utf8' },
+  );
+  expect(script.stdout).toMatch(/^VERIFIED: /);
+  expect(script.status).toBe(0);
+  return r;
+}
+
 test.describe('as a manager', () => {
   test.use({ storageState: storageState('manager') });
 
   test('exports the audit of one execution and downloads its case report', async ({ page }) => {
+    const key = await publicKeyFromPage(page);
     await page.goto(`/executions/${FX.every}`);
     await expect(page.getByRole('region', { name: 'Audit trail' })).toBeVisible();
 
     const exported = await download(page, 'Export audit');
     expect(exported.file.suggestedFilename()).toMatch(/^audit-execution-.*\.csv$/);
-    const check = await verifyExportFile(exported.path);
-    expect(check).toMatchObject({ ok: true, format: 'csv', failure: null });
+    const check = await expectVerified(exported.path, key);
+    expect(check).toMatchObject({
+      format: 'csv',
+      manifest: { kind: 'filtered', exportedBy: { email: USERS.manager } },
+    });
+    // The export's own entry is the file's last: it targets this execution.
     expect(check.entries).toBeGreaterThanOrEqual(1);
 
     const report = await download(page, 'Case report (PDF)');
@@ -47,6 +81,22 @@ test.describe('as a manager', () => {
     await expect(page.getByTestId('audit-integrity')).toBeVisible();
     await page.getByText('Export for an examiner').click();
     await expect(page.getByRole('form', { name: 'Export the audit log' })).toBeVisible();
+  });
+
+  test('exports a period from the audit page; the file proves itself offline', async ({ page }) => {
+    const key = await publicKeyFromPage(page);
+    const day = (d: Date) => d.toISOString().slice(0, 10);
+    const form = page.getByRole('form', { name: 'Export the audit log' });
+    await form.getByLabel('From').fill(day(new Date(Date.now() - 86_400_000)));
+    await form.getByLabel('To').fill(day(new Date()));
+    await form.getByLabel('Format').selectOption('jsonl');
+    const pending = page.waitForEvent('download');
+    await form.getByRole('button', { name: 'Export' }).click();
+    const file = await pending;
+    expect(file.suggestedFilename()).toMatch(/^audit-period-.*\.jsonl$/);
+    const check = await expectVerified((await file.path())!, key);
+    expect(check).toMatchObject({ format: 'jsonl', manifest: { kind: 'period' } });
+    expect(check.entries).toBeGreaterThan(1);
   });
 
   test('bad export requests get a 4xx with a message, never a 500', async ({ request }) => {

@@ -1,39 +1,87 @@
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { audit } from '@/lib/audit';
-import { auditExportChunks, parseAuditExport, sealForExport, type AuditExportFilter } from '@/lib/data/audit-export';
+import {
+  auditExportChunks,
+  parseAuditExport,
+  prepareAuditExport,
+  type AuditExportFilter,
+} from '@/lib/data/audit-export';
 import { db } from '@/lib/db/client';
 import { users } from '@/lib/db/schema';
+import { entryHash } from '@/lib/evidence/chain';
 import { verifyExportFile } from '@/lib/evidence/export-file';
+import { entryFromJson, jsonLine } from '@/lib/evidence/export-format';
+import { publicKeyPem, signingKeyFrom } from '@/lib/evidence/signing';
 
-/** The examiner's export against a real database: its refusals, and files that verify offline until a line changes. */
+/**
+ * The examiner's export against a real database: its refusals, and files that prove themselves
+ * offline (signed manifest, chain, ties to signed checkpoints) until anything in them changes:
+ * a line deleted, moved, edited (with or without its hashes recomputed), the manifest edited.
+ * Verdict's verifier, its command and the standalone examiner's script must agree on each.
+ */
+// The key the other chain tests sign checkpoints with: one deployment has one key.
+process.env.AUDIT_SIGNING_KEY = '11'.repeat(32);
+const key = signingKeyFrom(process.env.AUDIT_SIGNING_KEY);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-audit-export-'));
+const pem = path.join(dir, 'audit-public-key.pem');
 const execution = randomUUID();
 const examiner = { id: randomUUID(), email: `examiner-${Date.now()}@example.test` };
 const q = (p: Record<string, string>) => parseAuditExport(new URLSearchParams(p));
+const EXAMINER_SCRIPT = path.resolve('docs/examiner/verify-audit-export.mjs');
 
 async function write(f: AuditExportFilter, name: string) {
+  const prepared = await prepareAuditExport(f, examiner);
+  if (!prepared.ok) throw new Error(prepared.detail);
   const file = path.join(dir, name);
   let text = '';
-  for await (const chunk of auditExportChunks(f, 3)) text += chunk;
+  for await (const chunk of auditExportChunks(prepared.plan)) text += chunk;
   fs.writeFileSync(file, text);
   return file;
 }
 
+async function exported(p: Record<string, string>, name: string) {
+  const parsed = await q(p);
+  if (!parsed.ok) throw new Error(parsed.detail);
+  return write(parsed.filter, name);
+}
+
+/** Verdict's verifier and the examiner's script, which must agree: ok, or the same line. */
+async function check(file: string) {
+  const r = await verifyExportFile(file, key.publicKey);
+  const script = spawnSync(process.execPath, [EXAMINER_SCRIPT, file, '--public-key', pem], { encoding: 'utf8' });
+  if (r.ok) expect(script.stdout, script.stdout + script.stderr).toMatch(/^VERIFIED: /);
+  else expect(script.stdout).toMatch(new RegExp(`^NOT VERIFIED: line ${r.failure!.line}: `));
+  expect(script.status).toBe(r.ok ? 0 : 1);
+  return r;
+}
+
+const lines = (file: string) => fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+const save = (file: string, name: string, ls: string[]) => {
+  const out = path.join(dir, name);
+  fs.writeFileSync(out, `${ls.join('\n')}\n`);
+  return out;
+};
+const day = (d: Date) => d.toISOString().slice(0, 10);
+const period = () => ({ from: day(new Date(Date.now() - 86_400_000)), to: day(new Date()) });
+
 beforeAll(async () => {
+  fs.writeFileSync(pem, publicKeyPem(key));
   await db().insert(users).values({ id: examiner.id, email: examiner.email, name: 'Examiner', role: 'manager' });
   // Values that a spreadsheet or a careless writer would alter: formulas, quotes, line breaks, empty text.
   const awkward = [
     { action: 'execution.view', details: { revealed: false } },
     { action: 'pii.reveal', details: { reason: '=HYPERLINK("http://x")', minutes: 15, list: [1, -2] } },
     { action: 'image.view', details: { note: 'two\nlines, "quoted"', empty: '' } },
+    { action: 'case.resolve', details: { outcome: 'approve', reason: 'VERIFIED' } },
     { action: 'execution.view', details: null },
     { action: 'pii.hide', details: { reason: "'@sum" } },
   ];
-  for (const a of awkward)
+  for (const a of awkward) {
     await audit({
       ...a,
       details: a.details ?? undefined,
@@ -42,10 +90,12 @@ beforeAll(async () => {
       targetId: execution,
       ip: '198.51.100.4',
     });
-  await audit({ action: 'other.entry', actor: examiner, ip: null });
+    // Someone else's entries between: a filtered export leaves them out and proves it skipped them only.
+    await audit({ action: 'other.entry', ip: null });
+  }
 });
 
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+afterAll(() => (process.env.KEEP_TEST_FILES ? undefined : fs.rmSync(dir, { recursive: true, force: true })));
 
 describe('audit export', () => {
   it('answers bad input with a 4xx and a sentence, never an error', async () => {
@@ -74,62 +124,169 @@ describe('audit export', () => {
     expect(await q({ execution })).toMatchObject({ ok: true, filter: { execution, format: 'csv' } });
   });
 
-  it('an execution export verifies offline in both formats, and a changed line is named', async () => {
-    // Entries not yet sealed have no place in the chain and stay out of the file until they do.
-    const early = await q({ execution, format: 'jsonl' });
-    if (!early.ok) throw new Error(early.detail);
-    expect(await verifyExportFile(await write(early.filter, 'early.jsonl'))).toMatchObject({ ok: true, entries: 0 });
-    expect(await sealForExport()).toEqual({ unsealed: 0 });
-    for (const format of ['csv', 'jsonl'] as const) {
-      const parsed = await q({ execution, format });
-      if (!parsed.ok) throw new Error(parsed.detail);
-      const file = await write(parsed.filter, `execution.${format}`);
-      const ok = await verifyExportFile(file);
-      expect(ok).toMatchObject({ ok: true, format, entries: 5, failure: null });
+  it('an untouched period export passes; a deleted line, a recomputed edit, a reordering, an edited manifest fail', async () => {
+    const file = await exported({ ...period(), format: 'jsonl' }, 'period.jsonl');
+    const ok = await check(file);
+    expect(ok).toMatchObject({ ok: true, format: 'jsonl', failure: null, manifest: { kind: 'period' } });
+    expect(ok.entries).toBeGreaterThanOrEqual(12);
+    const all = lines(file);
+    const manifest = all[all.length - 1];
+    const entryLines = all.filter((l) => l.startsWith('{"seq"'));
+    // Contiguous: every position from the first to the last, no stretch inside.
+    const seqs = entryLines.map((l) => JSON.parse(l).seq as number);
+    expect(seqs).toEqual(seqs.map((_, i) => seqs[0] + i));
 
-      const lines = fs.readFileSync(file, 'utf8').split('\n');
-      // The third entry: line 4 of the CSV (after the header), line 3 of the JSON lines.
-      const n = format === 'csv' ? 4 : 3;
-      expect(lines[n - 1]).toContain('image.view');
-      lines[n - 1] = lines[n - 1].replace('image.view', 'image.veiw');
-      fs.writeFileSync(file, lines.join('\n'));
-      const bad = await verifyExportFile(file);
-      expect(bad.ok).toBe(false);
-      expect(bad.failure).toMatchObject({ line: n, reason: expect.stringMatching(/changed/) });
-      expect(bad.entries).toBe(2);
+    // One line deleted (the third): the line after the gap is named.
+    const deleted = await check(
+      save(
+        file,
+        'deleted.jsonl',
+        all.filter((_, i) => i !== 2),
+      ),
+    );
+    expect(deleted).toMatchObject({ ok: false, failure: { line: 3, reason: expect.stringMatching(/missing/) } });
+
+    // approve -> decline, and every later hash recomputed so that the chain is whole again.
+    const at = all.findIndex((l) => l.includes('approve'));
+    expect(at).toBeGreaterThan(0);
+    const forged = [...all];
+    let prev = JSON.parse(all[at - 1]).hash as string;
+    for (let i = at; i < all.length - 1 && forged[i].startsWith('{"seq"'); i++) {
+      const e = entryFromJson(JSON.parse(i === at ? all[i].replace('approve', 'decline') : all[i]));
+      e.prevHash = prev;
+      e.hash = prev = entryHash(prev, e);
+      forged[i] = jsonLine(e).trimEnd();
     }
-  });
+    const recomputed = await check(save(file, 'recomputed.jsonl', forged));
+    expect(recomputed.ok).toBe(false);
+    expect(recomputed.failure!.reason).toMatch(/hash is not the one the manifest signed/);
+    // The changed line itself when the manifest marks every entry (up to 1,000), else the next
+    // marked line, the sentence naming the lines since the previous mark (a shared test database
+    // may hold thousands of entries today).
+    const every = ok.manifest!.every;
+    if (every === 1) expect(recomputed.failure!.line).toBe(at + 1);
+    else {
+      expect(recomputed.failure!.line).toBeGreaterThanOrEqual(at + 1);
+      expect(recomputed.failure!.line).toBeLessThan(at + 1 + every);
+      expect(recomputed.failure!.reason).toMatch(/an entry in lines \d+ to \d+ was changed/);
+    }
 
-  it('a removed line breaks the link between its neighbours; a user’s export over a period verifies', async () => {
-    const now = new Date();
-    const day = (d: Date) => d.toISOString().slice(0, 10);
-    const period = await q({
-      from: day(new Date(now.getTime() - 86_400_000)),
-      to: day(now),
-      user: examiner.email,
-      format: 'jsonl',
+    // Two lines swapped.
+    const swapped = [...all];
+    [swapped[3], swapped[4]] = [swapped[4], swapped[3]];
+    expect(await check(save(file, 'swapped.jsonl', swapped))).toMatchObject({
+      ok: false,
+      failure: { line: 4, reason: expect.stringMatching(/out of order|missing/) },
     });
-    if (!period.ok) throw new Error(period.detail);
-    const file = await write(period.filter, 'user.jsonl');
-    expect(await verifyExportFile(file)).toMatchObject({ ok: true, entries: 6 });
 
-    // Everyone's entries over the same two days: since midnight alone could hold none yet (this
-    // file's entries were written just before it).
-    const all = await q({ from: day(new Date(now.getTime() - 86_400_000)), to: day(now), format: 'jsonl' });
-    if (!all.ok) throw new Error(all.detail);
-    const whole = await write(all.filter, 'period.jsonl');
-    const r = await verifyExportFile(whole);
-    expect(r.ok).toBe(true);
-    const lines = fs.readFileSync(whole, 'utf8').trimEnd().split('\n');
-    // Take out the second-to-last line and change its successor's position to close the gap: the link does not hold.
-    const removed = JSON.parse(lines[lines.length - 2]);
-    const next = JSON.parse(lines[lines.length - 1]);
-    const forged = lines
-      .slice(0, -2)
-      .concat(lines[lines.length - 1].replace(`"seq":${next.seq}`, `"seq":${removed.seq}`));
-    fs.writeFileSync(whole, `${forged.join('\n')}\n`);
-    const bad = await verifyExportFile(whole);
-    expect(bad.ok).toBe(false);
-    expect(bad.failure?.line).toBe(lines.length - 1);
+    // The manifest edited (a smaller count), or its last entry moved: the signature no longer holds.
+    const edited = manifest.replace(/"count":(\d+)/, (_, n) => `"count":${Number(n) - 1}`);
+    expect(edited).not.toBe(manifest);
+    const bad = await check(save(file, 'manifest.jsonl', [...all.slice(0, -1), edited]));
+    expect(bad).toMatchObject({ ok: false, failure: { line: all.length, reason: expect.stringMatching(/manifest/) } });
+
+    // The tie to the signed checkpoint removed (the last entries and what follows cut off, manifest kept).
+    const cut = await check(save(file, 'cut.jsonl', [...all.slice(0, all.length - 3), manifest]));
+    expect(cut).toMatchObject({
+      ok: false,
+      failure: { line: all.length - 3, reason: expect.stringMatching(/without reaching a signed checkpoint/) },
+    });
+
+    // No manifest at all.
+    const bare = await check(save(file, 'bare.jsonl', all.slice(0, -1)));
+    expect(bare.failure!.reason).toMatch(/without a signed manifest/);
   });
+
+  it('the command verifies the same file and refuses a tampered one with the line, exit 1', async () => {
+    const file = await exported({ ...period(), format: 'csv' }, 'period.csv');
+    const run = (f: string) =>
+      spawnSync(
+        process.execPath,
+        ['--conditions=react-server', '--import', 'tsx', 'scripts/audit.ts', 'verify-export', f, '--public-key', pem],
+        { encoding: 'utf8' },
+      );
+    const good = run(file);
+    expect(good.status, good.stdout + good.stderr).toBe(0);
+    expect(good.stdout).toMatch(/^Verified: \d+ entries \(csv\), every entry of the period/);
+    const all = lines(file);
+    const gone = run(
+      save(
+        file,
+        'deleted.csv',
+        all.filter((_, i) => i !== 3),
+      ),
+    );
+    expect(gone.status).toBe(1);
+    expect(gone.stdout).toMatch(/^NOT VERIFIED: line 4 \(position \d+, entry id \d+\): the file goes from position/);
+  }, 120_000);
+
+  it('an execution export (filtered) verifies in both formats; a changed, removed or recomputed line fails', async () => {
+    for (const format of ['csv', 'jsonl'] as const) {
+      const file = await exported({ execution, format }, `execution.${format}`);
+      const ok = await check(file);
+      // Its six entries (the route would add its own `audit.export`), each tied to a signed checkpoint.
+      expect(ok).toMatchObject({ ok: true, format, entries: 6, failure: null, manifest: { kind: 'filtered' } });
+      const all = lines(file);
+      // The left-out entries are there as content hashes only: none of their text.
+      expect(all.some((l) => l.includes('stretch'))).toBe(true);
+      expect(all.join('\n')).not.toContain('other.entry');
+
+      const n = all.findIndex((l) => l.includes('image.view'));
+      const changed = [...all];
+      changed[n] = changed[n].replace('image.view', 'image.veiw');
+      expect(await check(save(file, `changed.${format}`, changed))).toMatchObject({
+        ok: false,
+        failure: { line: n + 1, reason: expect.stringMatching(/changed/) },
+      });
+
+      const removed = await check(
+        save(
+          file,
+          `removed.${format}`,
+          all.filter((_, i) => i !== n),
+        ),
+      );
+      expect(removed).toMatchObject({ ok: false, failure: { line: n + 1 } });
+    }
+    // Its own hash recomputed after an edit: the chain no longer reaches the checkpoint.
+    const file = path.join(dir, 'execution.jsonl');
+    const all = lines(file);
+    const n = all.findIndex((l) => l.includes('case.resolve'));
+    const e = entryFromJson(JSON.parse(all[n].replace('approve', 'decline')));
+    e.hash = entryHash(e.prevHash, e);
+    const forged = [...all];
+    forged[n] = jsonLine(e).trimEnd();
+    expect(await check(save(file, 'execution-recomputed.jsonl', forged))).toMatchObject({
+      ok: false,
+      failure: { line: n + 1, reason: expect.stringMatching(/manifest signed/) },
+    });
+  });
+
+  it('a user’s export over a period verifies, and a tampered one fails', async () => {
+    const file = await exported({ ...period(), user: examiner.email, format: 'jsonl' }, 'user.jsonl');
+    const ok = await check(file);
+    expect(ok).toMatchObject({ ok: true, manifest: { kind: 'filtered', filter: { user: examiner.email } } });
+    expect(ok.entries).toBeGreaterThanOrEqual(6);
+    const all = lines(file);
+    // A stretch of content hashes altered: the chain no longer reaches the checkpoint's hash.
+    const s = all.findIndex((l) => l.startsWith('{"stretch"'));
+    const altered = [...all];
+    altered[s] = altered[s].replace(/"content_sha256":"(.)/, (_, c) => `"content_sha256":"${c === '0' ? '1' : '0'}`);
+    const bad = await check(save(file, 'user-stretch.jsonl', altered));
+    expect(bad.ok).toBe(false);
+    expect(bad.failure!.line).toBeGreaterThan(s);
+  });
+
+  it('the examiner can read the public key from the command', () => {
+    const out = execFileSync(
+      process.execPath,
+      ['--conditions=react-server', '--import', 'tsx', 'scripts/audit.ts', 'public-key'],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, AUDIT_SIGNING_KEY: '11'.repeat(32) },
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
+    expect(out).toBe(publicKeyPem(key));
+  }, 60_000);
 });

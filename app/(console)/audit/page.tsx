@@ -17,6 +17,7 @@ import {
   listAuditActors,
   listAuditEntries,
 } from '@/lib/data/audit';
+import { consoleSigningKey, publicKeyPem } from '@/lib/evidence/signing';
 import { formatDateTime, shortId } from '@/lib/format';
 
 export const metadata: Metadata = { title: 'Audit log' };
@@ -56,7 +57,11 @@ export default async function AuditPage({
         checkpoint={integrity.checkpoint}
         unsealed={integrity.unsealed}
       />
-      <AuditExportForm actors={actors} defaults={{ from: q.from, to: q.to }} />
+      <AuditExportForm
+        actors={actors}
+        defaults={{ from: q.from, to: q.to }}
+        publicKey={{ pem: publicKeyPem(consoleSigningKey()), keyId: consoleSigningKey().keyId }}
+      />
       <form
         method="get"
         className="mb-4 flex flex-wrap items-end gap-3"

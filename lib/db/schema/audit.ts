@@ -88,7 +88,7 @@ export const auditCheckpoints = pgTable(
     signedAt: timestamp('signed_at', { withTimezone: true }).notNull(),
     /** First 16 hex characters of SHA-256 of the raw Ed25519 public key. */
     keyId: text('key_id').notNull(),
-    /** Base64 Ed25519 signature of lib/evidence/signing.ts#checkpointMessage. */
+    /** Base64 Ed25519 signature of lib/evidence/signed-statements.ts#checkpointMessage. */
     signature: text('signature').notNull(),
   },
   (t) => [index('audit_checkpoints_seq_idx').on(t.seq)],

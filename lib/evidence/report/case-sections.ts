@@ -11,14 +11,24 @@ export interface ReportSection {
 const STATE_WORDS: Record<string, string> = { open: 'Open', in_review: 'In review', resolved: 'Resolved' };
 const OUTCOME_WORDS: Record<string, string> = { approve: 'Approved', decline: 'Declined', escalate: 'Escalated' };
 
+const WITHHELD = 'withheld: free text may hold personal data (reveal this execution to include it)';
+
 /**
- * The case outcome and the notes thread as report sections. Free text (the resolution comment and
- * the notes) is written by analysts and may name the person, so it follows the masking rule of
- * the rest of the report: printed only under the requester's active reveal, else withheld with a
- * count, never half-masked.
+ * The report's one rule for free text (the case's resolution comment, its notes, the feedback's
+ * internal notes and decision comments): people write it and it may name the person, so it
+ * follows the masking rule of the rest of the report. It is printed only under the requester's
+ * active reveal, else withheld with a count, never half-masked.
  */
+export function freeText(text: string | null, revealed: boolean): { text: string | null; withheld: number } {
+  if (!text) return { text: null, withheld: 0 };
+  return revealed ? { text, withheld: 0 } : { text: null, withheld: 1 };
+}
+
+/** The sentence for free text withheld under that rule. */
+export const withheldFreeText = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'} ${WITHHELD}.`;
+
+/** The case outcome and the notes thread as report sections, their free text under `freeText`. */
 export function caseReportSections(c: CaseView | null, notes: NoteView[], revealed: boolean): ReportSection[] {
-  const withheld = 'withheld: free text may hold personal data (reveal this execution to include it)';
   const caseSection: ReportSection = c
     ? {
         title: 'Case',
@@ -32,7 +42,7 @@ export function caseReportSections(c: CaseView | null, notes: NoteView[], reveal
             ? ([
                 ['Outcome', OUTCOME_WORDS[c.outcome] ?? c.outcome],
                 ['Reason', c.reasonLabel ?? c.reason ?? '—'],
-                ['Comment', c.comment ? (revealed ? c.comment : withheld) : '—'],
+                ['Comment', c.comment ? (freeText(c.comment, revealed).text ?? WITHHELD) : '—'],
                 [
                   'Resolved by',
                   `${c.resolvedBy?.name ?? '—'}${c.resolvedAt ? ` on ${formatDateTime(c.resolvedAt)}` : ''}`,
@@ -53,7 +63,7 @@ export function caseReportSections(c: CaseView | null, notes: NoteView[], reveal
               const edits = n.versions.length > 1 ? ` (edited; ${n.versions.length} versions kept)` : '';
               return `${n.author}, ${formatDateTime(now.at)}${edits}: ${now.body}`;
             })
-          : [`${notes.length} note${notes.length === 1 ? '' : 's'} ${withheld}.`],
+          : [withheldFreeText(notes.length, 'note')],
   };
   return [caseSection, notesSection];
 }

@@ -1,15 +1,13 @@
 import 'server-only';
 import PDFDocument from 'pdfkit';
 import type { CaseReportData } from '@/lib/data/case-report';
-import type { ReportSection } from './case-sections';
+import { withheldFreeText, type ReportSection } from './case-sections';
+import { writeText, type Style } from './fonts';
 import { formatDateTime } from '@/lib/format';
 import { capabilityGroups, ruleExecutions } from '@/lib/review/result';
 import { riskBandOf } from '@/lib/review/glossary';
 
-// The standard PDF fonts cover Windows-1252 only: anything else is shown as "?" instead of garbage.
-const WIN_ANSI_EXTRA = '€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ';
-const safe = (v: unknown): string =>
-  String(v ?? '—').replace(/[^\n\x20-\x7e\xa0-\xff]/gu, (c) => (WIN_ANSI_EXTRA.includes(c) ? c : '?'));
+const str = (v: unknown): string => String(v ?? '—');
 
 const DECISION_WORDS: Record<string, string> = {
   PASSED: 'Passed',
@@ -32,28 +30,30 @@ export function renderCaseReport(data: CaseReportData, opts: { caseSections?: Re
     info: { Title: `Case report ${d.id}`, Author: 'Verdict', Subject: 'Identity verification case report' },
   });
   const width = doc.page.width - 100;
+  // Every string goes through the embedded Unicode faces (fonts.ts), never the standard PDF fonts.
+  const write = (text: unknown, style: Style = 'regular', o: PDFKit.Mixins.TextOptions = {}) =>
+    writeText(doc, str(text), style, o);
   const heading = (title: string) => {
     if (doc.y > doc.page.height - 140) doc.addPage();
-    doc.moveDown(0.8).font('Helvetica-Bold').fontSize(13).fillColor('#111111').text(safe(title));
+    doc.moveDown(0.8).fontSize(13).fillColor('#111111');
+    write(title, 'bold');
     doc
       .moveTo(50, doc.y + 2)
       .lineTo(50 + width, doc.y + 2)
       .strokeColor('#bbbbbb')
       .stroke();
-    doc.moveDown(0.4).font('Helvetica').fontSize(9.5);
+    doc.moveDown(0.4).fontSize(9.5);
   };
   const row = (label: string, value: unknown) => {
-    doc
-      .font('Helvetica-Bold')
-      .text(`${safe(label)}: `, { continued: true })
-      .font('Helvetica')
-      .text(safe(value));
+    write(`${label}: `, 'bold', { continued: true });
+    write(value);
   };
-  const para = (text: string, o: PDFKit.Mixins.TextOptions = {}) => doc.font('Helvetica').text(safe(text), o);
+  const para = (text: string, o: PDFKit.Mixins.TextOptions = {}) => write(text, 'regular', o);
 
   // Title block.
-  doc.font('Helvetica-Bold').fontSize(18).text('Case report');
-  doc.font('Helvetica').fontSize(10).fillColor('#333333');
+  doc.fontSize(18);
+  write('Case report', 'bold');
+  doc.fontSize(10).fillColor('#333333');
   row('Execution', d.id);
   row('Account', d.accountId);
   row('Generated', `${formatDateTime(data.generatedAt)} for ${data.requester.email}`);
@@ -103,10 +103,12 @@ export function renderCaseReport(data: CaseReportData, opts: { caseSections?: Re
   const groups = capabilityGroups(d.result);
   if (!groups.length) para('The stored result has no checks.');
   for (const g of groups) {
-    doc
-      .font('Helvetica-Bold')
-      .text(`${safe(g.title)}: ${safe(g.worst ? (DECISION_WORDS[g.worst] ?? g.worst) : 'no decision')}`);
-    if (g.what) doc.font('Helvetica-Oblique').fillColor('#555555').text(safe(g.what)).fillColor('#111111');
+    write(`${g.title}: ${g.worst ? (DECISION_WORDS[g.worst] ?? g.worst) : 'no decision'}`, 'bold');
+    if (g.what) {
+      doc.fillColor('#555555');
+      write(g.what, 'italic');
+      doc.fillColor('#111111');
+    }
     for (const e of g.entries) {
       const words = e.explanation ?? (e.label ? `Label ${e.label} (no plain-words text known).` : 'No label.');
       para(
@@ -122,7 +124,7 @@ export function renderCaseReport(data: CaseReportData, opts: { caseSections?: Re
   if (!runs.length) para('No rules were executed.');
   for (const run of runs) {
     for (const rs of run.rulesets) {
-      doc.font('Helvetica-Bold').text(`Ruleset ${safe(rs.name ?? rs.id)}: score ${safe(rs.score ?? '—')}`);
+      write(`Ruleset ${rs.name ?? rs.id}: score ${rs.score ?? '—'}`, 'bold');
       for (const r of rs.matched) para(`• Matched: ${r.name ?? r.id} (score ${r.score ?? '—'})`, { indent: 12 });
       if (rs.notMatched.length) para(`${rs.notMatched.length} rules did not match.`, { indent: 12 });
     }
@@ -162,15 +164,15 @@ export function renderCaseReport(data: CaseReportData, opts: { caseSections?: Re
     );
   else if (!data.feedback.length) para('No feedback was given.');
   for (const f of data.feedback) {
-    doc
-      .font('Helvetica-Bold')
-      .text(`${safe(f.status)}${f.reason ? ` (${safe(f.reason)})` : ''}: ${safe(f.state.replace(/_/g, ' '))}`);
+    write(`${f.status}${f.reason ? ` (${f.reason})` : ''}: ${f.state.replace(/_/g, ' ')}`, 'bold');
     para(
       `Submitted by ${f.submittedByEmail} on ${formatDateTime(f.submittedAt)}${f.decidedByEmail ? `; decided by ${f.decidedByEmail} on ${formatDateTime(f.decidedAt)}` : ''}${f.deliveredAt ? `; delivered ${formatDateTime(f.deliveredAt)}` : ''}.`,
       { indent: 12 },
     );
-    if (f.note) para(`Note: ${f.note}`, { indent: 12 });
+    if (f.note) para(`Internal note: ${f.note}`, { indent: 12 });
+    if (f.approvalComment) para(`Decision comment: ${f.approvalComment}`, { indent: 12 });
   }
+  if (data.feedbackTextWithheld) para(withheldFreeText(data.feedbackTextWithheld, 'feedback note'));
 
   for (const s of opts.caseSections ?? data.caseSections) {
     heading(s.title);

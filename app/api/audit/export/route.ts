@@ -1,7 +1,7 @@
 import { answeringOutages } from '@/lib/api/http';
 import { audit } from '@/lib/audit';
 import { routeUser } from '@/lib/auth/guards';
-import { auditExportChunks, parseAuditExport, sealForExport } from '@/lib/data/audit-export';
+import { auditExportChunks, parseAuditExport, prepareAuditExport } from '@/lib/data/audit-export';
 import { logError } from '@/lib/log';
 
 const problem = (status: number, title: string, detail: string) =>
@@ -9,9 +9,10 @@ const problem = (status: number, title: string, detail: string) =>
 
 /**
  * The audit log for an examiner: a period (at most a year), a user or an execution, as CSV or JSON
- * lines, with each entry's position and chain hashes so that `npm run audit -- verify-export`
- * checks the file without the database. Streamed in batches; the export is itself audited, and
- * sealed first so that the file runs up to its own entry.
+ * lines, with each entry's position and chain hashes and a manifest signed with the checkpoint key,
+ * so that `npm run audit -- verify-export` (or the examiner's script) checks the file without the
+ * database. Streamed in batches; the export is itself audited, and sealed and signed first so
+ * that the file runs up to its own entry.
  */
 export const GET = answeringOutages(async (req: Request) => {
   const auth = await routeUser('manager');
@@ -34,9 +35,11 @@ export const GET = answeringOutages(async (req: Request) => {
     },
   });
 
-  const { unsealed } = await sealForExport();
+  const prepared = await prepareAuditExport(f, { id: user.id, email: user.email });
+  if (!prepared.ok) return problem(prepared.status, 'Conflict', prepared.detail);
+  const { unsealed } = prepared;
   const enc = new TextEncoder();
-  const chunks = auditExportChunks(f);
+  const chunks = auditExportChunks(prepared.plan);
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
