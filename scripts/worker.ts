@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { closeDb } from '@/lib/db/client';
 import { runMigrations } from '@/lib/db/migrate';
+import { isRealServiceConfigured } from '@/lib/env';
 import { loadConfigOrExit, openDatabase, persistentSecret } from '@/lib/server/runtime';
 import { auditSigningKey } from '@/lib/evidence/signing';
 import { registerEvidenceWorkers } from '@/lib/evidence/worker';
@@ -21,6 +22,8 @@ const log = (s: string) => console.log(`[worker] ${s}`);
 
 async function main() {
   const env = loadConfigOrExit();
+  // Without a service address it works for `npm start`'s simulator: demo mode, as the consoles.
+  process.env.VERDICT_DEMO ||= isRealServiceConfigured(env) ? '' : '1';
   const dataDir = path.resolve(env.DATA_DIR);
   const database = await openDatabase({ dataDir, own: false });
   process.env.DATABASE_URL = database.url;
