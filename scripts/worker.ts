@@ -13,6 +13,7 @@ import { isRealServiceConfigured } from '@/lib/env';
 import { loadConfigOrExit, openDatabase, persistentSecret } from '@/lib/server/runtime';
 import { auditSigningKey } from '@/lib/evidence/signing';
 import { registerEvidenceWorkers } from '@/lib/evidence/worker';
+import { registerAuthWorkers } from '@/lib/auth/worker';
 import { registerCaseWorkers } from '@/lib/cases/worker';
 import { registerFeedbackWorkers } from '@/lib/feedback/worker';
 import { cliIdvClient, startProcessWorker } from '@/lib/sync/process';
@@ -43,6 +44,7 @@ async function main() {
     log: (s) => log(`webhooks: ${s}`),
   });
   await registerCaseWorkers(worker.boss);
+  await registerAuthWorkers(worker.boss);
   log(`Sync worker running (poll every ${env.SYNC_POLL_MINUTES} min). Press Ctrl+C to stop.`);
   let stopping = false;
   const stop = async (signal: string) => {
