@@ -75,6 +75,8 @@ test.describe('sign-in and roles', () => {
   test('an admin creates a user; deactivating them ends their session and blocks sign-in; failures lock the account', async ({
     browser,
   }) => {
+    // Six failed sign-ins wait for the account's growing delay (up to 5 s each) before their check.
+    test.setTimeout(180_000);
     const email = `temp-${Date.now()}@example.test`;
     const adminCtx = await browser.newContext({ storageState: storageState('admin') });
     const admin = await adminCtx.newPage();
