@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IDV_DOMAIN_RE, IDV_DOMAIN_RULE, IDV_REGIONS, resolveIdvAddresses, type IdvRegion } from './idv/addresses';
-import { parseIpAllowlist } from './ip-allowlist';
+import { parseHostAllowlist, parseIpAllowlist } from './ip-allowlist';
 
 /**
  * All configuration of Verdict, validated once. Every variable is documented in `.env.example`.
@@ -146,6 +146,17 @@ const schema = z.object({
   WEBHOOK_SECRET_KEY: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   /** Time limit of one webhook request (connection, answer and the excerpt of its body). */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /**
+   * Internal receivers webhooks may reach despite the outbound policy (lib/webhooks/outbound.ts):
+   * host names (`hooks.internal`, `*.corp.example`), IPs and CIDR ranges, comma-separated.
+   */
+  WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .superRefine((v, ctx) => {
+      const r = parseHostAllowlist(v);
+      if (!r.ok) ctx.addIssue({ code: 'custom', message: r.error });
+    }),
   /** Webhook requests one worker sends at once (one per endpoint at a time). */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** How long a webhook delivery is retried before it counts as failed. */

@@ -46,3 +46,30 @@ export function parseIpAllowlist(value: string): { ok: true; list: IpAllowlist |
     },
   };
 }
+
+/**
+ * Host names (`hooks.internal`, `*.corp.example`, kept as `.corp.example`), IPs and CIDR ranges,
+ * separated by commas or spaces: WEBHOOK_ALLOWED_HOSTS (lib/webhooks/outbound.ts). Pure, like the above.
+ */
+export function parseHostAllowlist(
+  value: string,
+): { ok: true; hosts: string[]; ranges: IpAllowlist | null } | { ok: false; error: string } {
+  const hosts: string[] = [];
+  const addresses: string[] = [];
+  for (const entry of value
+    .split(/[\s,]+/)
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)) {
+    if (isIP(entry.split('/')[0])) {
+      addresses.push(entry);
+      continue;
+    }
+    const name = entry.startsWith('*.') ? entry.slice(1) : entry;
+    if (!/^\.?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(name))
+      return { ok: false, error: `"${entry}" is not a host name, an IP address or a CIDR range` };
+    hosts.push(name);
+  }
+  const ranges = parseIpAllowlist(addresses.join(','));
+  if (!ranges.ok) return ranges;
+  return { ok: true, hosts, ranges: ranges.list };
+}

@@ -9,6 +9,7 @@ import { IdvClient, processLimitDeps } from '@/lib/idv/client';
 import { idvConfigFromEnv } from '@/lib/idv/config';
 import { auditSigningKey } from '@/lib/evidence/signing';
 import { registerEvidenceWorkers } from '@/lib/evidence/worker';
+import { registerAuthWorkers } from '@/lib/auth/worker';
 import { registerCaseWorkers } from '@/lib/cases/worker';
 import { registerFeedbackWorkers } from '@/lib/feedback/worker';
 import { removeSimulatorAddress, writeSimulatorAddress } from '@/lib/server/service-address';
@@ -124,6 +125,7 @@ export async function startServices(opts: {
     });
     stops.push(() => hooks.stop());
     await registerCaseWorkers(worker.boss);
+    await registerAuthWorkers(worker.boss);
   } else {
     opts.log('WORKER=off: the sync runs in `npm run worker` (callbacks are queued until one runs).');
   }

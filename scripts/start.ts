@@ -24,6 +24,8 @@ const log = (s: string) => console.log(`[verdict] ${s}`);
 async function main() {
   const env = loadConfigOrExit();
   const demo = !isRealServiceConfigured(env);
+  // Read by this process's workers too (the webhooks' outbound policy allows loopback in demo mode).
+  process.env.VERDICT_DEMO = demo ? '1' : '';
   const dataDir = path.resolve(env.DATA_DIR);
   lockDownDataDir(dataDir);
 

@@ -9,9 +9,11 @@
 import path from 'node:path';
 import { closeDb } from '@/lib/db/client';
 import { runMigrations } from '@/lib/db/migrate';
+import { isRealServiceConfigured } from '@/lib/env';
 import { loadConfigOrExit, openDatabase, persistentSecret } from '@/lib/server/runtime';
 import { auditSigningKey } from '@/lib/evidence/signing';
 import { registerEvidenceWorkers } from '@/lib/evidence/worker';
+import { registerAuthWorkers } from '@/lib/auth/worker';
 import { registerCaseWorkers } from '@/lib/cases/worker';
 import { registerFeedbackWorkers } from '@/lib/feedback/worker';
 import { cliIdvClient, startProcessWorker } from '@/lib/sync/process';
@@ -21,6 +23,8 @@ const log = (s: string) => console.log(`[worker] ${s}`);
 
 async function main() {
   const env = loadConfigOrExit();
+  // Without a service address it works for `npm start`'s simulator: demo mode, as the consoles.
+  process.env.VERDICT_DEMO ||= isRealServiceConfigured(env) ? '' : '1';
   const dataDir = path.resolve(env.DATA_DIR);
   const database = await openDatabase({ dataDir, own: false });
   process.env.DATABASE_URL = database.url;
@@ -40,6 +44,7 @@ async function main() {
     log: (s) => log(`webhooks: ${s}`),
   });
   await registerCaseWorkers(worker.boss);
+  await registerAuthWorkers(worker.boss);
   log(`Sync worker running (poll every ${env.SYNC_POLL_MINUTES} min). Press Ctrl+C to stop.`);
   let stopping = false;
   const stop = async (signal: string) => {

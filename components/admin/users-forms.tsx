@@ -4,7 +4,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { FieldError, Input, Label, Select } from '@/components/ui/input';
 import type { ActionResult } from '@/lib/auth/guards';
-import { changeRoleAction, createUserAction, setActiveAction } from '@/lib/actions/users';
+import { changeRoleAction, createUserAction, setActiveAction, unlockSignInAction } from '@/lib/actions/users';
 
 const ROLE_OPTIONS = [
   { value: 'analyst', label: 'Analyst — review and feedback' },
@@ -104,7 +104,7 @@ export function UserRowActions({
   user,
   isSelf,
 }: {
-  user: { id: string; email: string; role: string; active: boolean };
+  user: { id: string; email: string; role: string; active: boolean; lockedAddresses: number };
   isSelf: boolean;
 }) {
   const [error, setError] = useState<string | null>(null);
@@ -141,6 +141,17 @@ export function UserRowActions({
         >
           {user.active ? 'Deactivate' : 'Activate'}
         </Button>
+        {user.lockedAddresses > 0 ? (
+          <Button
+            size="sm"
+            variant="secondary"
+            disabled={pending}
+            onClick={() => run(() => unlockSignInAction({ userId: user.id }))}
+            aria-label={`Unlock sign-in of ${user.email}`}
+          >
+            Unlock sign-in
+          </Button>
+        ) : null}
       </div>
       {error ? (
         <p role="alert" className="text-xs text-danger">

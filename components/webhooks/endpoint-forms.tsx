@@ -94,7 +94,8 @@ export function SecretOnce({ secret }: { secret: string }) {
   );
 }
 
-export function CreateWebhookForm() {
+/** `destinations`: what this deployment lets an endpoint point at (lib/webhooks/outbound.ts `describePolicy`). */
+export function CreateWebhookForm({ destinations }: { destinations: string }) {
   const formRef = useRef<HTMLFormElement>(null);
   const [result, setResult] = useState<ActionResult<{ id: string; secret: string }> | null>(null);
   const [pending, start] = useTransition();
@@ -143,7 +144,8 @@ export function CreateWebhookForm() {
           aria-describedby="webhook-url-hint webhook-url-error"
         />
         <p id="webhook-url-hint" className="text-xs text-muted-fg">
-          http:// or https://, at most {MAX_URL_LENGTH.toLocaleString('en')} characters, not Verdict itself.
+          http:// or https://, at most {MAX_URL_LENGTH.toLocaleString('en')} characters, not Verdict itself nor the
+          verification service. <span data-testid="webhook-destinations">{destinations}</span>
         </p>
         <FieldError id="webhook-url-error" messages={fe.url} />
       </div>

@@ -8,7 +8,8 @@ import { revokeUserSessions } from '@/lib/auth/sessions';
 import { findUserByEmail, getUser, countOtherActiveAdmins } from '@/lib/data/users';
 import { db } from '@/lib/db/client';
 import { users } from '@/lib/db/schema';
-import { changeRoleSchema, createUserSchema, setActiveSchema } from './schemas/users';
+import { unlockSignIn } from '@/lib/auth/throttle';
+import { changeRoleSchema, createUserSchema, setActiveSchema, userIdSchema } from './schemas/users';
 
 export const createUserAction = defineAction(
   { name: 'users.create', role: 'admin', schema: createUserSchema },
@@ -111,6 +112,33 @@ export const setActiveAction = defineAction(
       ok: true as const,
       data: null,
       message: `${target.email} is ${input.active ? 'active again' : 'deactivated'}.`,
+    };
+  },
+);
+
+/**
+ * Lifts every sign-in lock of a user, from every address, and the account-wide slow-down. Locks are
+ * per account and address (lib/auth/throttle.ts) and lapse after LOGIN_LOCK_MINUTES; this is for
+ * the owner locked out from their own address by their own mistakes, or a shared office address.
+ */
+export const unlockSignInAction = defineAction(
+  { name: 'users.unlock_sign_in', role: 'admin', schema: userIdSchema },
+  async (input, actor) => {
+    const target = await getUser(input.userId);
+    if (!target) return { ok: false as const, code: 'INVALID' as const, error: 'Unknown user.' };
+    const addresses = await unlockSignIn(target.email);
+    await audit({
+      action: 'user.unlock_sign_in',
+      actor,
+      targetType: 'user',
+      targetId: target.id,
+      details: { lockedAddresses: addresses },
+    });
+    revalidatePath('/admin/users');
+    return {
+      ok: true as const,
+      data: { addresses },
+      message: `${target.email} can sign in again from every address.`,
     };
   },
 );

@@ -10,7 +10,7 @@ import {
   setEndpointEnabled,
   updateEndpoint,
 } from '@/lib/webhooks/endpoints';
-import { consoleAddress, endpointUrlProblem } from '@/lib/webhooks/url';
+import { checkEndpointUrl } from '@/lib/webhooks/url';
 import {
   createWebhookSchema,
   replayWebhookDeliverySchema,
@@ -35,7 +35,7 @@ const refresh = (id?: string) => {
 export const createWebhookEndpointAction = defineAction(
   { name: 'webhooks.create', role: 'admin', schema: createWebhookSchema },
   async (input, user): Promise<ActionResult<{ id: string; secret: string }>> => {
-    const problem = endpointUrlProblem(input.url, consoleAddress());
+    const problem = await checkEndpointUrl(input.url);
     if (problem) return { ok: false, code: 'INVALID', error: problem, fieldErrors: { url: [problem] } };
     const r = await createEndpoint(user, input);
     refresh();

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { z } from 'zod';
 import { audit } from '@/lib/audit';
+import { countDeniedCall } from '@/lib/auth/denied-calls';
 import { DATABASE_OUTAGE_RETRY_AFTER_S, DATABASE_OUTAGE_TEXT, isDatabaseOutage } from '@/lib/db/outage';
 import { logError } from '@/lib/log';
 import { clientIpFrom } from '@/lib/request';
@@ -131,7 +132,8 @@ export function apiOperation(
     const ip = clientIpFrom(req.headers);
     const caller = await authenticateApiKey(req.headers.get('authorization'), ip);
     if (!caller) {
-      await audit({ action: 'api.call', outcome: 'denied', ip, details: { operation, status: 401 } });
+      // Nobody known: counted per address and minute, one audit entry each (lib/auth/denied-calls.ts).
+      await countDeniedCall('api_key', ip);
       return problem(401, 'Unauthorized', 'Send a valid, unexpired API key as `Authorization: Bearer <key>`.', {
         'WWW-Authenticate': 'Bearer',
       });

@@ -55,6 +55,7 @@ export const ACTION_ACCESS: Record<string, Role> = {
   'lib/actions/users.ts#createUserAction': 'admin',
   'lib/actions/users.ts#changeRoleAction': 'admin',
   'lib/actions/users.ts#setActiveAction': 'admin',
+  'lib/actions/users.ts#unlockSignInAction': 'admin',
   'lib/actions/executions.ts#refreshExecutionAction': 'analyst',
   'lib/actions/sync.ts#startSyncRunAction': 'admin',
   'lib/actions/sync.ts#retryFailedAction': 'admin',

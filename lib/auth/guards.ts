@@ -8,7 +8,9 @@ import { outageProblem } from '@/lib/api/http';
 import { audit } from '@/lib/audit';
 import { asOutage, DATABASE_OUTAGE_TEXT, isDatabaseOutage } from '@/lib/db/outage';
 import { logError } from '@/lib/log';
+import { currentIp } from '@/lib/request';
 import { hasRole, type Role } from './roles';
+import { countDeniedCall } from './denied-calls';
 import { checkSession, type SessionUser } from './sessions';
 
 export type { SessionUser };
@@ -38,8 +40,9 @@ async function resolveSession(): Promise<Resolved> {
   if (!raw) return { user: null, reason: 'none' };
   const token = await decode({ token: raw, secret: process.env.NEXTAUTH_SECRET ?? '' }).catch(() => null);
   if (!token?.sid) {
-    // A cookie that does not verify was forged, tampered with, or signed with an old secret.
-    await audit({ action: 'auth.session_rejected', outcome: 'denied', details: { reason: 'invalid_token' } });
+    // A cookie that does not verify was forged, tampered with, or signed with an old secret: nobody
+    // known, so counted per address and minute, one audit entry each (./denied-calls.ts).
+    await countDeniedCall('session_cookie', await currentIp());
     return { user: null, reason: 'invalid' };
   }
   const check = await checkSession(String(token.sid));

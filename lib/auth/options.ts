@@ -10,8 +10,9 @@ import { users } from '@/lib/db/schema';
 import { clientIpFrom } from '@/lib/request';
 import { verifyPassword } from './password';
 import { createSession, revokeSession } from './sessions';
+import { SIGN_IN_REFUSED } from './sign-in-messages';
 import { resolveSsoUser } from './sso';
-import { attemptSucceeded, reserveAttempt } from './throttle';
+import { attemptSucceeded, reserveAttempt, throttleKeys } from './throttle';
 
 export const signInSchema = z.object({
   email: z
@@ -26,7 +27,6 @@ export const signInSchema = z.object({
     .max(128, 'That password is too long.'),
 });
 
-const GENERIC = 'Wrong e-mail or password.';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type HeaderBag = Record<string, string | string[] | undefined> | Headers | undefined;
@@ -65,10 +65,10 @@ async function checkCredentials(raw: Record<string, string> | undefined, req: { 
   const parsed = signInSchema.safeParse(raw ?? {});
   if (!parsed.success) {
     // Not audited: nothing was tried against an account.
-    throw new Error(parsed.error.issues[0]?.message ?? GENERIC);
+    throw new Error(parsed.error.issues[0]?.message ?? SIGN_IN_REFUSED);
   }
   const email = parsed.data.email.toLowerCase();
-  const keys = [`email:${email}`, ...(ip ? [`ip:${ip}`] : [])];
+  const keys = throttleKeys(email, ip);
   // The attempt is counted before the password is checked, so concurrent guesses cannot pass
   // the limit (lib/auth/throttle.ts).
   const attempt = await reserveAttempt(keys);
@@ -76,6 +76,9 @@ async function checkCredentials(raw: Record<string, string> | undefined, req: { 
     await audit({ action: 'auth.sign_in', actorEmail: email, outcome: 'denied', ip, details: { reason: 'locked' } });
     throw new Error(lockedMessage(attempt.lockedMinutes));
   }
+  // The account's failures from everywhere slow every attempt on it down, before the password is
+  // checked (so the answer to a guess comes no sooner than to the owner), and lock nothing.
+  await sleep(attempt.delayMs);
   const [user] = await db()
     .select()
     .from(users)
@@ -92,10 +95,8 @@ async function checkCredentials(raw: Record<string, string> | undefined, req: { 
       ip,
       details: { reason },
     });
-    await sleep(attempt.delayMs);
-    if (reason === 'inactive' && passwordOk) throw new Error('This account is deactivated. Ask an administrator.');
     if (attempt.reachedLimit) throw new Error(lockedMessage(attempt.lockedMinutes));
-    throw new Error(GENERIC);
+    throw new Error(SIGN_IN_REFUSED);
   }
   await attemptSucceeded(keys);
   const sessionId = await createSession(user.id, { ip, userAgent: h.get('user-agent') });

@@ -2,6 +2,7 @@ import 'server-only';
 import type { ActionResult } from '@/lib/auth/guards';
 import type { Tx } from '@/lib/db/client';
 import type { FeedbackFormInput } from '@/lib/feedback/schema';
+import { deliveryQueue } from '@/lib/feedback/store';
 import { submitFeedback, type FeedbackUser } from '@/lib/feedback/submit';
 
 /**
@@ -22,8 +23,13 @@ export const refuse = (code: 'INVALID' | 'CONFLICT' | 'FORBIDDEN', error: string
   throw new Refused({ ok: false, code, error, ...(field ? { fieldErrors: { [field]: [error] } } : {}) });
 };
 
-/** Runs `step` (which opens the transaction); a refusal thrown inside it is its result. */
+/**
+ * Runs `step` (which opens the transaction); a refusal thrown inside it is its result. The job
+ * queue is started first: the step may label the execution, whose delivery job is written in the
+ * transaction, and starting the queue inside it would wait on the embedded database forever.
+ */
 export async function refusable<T>(step: () => Promise<ActionResult<T>>): Promise<ActionResult<T>> {
+  await deliveryQueue();
   try {
     return await step();
   } catch (err) {

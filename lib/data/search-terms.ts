@@ -51,15 +51,20 @@ function auditHashOf(term: string): string {
  * stable. Every search is rate limited per user and recorded in the audit log by its token and
  * a keyed hash, never by its words.
  */
-export async function saveSearchTerm(user: { id: string; email: string }, raw: string): Promise<string> {
+export async function saveSearchTerm(
+  user: { id: string; email: string },
+  raw: string,
+  opts: { sharedFrom?: string } = {},
+): Promise<string> {
   const userId = user.id;
   const term = normaliseSearchTerm(raw);
+  const shared = opts.sharedFrom ? { sharedFrom: opts.sharedFrom } : {};
   if ((await countSearch(userId)) > SEARCHES_PER_MINUTE()) {
     await audit({
       action: 'executions.search',
       actor: user,
       outcome: 'denied',
-      details: { reason: 'rate_limited', termHash: auditHashOf(term) },
+      details: { reason: 'rate_limited', termHash: auditHashOf(term), ...shared },
     });
     throw new SearchRateLimited();
   }
@@ -85,17 +90,40 @@ export async function saveSearchTerm(user: { id: string; email: string }, raw: s
   await audit({
     action: 'executions.search',
     actor: user,
-    details: { token: row.token, termHash: auditHashOf(term), words: term.split(' ').length },
+    details: { token: row.token, termHash: auditHashOf(term), words: term.split(' ').length, ...shared },
   });
   return row.token;
 }
 
-/** The search behind a token, for any analyst who opens the link; null when unknown or expired. */
-export async function resolveSearchTerm(token: string): Promise<string | null> {
+async function findSearchTerm(token: string) {
   const [row] = await db()
-    .select({ term: searchTerms.term })
+    .select({ term: searchTerms.term, createdBy: searchTerms.createdBy })
     .from(searchTerms)
     .where(and(eq(searchTerms.token, token), gt(searchTerms.expiresAt, sql`now()`)))
     .limit(1);
-  return row?.term ?? null;
+  return row ?? null;
+}
+
+/**
+ * The search behind a token, for the user who saved it. Another user's token is not run as it is
+ * (`foreign`): its search would run under nobody's limit and in nobody's audit entries. The list
+ * adopts it instead (`adoptSearchTerm`). Null when unknown or expired.
+ */
+export async function resolveSearchTerm(token: string, userId: string): Promise<{ term: string } | 'foreign' | null> {
+  const row = await findSearchTerm(token);
+  if (!row) return null;
+  return row.createdBy === userId ? { term: row.term } : 'foreign';
+}
+
+/**
+ * A search link opened by someone other than the user who saved it becomes that user's own
+ * search: counted against their limit and recorded in the audit log under their name (with the
+ * link's token), and given their own token. Returns the token to use (the same one for its own
+ * user), or null when unknown or expired; throws SearchRateLimited when over the limit.
+ */
+export async function adoptSearchTerm(user: { id: string; email: string }, token: string): Promise<string | null> {
+  const row = await findSearchTerm(token);
+  if (!row) return null;
+  if (row.createdBy === user.id) return token;
+  return saveSearchTerm(user, row.term, { sharedFrom: token });
 }

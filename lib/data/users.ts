@@ -1,12 +1,16 @@
 import 'server-only';
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
+import { lockedAddressesSql } from '@/lib/auth/throttle';
 import { db } from '@/lib/db/client';
 import { users, type Role } from '@/lib/db/schema';
 
 export type UserRow = Pick<
   typeof users.$inferSelect,
   'id' | 'email' | 'name' | 'role' | 'active' | 'createdAt' | 'lastSignInAt'
->;
+> & {
+  /** Addresses this user's sign-in is locked from now (lib/auth/throttle.ts). */
+  lockedAddresses: number;
+};
 
 export async function listUsers(): Promise<UserRow[]> {
   return db()
@@ -18,6 +22,7 @@ export async function listUsers(): Promise<UserRow[]> {
       active: users.active,
       createdAt: users.createdAt,
       lastSignInAt: users.lastSignInAt,
+      lockedAddresses: lockedAddressesSql(users.email),
     })
     .from(users)
     .orderBy(asc(users.email));

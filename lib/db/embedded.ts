@@ -5,6 +5,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { markEmbeddedUrl } from './second-connection';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -70,7 +71,8 @@ export async function startEmbeddedDatabase(
   const port = typeof address === 'object' && address ? address.port : 0;
   if (!port) throw new Error('embedded database: could not determine the listening port');
   return {
-    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres?sslmode=disable`,
+    // Marked, so that a second connection asked for inside a transaction fails at once (./second-connection.ts).
+    url: markEmbeddedUrl(`postgres://postgres:${password}@127.0.0.1:${port}/postgres?sslmode=disable`),
     port,
     async close() {
       // Like a server shutting down: open connections end (their pools reconnect later).

@@ -10,6 +10,9 @@ import { noteDatabaseOutage } from '@/lib/server/outage-status';
 import { forgetShutdown, onShutdown } from '@/lib/server/shutdown';
 import { isDatabaseOutage, markDatabaseError } from './outage';
 import * as schema from './schema';
+import { inTransaction, refuseSecondConnections } from './second-connection';
+
+refuseSecondConnections();
 
 export type Db = NodePgDatabase<typeof schema> & { $client: Pool };
 /** A transaction of `Db`, and either: the functions that write accept both. */
@@ -39,7 +42,12 @@ export function createDb(url: string, max = 10): Db {
   retryRefusedConnect(pool);
   watchQueries(pool);
   releaseOnFailedBegin(pool);
-  return drizzle(pool, { schema }) as Db;
+  const db = drizzle(pool, { schema }) as Db;
+  // A transaction's body is marked: on the embedded database, a second checkout from inside it fails at once.
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((body: (tx: Tx) => Promise<unknown>, config?: Parameters<Db['transaction']>[1]) =>
+    transaction((tx) => inTransaction(url, () => body(tx)), config)) as Db['transaction'];
+  return db;
 }
 
 type ConnectCallback = (err: Error | undefined, client?: PoolClient, done?: (err?: Error) => void) => void;

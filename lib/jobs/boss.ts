@@ -36,6 +36,8 @@ export const QUEUES = {
   qaSample: 'qa.sample',
   /** Mondays: sample the week that just ended, when sampling is on. */
   qaWeekly: 'qa.weekly',
+  /** Every minute: refused calls of unknown callers, counted per address, into one audit entry each (lib/auth/denied-calls.ts). */
+  flushDeniedCalls: 'auth.flush-denied-calls',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -60,6 +62,7 @@ const QUEUE_OPTIONS: Partial<Record<QueueName, Omit<PgBoss.Queue, 'name'>>> = {
   // A failed sampling is retried: the deterministic draw makes a rerun add only what is missing.
   [QUEUES.qaSample]: { retryLimit: 3, retryDelay: 30, expireInSeconds: 3600 },
   [QUEUES.qaWeekly]: { policy: 'short', retryLimit: 0, expireInSeconds: 600 },
+  [QUEUES.flushDeniedCalls]: { policy: 'short', retryLimit: 0, expireInSeconds: 300 },
 };
 
 /** JOB_SCHEMA (lib/env.ts, default pgboss), read without validating the whole configuration. */

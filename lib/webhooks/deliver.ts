@@ -4,8 +4,17 @@ import type PgBoss from 'pg-boss';
 import { audit } from '@/lib/audit';
 import { db, type Tx } from '@/lib/db/client';
 import { webhookAttempts } from '@/lib/db/schema';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { retryDelayMs } from '@/lib/jobs/backoff';
 import { jobDb, QUEUES } from '@/lib/jobs/boss';
+import {
+  outboundPolicyFromEnv,
+  pinnedLookup,
+  resolveDestination,
+  systemResolver,
+  type OutboundPolicy,
+  type Resolver,
+} from './outbound';
 import { eventBody } from './outbox';
 import { decryptSecret } from './secrets';
 import { signedHeaders } from './sign';
@@ -21,6 +30,12 @@ import { signedHeaders } from './sign';
  *   they succeed, so a healthy endpoint is not slowed down by that limit.
  * - Every request has a time limit (`timeoutMs`, WEBHOOK_TIMEOUT_MS) covering the answer and
  *   the excerpt of its body; redirects are not followed (a 3xx is a failure, as any non-2xx).
+ * - Only where the outbound policy allows (./outbound.ts): the host is resolved, every address
+ *   checked and the connection pinned to the checked one. A refused destination fails the
+ *   delivery at once with the rule's sentence (replay it once the policy allows it).
+ * - What the admin sees of an answer is short and printable (`excerptOf`), and every network
+ *   failure reads the same (`UNREACHABLE`): refused, reset, unresolved and timed out alike, so the
+ *   log cannot be used to map which ports answer on an internal host. The server log keeps the class.
  * - 2xx: delivered. 410: the receiver is gone, the endpoint is disabled. Anything else (5xx,
  *   429 with Retry-After, other 4xx, timeouts, refused connections) is retried with capped
  *   exponential backoff for `retryForMs` (WEBHOOK_RETRY_HOURS, 3 days) from the delivery's
@@ -42,6 +57,10 @@ export interface WebhookDeliveryOptions {
   /** Deliveries one job sends to its endpoint in a row while they succeed. Default 20. */
   drain?: number;
   log?: (line: string) => void;
+  /** Where sends may go; default: this process's configuration (outboundPolicyFromEnv). */
+  outbound?: OutboundPolicy;
+  /** DNS for the send-time check (tests play a rebinding name with it). */
+  resolve?: Resolver;
 }
 
 export type WebhookOutcome = 'delivered' | 'retry_scheduled' | 'failed' | 'disabled' | 'busy' | 'cancelled' | 'nothing';
@@ -54,11 +73,16 @@ export const webhookDefaults = (o: WebhookDeliveryOptions) => ({
   busyDelayMs: o.busyDelayMs ?? 1_000,
   drain: o.drain ?? 20,
   log: o.log ?? ((line: string) => console.log(`[webhooks] ${line}`)),
+  outbound: o.outbound ?? outboundPolicyFromEnv(),
+  resolve: o.resolve ?? systemResolver,
 });
 type Opts = ReturnType<typeof webhookDefaults>;
 
 const EXCERPT_BYTES = 1024;
-const EXCERPT_CHARS = 500;
+const EXCERPT_CHARS = 200;
+
+/** The one wording of every network failure (see the header: no port mapping through the log). */
+export const UNREACHABLE = 'The receiver could not be reached, or did not answer within the time limit.';
 
 /** Queues delivery jobs inside the caller's transaction (the boss is started before it opens). */
 export async function enqueueWebhookJobs(tx: Tx, boss: PgBoss, ids: number[], startAfter?: Date): Promise<void> {
@@ -177,13 +201,13 @@ async function attemptOne(
   });
   if (typeof claim === 'string') return { kind: claim };
 
-  const sent = await send(claim, o.timeoutMs);
+  const sent = await send(claim, o);
   const ok = sent.status !== null && sent.status >= 200 && sent.status < 300;
   const gone = sent.status === 410;
   // A receiver's Retry-After wins over the backoff, even past its cap (it is capped at a day).
   const delay = Math.max(retryDelayMs(claim.attempt, o.retryBaseMs, o.retryMaxMs), sent.retryAfterMs ?? 0);
   const next = new Date(Date.now() + delay);
-  const giveUp = !ok && !gone && next.getTime() > claim.createdAt.getTime() + o.retryForMs;
+  const giveUp = sent.refused || (!ok && !gone && next.getTime() > claim.createdAt.getTime() + o.retryForMs);
   const kind: WebhookOutcome = ok ? 'delivered' : gone ? 'disabled' : giveUp ? 'failed' : 'retry_scheduled';
 
   await db().transaction(async (tx) => {
@@ -207,7 +231,7 @@ async function attemptOne(
     } else if (gone || giveUp) {
       await tx.execute(sql`
         update webhook_deliveries set state = 'failed', lease_until = null, last_status = ${sent.status},
-               last_error = ${gone ? 'The receiver answered 410 Gone: the endpoint was disabled.' : `Gave up after ${claim.attempt} attempts: ${summary}`}
+               last_error = ${gone ? 'The receiver answered 410 Gone: the endpoint was disabled.' : sent.refused ? summary : `Gave up after ${claim.attempt} attempts: ${summary}`}
          where id = ${claim.id}`);
     } else {
       await tx.execute(sql`
@@ -237,7 +261,7 @@ async function attemptOne(
   });
   if (!ok)
     o.log(
-      `${claim.event.type} ${claim.eventId} attempt ${claim.attempt}: ${sent.error ?? `HTTP ${sent.status}`}${kind === 'retry_scheduled' ? `; next in ${Math.round(delay / 1000)} s` : ` (${kind})`}`,
+      `${claim.event.type} ${claim.eventId} attempt ${claim.attempt}: ${sent.logDetail ?? sent.error ?? `HTTP ${sent.status}`}${kind === 'retry_scheduled' ? `; next in ${Math.round(delay / 1000)} s` : ` (${kind})`}`,
     );
   return { kind, endpointId: claim.endpointId };
 }
@@ -248,25 +272,52 @@ interface Sent {
   error: string | null;
   excerpt: string | null;
   retryAfterMs?: number;
+  /** The outbound policy refused the destination: nothing was sent. */
+  refused?: boolean;
+  /** For the server log only: the class of a network failure. */
+  logDetail?: string;
 }
 
-async function send(c: Claimed, timeoutMs: number): Promise<Sent> {
+async function send(c: Claimed, o: Opts): Promise<Sent> {
+  const t0 = performance.now();
+  const elapsed = () => Math.round(performance.now() - t0);
+  const signal = AbortSignal.timeout(o.timeoutMs);
+  const dest = await Promise.race([
+    resolveDestination(new URL(c.url), o.outbound, o.resolve),
+    new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
+  ]).catch((err: unknown) => ({ ok: false as const, failed: err }));
+  if (!dest.ok) {
+    if ('problem' in dest)
+      return { status: null, latencyMs: elapsed(), error: `Not sent: ${dest.problem}`, excerpt: null, refused: true };
+    const cls = 'failed' in dest ? failureClass(dest.failed) : 'unresolved';
+    return {
+      status: null,
+      latencyMs: elapsed(),
+      error: UNREACHABLE,
+      excerpt: null,
+      logDetail: `network error (${cls})`,
+    };
+  }
   const body = eventBody(c.event);
   const headers = signedHeaders(c.eventId, body, c.secrets);
-  const signal = AbortSignal.timeout(timeoutMs);
-  const t0 = performance.now();
+  // One connection pool per attempt, whose only address is the checked one.
+  const agent = new Agent({ connect: { lookup: pinnedLookup(dest.address, dest.family) } });
   try {
-    const res = await fetch(c.url, {
+    const res = await undiciFetch(c.url, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'Verdict-Webhooks/1.0' },
       body,
       redirect: 'manual',
       signal,
+      dispatcher: agent,
     });
-    const excerpt = await readExcerpt(res).catch(() => null);
+    // 1xx and 3xx answers carry nothing an admin needs; the rest show a short, printable excerpt.
+    const shown = res.status >= 200 && res.status < 600 && (res.status < 300 || res.status >= 400);
+    const excerpt = shown ? await readExcerpt(res.body as ReadableStream<Uint8Array> | null).catch(() => null) : null;
+    if (!shown) await res.body?.cancel().catch(() => undefined);
     return {
       status: res.status,
-      latencyMs: Math.round(performance.now() - t0),
+      latencyMs: elapsed(),
       error: null,
       excerpt,
       retryAfterMs: parseRetryAfter(res.headers.get('retry-after')),
@@ -274,17 +325,20 @@ async function send(c: Claimed, timeoutMs: number): Promise<Sent> {
   } catch (err) {
     return {
       status: null,
-      latencyMs: Math.round(performance.now() - t0),
-      error: describeFetchError(err, timeoutMs),
+      latencyMs: elapsed(),
+      error: UNREACHABLE,
       excerpt: null,
+      logDetail: `network error (${failureClass(err)})`,
     };
+  } finally {
+    void agent.destroy().catch(() => undefined);
   }
 }
 
 /** The first bytes of the answer only: a receiver may send anything, of any length. */
-async function readExcerpt(res: Response): Promise<string | null> {
-  if (!res.body) return null;
-  const reader = res.body.getReader();
+async function readExcerpt(stream: ReadableStream<Uint8Array> | null): Promise<string | null> {
+  if (!stream) return null;
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
@@ -297,8 +351,21 @@ async function readExcerpt(res: Response): Promise<string | null> {
   } finally {
     await reader.cancel().catch(() => undefined);
   }
-  const text = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8').trim();
-  return text ? text.slice(0, EXCERPT_CHARS) : null;
+  return excerptOf(Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8'));
+}
+
+/**
+ * What the delivery log keeps of an answer: at most 200 characters, without control or format
+ * characters (no terminal escapes, no bidirectional overrides), whitespace runs made one space.
+ */
+export function excerptOf(text: string): string | null {
+  const clean = text
+    .replace(/[\p{Cc}\p{Cf}\p{Co}\p{Cn}\u2028\u2029]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (!clean) return null;
+  const chars = [...clean];
+  return chars.length > EXCERPT_CHARS ? `${chars.slice(0, EXCERPT_CHARS - 1).join('')}…` : clean;
 }
 
 /** Retry-After in seconds or as an HTTP date (RFC 9110 §10.2.3), at most a day. */
@@ -309,12 +376,16 @@ export function parseRetryAfter(value: string | null): number | undefined {
   return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 86_400_000) : undefined;
 }
 
-function describeFetchError(err: unknown, timeoutMs: number): string {
-  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError'))
-    return `Timed out after ${timeoutMs} ms`;
-  const cause = err instanceof Error ? (err.cause as { code?: string; message?: string } | undefined) : undefined;
-  if (cause?.code === 'ECONNREFUSED') return 'Connection refused';
-  if (cause?.code === 'ENOTFOUND') return 'Host not found';
-  if (cause?.code) return `Network error (${cause.code})`;
-  return `Network error (${err instanceof Error ? err.name : 'unknown'})`;
+/** The class of a network failure, for the server log. */
+function failureClass(err: unknown): string {
+  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return 'timeout';
+  const code =
+    err instanceof Error
+      ? ((err.cause as { code?: string } | undefined)?.code ?? (err as { code?: string }).code)
+      : undefined;
+  if (code === 'ECONNREFUSED') return 'refused';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return 'reset';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'unresolved';
+  if (code?.startsWith('UND_ERR_') && code.includes('TIMEOUT')) return 'timeout';
+  return code ?? 'other';
 }

@@ -1,23 +1,19 @@
 import { MAX_URL_LENGTH } from './event-types';
-
-/** Where the console itself answers: its public origin and its port on this machine's own names. */
-export interface ConsoleAddress {
-  origins: string[];
-  ports: number[];
-  hosts: string[];
-}
-
-const LOOPBACK =
-  /^(localhost|.+\.localhost|127(\.\d{1,3}){3}|\[::1\]|\[::\]|0\.0\.0\.0|\[::ffff:127(\.\d{1,3}){3}\])$/i;
-
-const effectivePort = (u: URL) => Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+import {
+  destinationProblem,
+  outboundPolicyFromEnv,
+  resolveDestination,
+  systemResolver,
+  type OutboundPolicy,
+  type Resolver,
+} from './outbound';
 
 /**
- * Why an endpoint URL is refused, or null. Not http(s), too long, or the console itself (its
- * public origin, or its port on a loopback name or its own host): a webhook to the console would
- * post signed requests at its own routes. Browser-safe; the server passes `consoleAddress()`.
+ * Why an endpoint URL is refused, or null: not http(s), too long, credentials in it, or a
+ * destination the outbound policy refuses (./outbound.ts: the console itself, the service,
+ * internal addresses). A host name's addresses are checked by `resolveDestination` as well.
  */
-export function endpointUrlProblem(raw: string, self: ConsoleAddress): string | null {
+export function endpointUrlProblem(raw: string, policy: OutboundPolicy): string | null {
   if (raw.length > MAX_URL_LENGTH) return `The URL is longer than ${MAX_URL_LENGTH.toLocaleString('en')} characters.`;
   let u: URL;
   try {
@@ -28,28 +24,24 @@ export function endpointUrlProblem(raw: string, self: ConsoleAddress): string | 
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'The URL must start with http:// or https://.';
   if (!u.hostname) return 'The URL needs a host.';
   if (u.username || u.password) return 'Put no user name or password in the URL; the signature authenticates Verdict.';
-  if (self.origins.includes(u.origin)) return 'This URL points at Verdict itself.';
-  const host = u.hostname.toLowerCase();
-  const local = LOOPBACK.test(host) || self.hosts.includes(host);
-  if (local && self.ports.includes(effectivePort(u))) return 'This URL points at Verdict itself (its own port).';
-  return null;
+  return destinationProblem(u, policy);
 }
 
-/** The console's own addresses from its configuration (PORT, HOST, NEXTAUTH_URL). */
-export function consoleAddress(source: Record<string, string | undefined> = process.env): ConsoleAddress {
-  const origins: string[] = [];
-  const ports = [Number(source.PORT || 3000)];
-  const hosts: string[] = [];
-  if (source.HOST) hosts.push(source.HOST.toLowerCase());
-  if (source.NEXTAUTH_URL) {
-    try {
-      const u = new URL(source.NEXTAUTH_URL);
-      origins.push(u.origin);
-      hosts.push(u.hostname.toLowerCase());
-      ports.push(effectivePort(u));
-    } catch {
-      /* validated at start-up (lib/env.ts) */
-    }
-  }
-  return { origins, ports, hosts };
+/** How long saving an endpoint waits for its host name to resolve before accepting it unresolved. */
+const SAVE_RESOLVE_MS = 2_000;
+
+/**
+ * The check when an endpoint is saved: the URL, then the addresses its host resolves to now. A name
+ * that does not resolve yet is accepted (the receiver may not exist yet): every send checks again.
+ */
+export async function checkEndpointUrl(
+  raw: string,
+  policy: OutboundPolicy = outboundPolicyFromEnv(),
+  resolve: Resolver = systemResolver,
+): Promise<string | null> {
+  const problem = endpointUrlProblem(raw, policy);
+  if (problem) return problem;
+  const timeout = new Promise<null>((r) => setTimeout(() => r(null), SAVE_RESOLVE_MS).unref());
+  const d = await Promise.race([resolveDestination(new URL(raw), policy, resolve), timeout]);
+  return d && !d.ok && 'problem' in d ? d.problem : null;
 }

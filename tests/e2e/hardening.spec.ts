@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { withE2eDb } from './db';
 import { PASSWORD, USERS } from './helpers';
+import { SIGN_IN_REFUSED } from '../../lib/auth/sign-in-messages';
 
 /**
  * Attacks tried against the running console over real HTTP, the way the browser and a script
@@ -25,7 +26,7 @@ test.describe('hardening at the edge', () => {
     await page.getByLabel('E-mail').fill(stranger);
     await page.getByLabel('Password').fill('not-the-password');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await expect(page.getByRole('alert').filter({ hasText: 'Wrong e-mail or password.' })).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: SIGN_IN_REFUSED })).toBeVisible();
 
     await page.getByLabel('E-mail').fill(USERS.analyst);
     await page.getByLabel('Password').fill(PASSWORD);

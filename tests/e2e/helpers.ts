@@ -20,7 +20,8 @@ export async function signIn(page: Page, email: string, password = PASSWORD) {
 
 export async function signInAs(page: Page, role: RoleName) {
   await signIn(page, USERS[role]);
-  await expect(page.getByRole('button', { name: /Account menu/ })).toBeVisible();
+  // The first sign-in of a console that has just started renders its first pages: 5 s and more on a loaded machine.
+  await expect(page.getByRole('button', { name: /Account menu/ })).toBeVisible({ timeout: 20_000 });
 }
 
 export async function signOut(page: Page) {

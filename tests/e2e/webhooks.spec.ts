@@ -33,6 +33,11 @@ test('an admin adds an endpoint, sends a test event and sees it delivered in the
   await url.fill(`http://localhost:${new URL(baseURL!).port}/api/health`);
   await add.click();
   await expect(form.getByText(/points at Verdict itself/)).toBeVisible();
+  // Internal addresses are refused with the rule; this console runs the simulator (demo mode), so loopback is allowed and the form says so.
+  await expect(form.getByTestId('webhook-destinations')).toContainText('Demo mode: receivers on this machine');
+  await url.fill('http://169.254.169.254/latest/meta-data/');
+  await add.click();
+  await expect(form.getByText(/may not go to a link-local address \(169\.254\.0\.0\/16/)).toBeVisible();
   await url.fill(`https://example.com/${'a'.repeat(2001)}`);
   await add.click();
   await expect(form.getByText('The URL is longer than 2,000 characters.').first()).toBeVisible();

@@ -1,13 +1,21 @@
-import { eq, sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { describe, expect, it, vi } from 'vitest';
 import { ensureUsers } from '@/lib/auth/seed';
 import { checkSession, createSession, revokeSession, revokeUserSessions } from '@/lib/auth/sessions';
 import { authorizeCredentials } from '@/lib/auth/options';
-import { attemptSucceeded, lockedMinutes, reserveAttempt } from '@/lib/auth/throttle';
+import { SIGN_IN_REFUSED } from '@/lib/auth/sign-in-messages';
+import { attemptSucceeded, lockedMinutes, reserveAttempt, throttleKeys } from '@/lib/auth/throttle';
 import { hashPassword, verifyPassword } from '@/lib/auth/password';
 import { audit } from '@/lib/audit';
 import { db } from '@/lib/db/client';
+import { listUsers } from '@/lib/data/users';
 import { auditLog, loginThrottle, userSessions, users } from '@/lib/db/schema';
+import { sessionCookieFor } from './feedback-helpers';
+import { request } from './next-headers';
+
+vi.mock('next/headers', async () => (await import('./next-headers')).nextHeaders);
+vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 describe('users and sessions (real database)', () => {
   it('creates the three demo users once, with the demo password, and keeps existing roles', async () => {
@@ -68,10 +76,10 @@ describe('users and sessions (real database)', () => {
     expect(await checkSession('no-such-session')).toEqual({ ok: false, reason: 'missing' });
   });
 
-  it('attempts slow down, then lock the e-mail; a success clears it', async () => {
-    const key = `email:lock-${Date.now()}@example.test`;
+  it('attempts lock the account from one address; a success clears it', async () => {
+    const keys = throttleKeys(`lock-${Date.now()}@example.test`, '192.0.2.10');
     const seen = [];
-    for (let i = 0; i < 6; i++) seen.push(await reserveAttempt([key]));
+    for (let i = 0; i < 6; i++) seen.push(await reserveAttempt(keys));
     expect(seen[0].delayMs).toBe(0);
     expect(seen[4].delayMs).toBeGreaterThan(seen[2].delayMs);
     expect(seen.slice(0, 5).every((r) => r.allowed)).toBe(true);
@@ -79,26 +87,28 @@ describe('users and sessions (real database)', () => {
     // Over the limit, the password is not even checked.
     expect(seen[5]).toMatchObject({ allowed: false });
     expect(seen[5].lockedMinutes).toBeGreaterThan(0);
-    expect(await lockedMinutes([key])).toBeGreaterThan(0);
-    await attemptSucceeded([key]);
-    expect(await lockedMinutes([key])).toBe(0);
+    expect(await lockedMinutes([keys.pair])).toBeGreaterThan(0);
+    // The account as a whole is never locked, only slowed down.
+    expect(await lockedMinutes([keys.account])).toBe(0);
+    await attemptSucceeded(keys);
+    expect(await lockedMinutes([keys.pair])).toBe(0);
   });
 
-  it('attempts counted for a shared IP do not claim a lock on an e-mail that has not reached its own limit', async () => {
-    const ip = `ip:10.9.${Date.now() % 250}.${Math.floor(Math.random() * 250)}`;
-    for (let i = 0; i < 8; i++) await reserveAttempt([`email:other-${i}-${Date.now()}@example.test`, ip]);
-    const email = `email:fresh-${Date.now()}@example.test`;
-    const r = await reserveAttempt([email, ip]);
-    // The IP has 9 attempts (allowance 20), the e-mail 1: nothing is locked, and it is not said to be.
+  it('attempts counted for a shared IP do not claim a lock on an account that has not reached its own limit', async () => {
+    const address = `10.9.${Date.now() % 250}.${Math.floor(Math.random() * 250)}`;
+    for (let i = 0; i < 8; i++) await reserveAttempt(throttleKeys(`other-${i}-${Date.now()}@example.test`, address));
+    const keys = throttleKeys(`fresh-${Date.now()}@example.test`, address);
+    const r = await reserveAttempt(keys);
+    // The IP has 9 attempts (allowance 20), the account 1: nothing is locked, and it is not said to be.
     expect(r).toMatchObject({ allowed: true, reachedLimit: false });
-    expect(await lockedMinutes([email, ip])).toBe(0);
+    expect(await lockedMinutes([keys.pair, keys.ip!])).toBe(0);
     // A success gives the IP its attempt back, so an office signing in does not use up its allowance.
-    await attemptSucceeded([email, ip]);
-    const [row] = await db().select().from(loginThrottle).where(eq(loginThrottle.key, ip));
+    await attemptSucceeded(keys);
+    const [row] = await db().select().from(loginThrottle).where(eq(loginThrottle.key, keys.ip!));
     expect(row.failures).toBe(8);
   });
 
-  it('15 concurrent wrong passwords against one e-mail check at most 5 of them (limit 5)', async () => {
+  it('15 concurrent wrong passwords against one e-mail from one address check at most 5 of them (limit 5)', async () => {
     const email = `race-${Date.now()}@example.test`;
     await db()
       .insert(users)
@@ -113,12 +123,126 @@ describe('users and sessions (real database)', () => {
     const reasons = rows.map((r) => (r.details as { reason?: string }).reason);
     expect(reasons.filter((r) => r === 'wrong_password').length).toBeLessThanOrEqual(5);
     expect(reasons.filter((r) => r === 'locked').length).toBeGreaterThanOrEqual(10);
-    // And the right password is refused while the lock lasts.
+    // And the right password is refused from that address while the lock lasts.
     await expect(authorizeCredentials({ email, password: 'the-right-password' }, { headers })).rejects.toThrow(
       /Too many failed sign-ins/,
     );
   });
+});
 
+// Each wrong password waits for the account's growing delay (up to 5 s) and bcrypt: minutes, not seconds, on a loaded machine.
+describe('nobody can lock a colleague out from elsewhere', { timeout: 120_000 }, () => {
+  const from = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
+  async function account(label: string) {
+    const email = `${label}-${randomUUID().slice(0, 8)}@example.test`;
+    const [u] = await db()
+      .insert(users)
+      .values({ email, name: label, role: 'admin', passwordHash: await hashPassword('the-right-password') })
+      .returning({ id: users.id, email: users.email });
+    return u;
+  }
+
+  it('five wrong passwords from one address do not stop the owner signing in from another', async () => {
+    const owner = await account('owner');
+    const attacker = `203.0.113.${Math.floor(Math.random() * 250)}`;
+    for (let i = 0; i < 5; i++)
+      await expect(
+        authorizeCredentials({ email: owner.email, password: `guess-${i}` }, from(attacker)),
+      ).rejects.toThrow();
+    // The attacker's address is locked for this account, even with the right password…
+    await expect(
+      authorizeCredentials({ email: owner.email, password: 'the-right-password' }, from(attacker)),
+    ).rejects.toThrow(/Too many failed sign-ins/);
+    // …and the owner, from their own address, signs in (after the account's delay, never a lock).
+    const t0 = Date.now();
+    const signedIn = await authorizeCredentials(
+      { email: owner.email, password: 'the-right-password' },
+      from('198.51.100.77'),
+    );
+    expect(signedIn).toMatchObject({ id: owner.id, email: owner.email });
+    // At most the account's 5 s delay, plus bcrypt and a few statements on a loaded machine.
+    expect(Date.now() - t0).toBeLessThan(12_000);
+  });
+
+  it('the account as a whole slows down as failures grow across addresses, up to 5 s, and never locks', async () => {
+    const owner = await account('spread');
+    const delays: number[] = [];
+    for (let i = 0; i < 9; i++)
+      delays.push((await reserveAttempt(throttleKeys(owner.email, `192.0.2.${i + 1}`))).delayMs);
+    expect(delays.slice(0, 2)).toEqual([0, 250]);
+    for (let i = 1; i < delays.length; i++) expect(delays[i]).toBeGreaterThanOrEqual(delays[i - 1]);
+    expect(delays.at(-1)).toBe(5_000);
+    // No address reached its own limit: every one of them may still try.
+    const next = await reserveAttempt(throttleKeys(owner.email, '192.0.2.200'));
+    expect(next).toMatchObject({ allowed: true, reachedLimit: false, delayMs: 5_000 });
+  });
+
+  it('a deactivated account gets the same answer with the right and a wrong password (no oracle)', async () => {
+    const gone = await account('gone');
+    await db().update(users).set({ active: false }).where(eq(users.id, gone.id));
+    const answer = (password: string) =>
+      authorizeCredentials({ email: gone.email, password }, from('198.51.100.90')).then(
+        () => 'signed in',
+        (e: Error) => e.message,
+      );
+    const right = await answer('the-right-password');
+    const wrong = await answer('a-wrong-password');
+    const unknown = await authorizeCredentials(
+      { email: `nobody-${Date.now()}@example.test`, password: 'x' },
+      from('198.51.100.91'),
+    ).then(
+      () => 'signed in',
+      (e: Error) => e.message,
+    );
+    expect(right).toBe(SIGN_IN_REFUSED);
+    expect(wrong).toBe(SIGN_IN_REFUSED);
+    expect(unknown).toBe(SIGN_IN_REFUSED);
+    // The audit log still tells an admin why.
+    const reasons = (await db().select().from(auditLog).where(eq(auditLog.actorEmail, gone.email))).map(
+      (r) => (r.details as { reason?: string }).reason,
+    );
+    expect(reasons.sort()).toEqual(['inactive', 'wrong_password']);
+  });
+
+  it('an admin unlocks an account (Users page action, audited); a non-admin cannot', async () => {
+    const owner = await account('locked');
+    const admin = await account('unlocker');
+    const analyst = (
+      await db()
+        .insert(users)
+        .values({ email: `an-${randomUUID().slice(0, 8)}@example.test`, name: 'A', role: 'analyst' })
+        .returning({ id: users.id })
+    )[0];
+    const office = '198.51.100.120';
+    for (let i = 0; i < 5; i++)
+      await expect(authorizeCredentials({ email: owner.email, password: `typo-${i}` }, from(office))).rejects.toThrow();
+    await expect(
+      authorizeCredentials({ email: owner.email, password: 'the-right-password' }, from(office)),
+    ).rejects.toThrow(/Too many failed sign-ins/);
+    const [listed] = (await listUsers()).filter((u) => u.id === owner.id);
+    expect(listed.lockedAddresses).toBe(1);
+
+    const { unlockSignInAction } = await import('@/lib/actions/users');
+    request.cookie = (await sessionCookieFor(analyst)).value;
+    expect(await unlockSignInAction({ userId: owner.id })).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+    expect((await listUsers()).find((u) => u.id === owner.id)?.lockedAddresses).toBe(1);
+
+    request.cookie = (await sessionCookieFor(admin)).value;
+    expect(await unlockSignInAction({ userId: owner.id })).toMatchObject({ ok: true, data: { addresses: 1 } });
+    request.cookie = '';
+    expect((await listUsers()).find((u) => u.id === owner.id)?.lockedAddresses).toBe(0);
+    await expect(
+      authorizeCredentials({ email: owner.email, password: 'the-right-password' }, from(office)),
+    ).resolves.toMatchObject({ id: owner.id });
+    const [entry] = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'user.unlock_sign_in'), eq(auditLog.targetId, owner.id)));
+    expect(entry).toMatchObject({ actorId: admin.id, outcome: 'success', details: { lockedAddresses: 1 } });
+  });
+});
+
+describe('the audit log', () => {
   it('the audit log is append-only: rows cannot be changed or deleted', async () => {
     await audit({ action: 'test.append_only', actorEmail: 'x@example.test', ip: null });
     const refused = (e: unknown) =>

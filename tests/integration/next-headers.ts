@@ -5,15 +5,16 @@
  *
  *   vi.mock('next/headers', async () => (await import('./next-headers')).nextHeaders);
  *
- * and sets `request.cookie` (sessionCookieFor in ./feedback-helpers) to act as a user. No imports:
+ * and sets `request.cookie` (sessionCookieFor in ./feedback-helpers) to act as a user, and
+ * `request.ip` to act from another address. No imports:
  * it is loaded while `next/headers` itself is being resolved.
  */
-export const request = { cookie: '' };
+export const request = { cookie: '', ip: '127.0.0.1' };
 
 export const nextHeaders = {
   cookies: async () => ({
     get: (name: string) =>
       name === 'next-auth.session-token' && request.cookie ? { name, value: request.cookie } : undefined,
   }),
-  headers: async () => new Headers({ 'x-forwarded-for': '127.0.0.1' }),
+  headers: async () => new Headers({ 'x-forwarded-for': request.ip }),
 };

@@ -5,8 +5,8 @@ import { getExecutionDetail } from '@/lib/data/executions/detail';
 import { createReveal, endReveal, getActiveReveal, revealedIds } from '@/lib/data/reveals';
 import { countList } from '@/lib/data/executions/list';
 import { listWhere } from '@/lib/executions/where';
-import { resolveSearch } from '@/lib/data/executions/queries';
-import { resolveSearchTerm, saveSearchTerm, SEARCHES_PER_MINUTE } from '@/lib/data/search-terms';
+import { listWhereOf, resolveSearch } from '@/lib/data/executions/queries';
+import { adoptSearchTerm, resolveSearchTerm, saveSearchTerm, SEARCHES_PER_MINUTE } from '@/lib/data/search-terms';
 import { DEFAULT_LIST_PARAMS as LIST_DEFAULTS } from '@/lib/executions/list-params';
 import { db } from '@/lib/db/client';
 import { auditLog, searchTerms, users } from '@/lib/db/schema';
@@ -112,19 +112,65 @@ describe('execution detail data', () => {
 });
 
 describe('search tokens', () => {
-  it('stores a search once per user and term, resolves it for anyone, and forgets expired ones', async () => {
+  it('stores a search once per user and term, resolves it for its user, and forgets expired ones', async () => {
     const a = await saveSearchTerm(user, '  Philippa   Quartermaine ');
     expect(a).toMatch(/^[A-Za-z0-9_-]{16}$/);
     expect(await saveSearchTerm(user, 'philippa quartermaine')).toBe(a);
-    expect(await resolveSearchTerm(a)).toBe('Philippa Quartermaine');
+    expect(await resolveSearchTerm(a, user.id)).toEqual({ term: 'Philippa Quartermaine' });
     const b = await saveSearchTerm(other, 'Philippa Quartermaine');
     expect(b).not.toBe(a);
     await db()
       .update(searchTerms)
       .set({ expiresAt: sql`now() - interval '1 minute'` })
       .where(eq(searchTerms.token, b));
-    expect(await resolveSearchTerm(b)).toBeNull();
-    expect(await resolveSearchTerm('nonexistenttoken')).toBeNull();
+    expect(await resolveSearchTerm(b, other.id)).toBeNull();
+    expect(await resolveSearchTerm('nonexistenttoken', user.id)).toBeNull();
+  });
+
+  it('a link opened by another user is not run as it is: it becomes their own search, audited and counted for them', async () => {
+    const owner = { id: randomUUID(), email: `link-owner-${Date.now()}@example.test` };
+    const opener = { id: randomUUID(), email: `link-opener-${Date.now()}@example.test` };
+    await db()
+      .insert(users)
+      .values([
+        { id: owner.id, email: owner.email, name: 'Owner', role: 'analyst' },
+        { id: opener.id, email: opener.email, name: 'Opener', role: 'analyst' },
+      ]);
+    const shared = await saveSearchTerm(owner, 'Philippa Quartermaine');
+    expect(await resolveSearchTerm(shared, opener.id)).toBe('foreign');
+    // Run through the list's where (and so the CSV export), it searches nothing and says why.
+    const { search } = await listWhereOf({ ...LIST_DEFAULTS, st: shared }, opener.id);
+    expect(search).toMatchObject({ words: null, notice: 'not_yours' });
+
+    const counter = async () =>
+      (
+        await db().execute<{ count: number }>(
+          sql`select coalesce(sum(count), 0)::int as count from rate_counters where key = ${`search:${opener.id}`}`,
+        )
+      ).rows[0].count;
+    expect(await counter()).toBe(0);
+    const own = await adoptSearchTerm(opener, shared);
+    expect(own).not.toBe(shared);
+    expect(await resolveSearchTerm(own!, opener.id)).toEqual({ term: 'Philippa Quartermaine' });
+    expect(await counter()).toBe(1);
+    const entries = await db().select().from(auditLog).where(eq(auditLog.actorId, opener.id));
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ action: 'executions.search', outcome: 'success' });
+    expect(entries[0].details).toMatchObject({ token: own, sharedFrom: shared });
+    // Its own user's link stays as it is, and costs nothing more.
+    expect(await adoptSearchTerm(owner, shared)).toBe(shared);
+
+    // Over the opener's limit, it is refused (the list says why), and that is audited too.
+    await db().execute(
+      sql`update rate_counters set count = ${SEARCHES_PER_MINUTE() + 5}, window_start = date_trunc('minute', now()) where key = ${`search:${opener.id}`}`,
+    );
+    const other2 = await saveSearchTerm(owner, 'Quartermaine');
+    await expect(adoptSearchTerm(opener, other2)).rejects.toThrow(/Too many searches/);
+    const denied = await db().select().from(auditLog).where(eq(auditLog.actorId, opener.id));
+    expect(denied.find((e) => e.outcome === 'denied')?.details).toMatchObject({
+      reason: 'rate_limited',
+      sharedFrom: other2,
+    });
   });
 });
 

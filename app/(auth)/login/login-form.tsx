@@ -6,6 +6,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { FieldError, Input, Label } from '@/components/ui/input';
 import { safeNext } from '@/lib/auth/safe-next';
+import { SIGN_IN_REFUSED } from '@/lib/auth/sign-in-messages';
 
 export function LoginForm({ oidcName }: { oidcName: string | null }) {
   const router = useRouter();
@@ -30,7 +31,7 @@ export function LoginForm({ oidcName }: { oidcName: string | null }) {
     start(async () => {
       const res = await signIn('credentials', { email, password, redirect: false });
       if (!res || res.error) {
-        setError(res?.error && res.error !== 'CredentialsSignin' ? res.error : 'Wrong e-mail or password.');
+        setError(res?.error && res.error !== 'CredentialsSignin' ? res.error : SIGN_IN_REFUSED);
         return;
       }
       router.replace(destination());

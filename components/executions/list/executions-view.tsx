@@ -17,6 +17,7 @@ import { bulkAssignCasesAction } from '@/lib/actions/cases';
 import { saveHiddenColumnsAction } from '@/lib/actions/review';
 import type { ListFacets } from '@/lib/data/executions/facets';
 import type { ExecutionListRow, ListTotal } from '@/lib/data/executions/list';
+import type { SearchNotice } from '@/lib/data/executions/queries';
 import type { ListColumnId } from '@/lib/executions/columns';
 import {
   activeFilterCount,
@@ -58,7 +59,7 @@ export interface ExecutionsViewProps {
   hiddenColumns: ListColumnId[];
   facets: ListFacets;
   searchTerm: string | null;
-  searchNotice: 'expired' | 'too_short' | null;
+  searchNotice: SearchNotice;
   /** The viewer's role (bulk feedback says when four-eyes holds a label). */
   role: 'analyst' | 'manager' | 'admin';
   /** Case work: the queues and people the filters offer, and names for their chips. */

@@ -5,15 +5,24 @@ import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { saveSearchAction } from '@/lib/actions/review';
+import type { SearchNotice } from '@/lib/data/executions/queries';
 import { useListNav } from './list-nav';
 
 export const SEARCH_INPUT_ID = 'execution-search';
+
+const NOTICES: Record<NonNullable<SearchNotice>, string> = {
+  expired: 'This search link has expired: search again.',
+  too_short: 'Type a whole name, a whole document number, or the start of a reference.',
+  not_yours: 'This search link was saved by another user: open it on the list, where it runs as your own search.',
+  rate_limited:
+    'This search link was saved by another user, and running it counts as your own search: you have reached your searches for this minute. Wait a moment, then reload.',
+};
 
 /**
  * Free-text search. What is typed never goes into the URL as such: ids do, everything else is
  * stored on the server and the URL carries its token (see saveSearchAction).
  */
-export function SearchBox({ term, notice }: { term: string | null; notice: 'expired' | 'too_short' | null }) {
+export function SearchBox({ term, notice }: { term: string | null; notice: SearchNotice }) {
   const { params, go } = useListNav();
   const router = useRouter();
   const initial = term ?? params.q ?? '';
@@ -39,13 +48,7 @@ export function SearchBox({ term, notice }: { term: string | null; notice: 'expi
     });
   }
 
-  const message =
-    error ??
-    (notice === 'expired'
-      ? 'This search link has expired: search again.'
-      : notice === 'too_short'
-        ? 'Type a whole name, a whole document number, or the start of a reference.'
-        : null);
+  const message = error ?? (notice ? NOTICES[notice] : null);
   return (
     <form
       role="search"

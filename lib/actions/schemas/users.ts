@@ -28,3 +28,4 @@ export const setActiveSchema = z.object({
   userId: z.uuid('Unknown user.'),
   active: z.enum(['true', 'false']).transform((v) => v === 'true'),
 });
+export const userIdSchema = z.object({ userId: z.uuid('Unknown user.') });

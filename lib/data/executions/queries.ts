@@ -12,7 +12,12 @@ import { listWhere } from '@/lib/executions/where';
 import { sealedExecutionIds } from '@/lib/qa/seal';
 import { readListWithTotal, readNeighbours, toListRow, type ExecutionListRow, type ListTotal } from './list';
 
-export type SearchNotice = 'expired' | 'too_short' | null;
+/**
+ * Why a search did not run as asked: its link expired, it was too short, the link is another
+ * user's (`not_yours`: opened elsewhere than the list, which adopts it), or adopting that link went
+ * over the user's search limit (`rate_limited`, set by the list page).
+ */
+export type SearchNotice = 'expired' | 'too_short' | 'not_yours' | 'rate_limited' | null;
 
 export interface ExecutionList {
   rows: ExecutionListRow[];
@@ -24,20 +29,20 @@ export interface ExecutionList {
   searchNotice: SearchNotice;
 }
 
-/** Resolves the list's search token to the words it filters on. */
-async function searchOf(p: ListParams) {
-  if (!p.st)
-    return { term: null, words: null, refPrefix: undefined, exactReference: undefined, notice: null as SearchNotice };
-  const term = await resolveSearchTerm(p.st);
-  if (!term)
-    return {
-      term: null,
-      words: null,
-      refPrefix: undefined,
-      exactReference: undefined,
-      notice: 'expired' as SearchNotice,
-    };
-  return { term, ...(await resolveSearch(term)) };
+/** Resolves the list's search token, for the user who saved it, to the words it filters on. */
+async function searchOf(p: ListParams, userId: string | undefined) {
+  const none = (notice: SearchNotice) => ({
+    term: null,
+    words: null,
+    refPrefix: undefined,
+    exactReference: undefined,
+    notice,
+  });
+  if (!p.st) return none(null);
+  const found = userId ? await resolveSearchTerm(p.st, userId) : 'foreign';
+  if (!found) return none('expired');
+  if (found === 'foreign') return none('not_yours');
+  return { term: found.term, ...(await resolveSearch(found.term)) };
 }
 
 /**
@@ -63,7 +68,7 @@ export async function resolveSearch(term: string, d: Db = db()) {
 
 /** The list's WHERE for a viewer (`userId`: whose "assigned to me" it is). */
 export async function listWhereOf(p: ListParams, userId?: string) {
-  const s = await searchOf(p);
+  const s = await searchOf(p, userId);
   return {
     where: listWhere(
       p,

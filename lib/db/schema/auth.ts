@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const roleEnum = pgEnum('role', ['analyst', 'manager', 'admin']);
 export const ROLES = roleEnum.enumValues;
@@ -55,7 +66,26 @@ export const userSessions = pgTable(
   (t) => [index('user_sessions_user_idx').on(t.userId)],
 );
 
-/** Failed sign-ins per key (an e-mail address or an IP), for slowing down and locking. */
+/**
+ * Calls refused to callers nobody knows (a bad API key, a session cookie that does not verify),
+ * counted per address and minute: one audit entry per address-minute, written once the minute is
+ * over (lib/auth/denied-calls.ts), instead of one per call in the append-only log.
+ */
+export const deniedCallCounts = pgTable(
+  'denied_call_counts',
+  {
+    ip: text('ip').notNull(),
+    minute: timestamp('minute', { withTimezone: true }).notNull(),
+    kind: text('kind').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ip, t.minute, t.kind] })],
+);
+
+/**
+ * Failed sign-ins per key (lib/auth/throttle.ts): an account from one address (locks that pair),
+ * an address (locks it), an account as a whole (slows it down, never locks it).
+ */
 export const loginThrottle = pgTable('login_throttle', {
   key: text('key').primaryKey(),
   failures: integer('failures').notNull().default(0),

@@ -1,16 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { createWebhookSchema } from '@/lib/actions/schemas/webhooks';
-import { consoleAddress, endpointUrlProblem } from '@/lib/webhooks/url';
+import { outboundPolicyFromEnv } from '@/lib/webhooks/outbound';
+import { endpointUrlProblem } from '@/lib/webhooks/url';
 
-/** Endpoint URLs an admin may not save: not http(s), the console itself, too long. */
-const self = consoleAddress({ PORT: '3000', HOST: '127.0.0.1', NEXTAUTH_URL: 'https://verdict.example.com' });
-const problem = (url: string) => endpointUrlProblem(url, self);
+/**
+ * Endpoint URLs an admin may not save: not http(s), the console itself, too long. Demo mode, so
+ * that loopback receivers are allowed (the outbound rules have their own file: outbound.test.ts).
+ */
+const policy = outboundPolicyFromEnv({
+  PORT: '3000',
+  HOST: '127.0.0.1',
+  NEXTAUTH_URL: 'https://verdict.example.com',
+  VERDICT_DEMO: '1',
+  WEBHOOK_ALLOWED_HOSTS: '10.0.0.0/8',
+});
+const problem = (url: string) => endpointUrlProblem(url, policy);
 
 describe('endpoint URLs', () => {
-  it('accepts http and https receivers elsewhere, loopback on another port included', () => {
+  it('accepts http and https receivers elsewhere, loopback on another port included (demo mode)', () => {
     for (const url of [
       'https://hooks.example.com/verdict',
-      'http://10.0.0.5:8080/in?x=1',
+      'http://10.0.0.5:8080/in?x=1', // allowed by WEBHOOK_ALLOWED_HOSTS
       'http://127.0.0.1:3341/hooks',
       'http://localhost:9000/',
     ])
@@ -32,6 +42,7 @@ describe('endpoint URLs', () => {
       'http://[::1]:3000/',
       'http://0.0.0.0:3000/',
       'http://verdict.example.com:3000/',
+      'http://[::ffff:127.0.0.1]:3000/',
     ])
       expect(problem(url), url).toMatch(/Verdict itself/);
   });

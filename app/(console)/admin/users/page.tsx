@@ -17,7 +17,7 @@ export default async function UsersPage() {
     <>
       <PageHeader
         title="Users"
-        description="Who may sign in to Verdict, and with which role. Deactivated users are signed out at once."
+        description="Who may sign in to Verdict, and with which role. Deactivated users are signed out at once. Five wrong passwords lock an account from that address only; unlock it here."
       />
       <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
         <Card className="self-start">
@@ -42,11 +42,29 @@ export default async function UsersPage() {
                     <div className="text-xs text-muted-fg">{u.email}</div>
                   </TD>
                   <TD className="capitalize">{u.role}</TD>
-                  <TD>{u.active ? <Badge tone="ok">Active</Badge> : <Badge tone="neutral">Deactivated</Badge>}</TD>
+                  <TD>
+                    <div className="flex flex-col items-start gap-1">
+                      {u.active ? <Badge tone="ok">Active</Badge> : <Badge tone="neutral">Deactivated</Badge>}
+                      {u.lockedAddresses > 0 ? (
+                        <Badge
+                          tone="warn"
+                          title="Too many wrong passwords from these addresses; other addresses still sign in."
+                        >
+                          Sign-in locked from {u.lockedAddresses} address{u.lockedAddresses === 1 ? '' : 'es'}
+                        </Badge>
+                      ) : null}
+                    </div>
+                  </TD>
                   <TD className="text-xs text-muted-fg">{formatDateTime(u.lastSignInAt)}</TD>
                   <TD className="text-right">
                     <UserRowActions
-                      user={{ id: u.id, email: u.email, role: u.role, active: u.active }}
+                      user={{
+                        id: u.id,
+                        email: u.email,
+                        role: u.role,
+                        active: u.active,
+                        lockedAddresses: u.lockedAddresses,
+                      }}
                       isSelf={u.id === me.id}
                     />
                   </TD>

@@ -10,6 +10,7 @@ import { EndpointStatus, lastAnswer } from '@/components/webhooks/endpoint-statu
 import { requireRole } from '@/lib/auth/guards';
 import { listWebhookEndpoints } from '@/lib/data/webhooks';
 import { formatDateTime, formatNumber } from '@/lib/format';
+import { describePolicy, outboundPolicyFromEnv } from '@/lib/webhooks/outbound';
 
 export const metadata: Metadata = { title: 'Webhooks' };
 
@@ -81,7 +82,7 @@ export default async function WebhooksPage() {
             <CardTitle>Add an endpoint</CardTitle>
           </CardHeader>
           <CardContent>
-            <CreateWebhookForm />
+            <CreateWebhookForm destinations={describePolicy(outboundPolicyFromEnv())} />
           </CardContent>
         </Card>
       </div>

@@ -8,7 +8,7 @@ import { getListFacets } from '@/lib/data/executions/facets';
 import { parseListParams, type RawSearchParams } from '@/lib/executions/list-params';
 import { getHiddenColumns } from '@/lib/data/executions/preferences';
 import { findExecutionJump, listExecutions } from '@/lib/data/executions/queries';
-import { saveSearchTerm, SearchRateLimited } from '@/lib/data/search-terms';
+import { adoptSearchTerm, saveSearchTerm, SearchRateLimited } from '@/lib/data/search-terms';
 import { listHref } from '@/lib/executions/list-params';
 
 export const metadata: Metadata = { title: 'Executions' };
@@ -28,6 +28,17 @@ export default async function ExecutionsPage({ searchParams }: { searchParams: P
       throw err;
     });
     redirect(listHref(st ? { ...params, st } : params));
+  }
+  // A search link saved by someone else runs as this user's own search: counted against their
+  // limit and audited under their name, with a token of their own (lib/data/search-terms.ts).
+  let refused = false;
+  if (params.st) {
+    const own = await adoptSearchTerm(user, params.st).catch((err) => {
+      if (err instanceof SearchRateLimited) return 'rate_limited' as const;
+      throw err;
+    });
+    if (own === 'rate_limited') refused = true;
+    else if (own && own !== params.st) redirect(listHref({ ...params, st: own }));
   }
   const [list, facets, hiddenColumns, queues, people, names] = await Promise.all([
     listExecutions(params, user.id),
@@ -52,7 +63,7 @@ export default async function ExecutionsPage({ searchParams }: { searchParams: P
         hiddenColumns={hiddenColumns}
         facets={facets}
         searchTerm={list.searchTerm}
-        searchNotice={list.searchNotice}
+        searchNotice={refused ? 'rate_limited' : list.searchNotice}
         role={user.role}
         caseWork={{
           queues: queues.map((q) => ({ id: q.id, name: q.name })),

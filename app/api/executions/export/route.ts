@@ -1,5 +1,5 @@
 import { inArray } from 'drizzle-orm';
-import { answeringOutages } from '@/lib/api/http';
+import { answeringOutages, problem } from '@/lib/api/http';
 import { audit } from '@/lib/audit';
 import { routeUser } from '@/lib/auth/guards';
 import { readListPage, toListRow } from '@/lib/data/executions/list';
@@ -65,7 +65,15 @@ export const GET = answeringOutages(async (req: Request) => {
     before: undefined,
     at: undefined,
   };
-  const where = ids.length ? inArray(executions.id, ids) : (await listWhereOf(params, user.id)).where;
+  const list = ids.length ? null : await listWhereOf(params, user.id);
+  // Another user's search link runs only as this user's own search, through the list (which adopts it).
+  if (list?.search.notice === 'not_yours')
+    return problem(
+      400,
+      'Bad request',
+      'This search link was saved by another user: open it on the list first, where it runs as your own search.',
+    );
+  const where = list ? list.where : inArray(executions.id, ids);
 
   await audit({
     action: 'executions.export',
