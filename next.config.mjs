@@ -39,6 +39,14 @@ const nextConfig = {
     'pg',
     'bcryptjs',
     'pdfkit',
+    // One copy per process, shared with the console server (plain Node): the metrics registry,
+    // the logger and the tracer provider are process-wide (lib/telemetry, lib/log.ts).
+    'prom-client',
+    'pino',
+    '@opentelemetry/api',
+    '@opentelemetry/sdk-trace-node',
+    '@opentelemetry/exporter-trace-otlp-http',
+    '@opentelemetry/resources',
   ],
   experimental: {
     // forbidden() renders app/forbidden.tsx with status 403.

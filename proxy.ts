@@ -39,10 +39,10 @@ function withHeaders(req: NextRequest) {
 
 export default async function proxy(req: NextRequest) {
   const path = req.nextUrl.pathname;
-  // Machine routes answer 401 themselves instead of redirecting to a page, and set their own
+  // Machine routes (the API, /metrics) answer 401 themselves instead of redirecting to a page, and set their own
   // headers (the image proxy's sandbox policy and `private` cache header): a page policy set
   // here would replace them. Next marks their dynamic responses uncacheable by itself.
-  if (path.startsWith('/api/')) return NextResponse.next();
+  if (path.startsWith('/api/') || path === '/metrics') return NextResponse.next();
   const open = PUBLIC_PAGES.some((p) => path === p || path.startsWith(`${p}/`));
   if (!open) {
     const token = await getToken({ req, secret: process.env.NEXTAUTH_SECRET }).catch(() => null);

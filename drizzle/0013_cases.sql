@@ -119,7 +119,7 @@ CREATE TRIGGER case_events_no_update BEFORE UPDATE ON case_events
 CREATE TRIGGER case_notes_no_update BEFORE UPDATE ON case_notes
   FOR EACH ROW EXECUTE FUNCTION case_history_append_only();
 --> statement-breakpoint
--- Default queues of a fresh install (the WARNING band starts at 31, REJECTED at 71: lib/review/risk.ts).
+-- Default queues of a fresh install (the WARNING band starts at 31, REJECTED at 71: lib/executions/risk.ts).
 INSERT INTO case_queues (name, priority, sla_hours, definition, kind, min_role, sort_order) VALUES
   ('Escalations', 10, 8, '', 'escalation', 'manager', 0),
   ('Rejected to confirm', 20, 24, 'decision=REJECTED', 'filter', 'analyst', 1),

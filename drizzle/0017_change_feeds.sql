@@ -26,7 +26,7 @@ CREATE INDEX "case_changes_feed_idx" ON "case_changes" USING btree ("txid","id")
 CREATE INDEX "executions_change_idx" ON "executions" USING btree ("change_txid","id");--> statement-breakpoint
 CREATE INDEX "feedback_submissions_change_idx" ON "feedback_submissions" USING btree ("change_txid","id");--> statement-breakpoint
 -- The read API's execution and feedback feeds order rows by the transaction that last changed
--- them (lib/data/change-feed.ts). Whatever code path moves updated_at, this moves change_txid with
+-- them (lib/db/change-feed.ts). Whatever code path moves updated_at, this moves change_txid with
 -- it; inserts take the column default.
 CREATE OR REPLACE FUNCTION set_change_txid() RETURNS trigger AS $$
 BEGIN

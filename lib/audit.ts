@@ -1,5 +1,5 @@
 import 'server-only';
-import { sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { db } from '@/lib/db/client';
 import { auditLog, auditOutcomeEnum } from '@/lib/db/schema';
 import { currentIp } from '@/lib/request';
@@ -55,4 +55,14 @@ export async function auditSelectSql(
     select ${entry.action}, ${entry.actor?.id ?? null}::uuid, ${entry.actor?.email ?? null}, ${entry.targetType ?? null},
       ${entry.targetId}, ${entry.outcome ?? 'success'}::${sql.identifier(auditOutcomeEnum.enumName)}, ${ip}, ${entry.details}
     from ${entry.from}`;
+}
+
+/** The audit trail of one record (an execution's reads, reveals, feedback...). */
+export async function listAuditForTarget(targetType: string, targetId: string, limit = 100) {
+  return db()
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.targetType, targetType), eq(auditLog.targetId, targetId)))
+    .orderBy(desc(auditLog.id))
+    .limit(limit);
 }

@@ -3,7 +3,7 @@ import { BlockList, isIP } from 'node:net';
 /**
  * A list of source IPs and CIDR ranges (IPv4 and IPv6), e.g. `203.0.113.7, 198.51.100.0/24, 2001:db8::/32`.
  * The service publishes its callback IPs per region and changes them over time (service-facts),
- * so the list is configuration, not code. Pure: used by lib/env.ts to refuse a bad value at start-up.
+ * so the list is configuration, not code. Pure: used by lib/env/index.ts to refuse a bad value at start-up.
  */
 export interface IpAllowlist {
   /** The entries as written (for messages). */

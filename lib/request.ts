@@ -1,8 +1,8 @@
 import 'server-only';
 import { headers } from 'next/headers';
-import { clientIpFrom, normalizeIp } from '@/lib/edge/client-address';
+import { clientIpFrom } from '@/lib/edge/client-address';
 
-export { clientIpFrom, normalizeIp };
+export { clientIpFrom };
 
 /** The client IP of the current request, or null outside a request. */
 export async function currentIp(): Promise<string | null> {

@@ -86,6 +86,10 @@ async function main() {
         `${r.anchor ? `, the last entry tied to the checkpoint at position ${r.anchor.seq} (signed ${r.anchor.signedAt})` : ''}; ` +
         `exported by ${m.exportedBy.email} at ${m.exportedAt}.`,
     );
+    if (m.withheld)
+      console.log(
+        `${m.withheld.count} entries are given by content hash only (positions ${m.withheld.positions.join(', ')}): ${m.withheld.why}. The chain runs through them; their text is in an export by someone for whom the review is not blind, or after it is decided.`,
+      );
     return;
   }
   if (cmd === 'public-key') {

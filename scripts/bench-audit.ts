@@ -4,8 +4,10 @@
  * Seeds a dedicated database `verdict_bench_audit` on the local Postgres (TEST_DATABASE_URL's
  * server, else postgres://postgres@127.0.0.1:5432) with N chained entries in one set-based
  * statement (the chain folded by the migration's own aggregate), signs a checkpoint, then:
- * - times `verifyChain` over the whole chain (what `npm run audit -- verify` runs), against a
- *   naive verifier that reads one entry per query (timed on a sample and scaled, said so);
+ * - times `verifyChain` over the whole chain (what `npm run audit -- verify` runs), against the
+ *   fair baseline in the same run over the same entries: one ordered scan through a server-side
+ *   cursor, each entry hashed in JavaScript (what a competent engineer writes first); both must
+ *   find the chain whole, with the same number of entries and the same head hash;
  * - times appends with 1, 4 and 8 concurrent writers on their own connections, p50 / p95, in
  *   today's design (inserts take no lock; the sealer runs every second meanwhile, as the worker's
  *   does) against the former head-lock trigger built in a scratch schema of the same database
@@ -15,8 +17,12 @@
  * - times the sealer on a backlog, and checks that the whole chain still verifies afterwards.
  *
  * Options: --entries=N (default 1,000,000), --appends=N (transactions per writer, default 1,000),
- * --writers=1,4,8, --naive-sample=N (default 10,000), --keep (reuse a seeded database),
- * --appends-only (with --keep: time the appends alone, for a rerun when the machine is quieter).
+ * --writers=1,4,8, --keep (reuse a seeded database), --appends-only (with --keep: time the appends
+ * alone, for a rerun when the machine is quieter), --verify-only (the verifiers alone).
+ *
+ * The checks (chain whole for both verifiers, same entries, whole again after the appends) decide
+ * the exit code. `--break=tamper` edits one entry's details before verifying (and restores it
+ * afterwards), so the verifiers must report the chain broken and the run exits 1.
  */
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
@@ -26,6 +32,7 @@ import { CANONICAL_AT_SQL, entryHash, GENESIS_HASH } from '@/lib/evidence/chain'
 import { sealAuditLog } from '@/lib/evidence/seal';
 import { signCheckpoint, signingKeyFrom } from '@/lib/evidence/signing';
 import { verifyChain } from '@/lib/evidence/verify';
+import { benchDatabaseName, benchServerUrl, breakOption, Checks } from './bench/verdict';
 import {
   appendRun,
   createCallerTable,
@@ -39,22 +46,19 @@ const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith
 const ENTRIES = Number(arg('entries', '1000000'));
 const APPENDS = Number(arg('appends', '1000'));
 const WRITERS = arg('writers', '1,4,8').split(',').map(Number);
-const NAIVE_SAMPLE = Number(arg('naive-sample', '10000'));
 const KEEP = process.argv.includes('--keep');
 const APPENDS_ONLY = process.argv.includes('--appends-only');
-const DB_NAME = 'verdict_bench_audit';
+const VERIFY_ONLY = process.argv.includes('--verify-only');
+const DB_NAME = benchDatabaseName('audit');
+const BREAK = breakOption(['tamper'] as const);
+const checks = new Checks('[bench:audit] ');
 // A fixed key: the benchmark's checkpoints mean nothing outside its own database.
 const KEY = signingKeyFrom('42'.repeat(32));
 
 const log = (s: string) => console.log(`[bench:audit] ${s}`);
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-function serverUrl(): URL {
-  const u = new URL(process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
-  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(u.hostname))
-    throw new Error(`refusing a non-local server: ${u.hostname}`);
-  return u;
-}
+const serverUrl = benchServerUrl;
 
 async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
   const c = new Client({ connectionString: serverUrl().toString() });
@@ -114,35 +118,66 @@ async function seed(db: Db) {
   );
 }
 
-/** The naive verifier: one query per entry, in order. */
-async function naiveVerify(db: Db, n: number): Promise<number> {
+/**
+ * The fair baseline verifier: one ordered scan of the chain through a server-side cursor, each
+ * entry hashed in JavaScript with the chain's own function, no checkpoint signatures.
+ */
+async function scanVerify(url: string): Promise<{ ok: boolean; entries: number; head: string; ms: number }> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
   const t0 = performance.now();
   let prev = GENESIS_HASH;
-  for (let seq = 1; seq <= n; seq++) {
-    const r = await db.$client.query(
-      `select seq::text, ${CANONICAL_AT_SQL} as at, actor_id::text, actor_email, action, target_type, target_id,
-        outcome::text, ip, details::text, prev_hash, hash from audit_log where seq = $1`,
-      [seq],
+  let entries = 0;
+  let ok = true;
+  try {
+    await c.query('begin isolation level repeatable read');
+    await c.query(
+      `declare chain no scroll cursor for select a.seq::text, ${CANONICAL_AT_SQL} as at, actor_id::text, actor_email,
+        action, target_type, target_id, outcome::text, ip, details::text, prev_hash, hash
+       from audit_log a where a.seq is not null order by a.seq`,
     );
-    const x = r.rows[0];
-    const ok =
-      x.prev_hash === prev &&
-      entryHash(prev, {
-        seq: x.seq,
-        at: x.at,
-        actorId: x.actor_id,
-        actorEmail: x.actor_email,
-        action: x.action,
-        targetType: x.target_type,
-        targetId: x.target_id,
-        outcome: x.outcome,
-        ip: x.ip,
-        details: x.details,
-      }) === x.hash;
-    if (!ok) throw new Error(`naive verifier: entry ${seq} does not match`);
-    prev = x.hash;
+    for (;;) {
+      const { rows } = await c.query('fetch 20000 from chain');
+      if (!rows.length) break;
+      for (const x of rows) {
+        const hash = entryHash(prev, {
+          seq: x.seq,
+          at: x.at,
+          actorId: x.actor_id,
+          actorEmail: x.actor_email,
+          action: x.action,
+          targetType: x.target_type,
+          targetId: x.target_id,
+          outcome: x.outcome,
+          ip: x.ip,
+          details: x.details,
+        });
+        if (ok && (x.prev_hash !== prev || hash !== x.hash || Number(x.seq) !== entries + 1)) ok = false;
+        prev = x.hash;
+        entries++;
+      }
+    }
+    await c.query('commit');
+  } finally {
+    await c.end();
   }
-  return performance.now() - t0;
+  return { ok, entries, head: prev, ms: performance.now() - t0 };
+}
+
+/** `--break=tamper`: one entry in the middle edited behind the append-only trigger; undo() puts it back. */
+async function tamper(url: string) {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  const seq = Math.max(1, Math.floor(ENTRIES / 2));
+  const [{ details }] = (await c.query('select details::text from audit_log where seq = $1', [seq])).rows;
+  const write = (v: string | null) =>
+    c.query(
+      `begin; set local session_replication_role = replica;
+       update audit_log set details = ${v === null ? 'null' : `'${v.replace(/'/g, "''")}'::jsonb`} where seq = ${seq}; commit`,
+    );
+  await write(JSON.stringify({ tampered: true }));
+  log(`--break=tamper: entry ${seq}'s details edited`);
+  return { undo: () => write(details).finally(() => c.end()) };
 }
 
 async function main() {
@@ -173,20 +208,35 @@ async function main() {
   log(`load average before timing: ${await load()}`);
 
   if (!APPENDS_ONLY) {
+    const broken = BREAK === 'tamper' ? await tamper(url.toString()) : null;
     // Verify: the real verifier over the whole chain, with the checkpoint's signature.
     const v = await verifyChain(db, { key: KEY });
-    if (!v.ok) throw new Error(`the seeded chain does not verify: ${JSON.stringify(v.failure)}`);
     log(
       `verify: ${v.entries.toLocaleString('en')} entries, ${v.checkpoints} checkpoint, ${secs(v.ms)} ` +
         `(${Math.round(v.entries / (v.ms / 1000)).toLocaleString('en')} entries/s; target < 60 s for 1,000,000)`,
     );
-    const sample = Math.min(NAIVE_SAMPLE, v.entries);
-    const naiveMs = await naiveVerify(db, sample);
-    const naiveScaled = (naiveMs / sample) * v.entries;
+    const scan = await scanVerify(url.toString());
     log(
-      `naive verify (one query per entry): ${sample.toLocaleString('en')} entries in ${secs(naiveMs)}, ` +
-        `scaled to ${v.entries.toLocaleString('en')}: ${secs(naiveScaled)}; batched verifier ${(naiveScaled / v.ms).toFixed(1)}x faster`,
+      `baseline, one ordered scan hashed in JavaScript: ${scan.entries.toLocaleString('en')} entries in ${secs(scan.ms)} ` +
+        `(${Math.round(scan.entries / (scan.ms / 1000)).toLocaleString('en')} entries/s)`,
     );
+    log(
+      `ratio, verify of the same ${scan.entries.toLocaleString('en')} entries: ${(scan.ms / v.ms).toFixed(2)}x the baseline's speed`,
+    );
+    await broken?.undo();
+    checks.check('verifyChain finds the chain whole', v.ok, v.failure ? JSON.stringify(v.failure) : '');
+    checks.check('the scan finds the chain whole', scan.ok);
+    checks.check(
+      'both verifiers read the same entries',
+      scan.entries === v.entries + v.unsealed || scan.entries === v.entries,
+      `${v.entries} and ${scan.entries}`,
+    );
+  }
+  if (VERIFY_ONLY || !checks.ok) {
+    await db.$client.end();
+    if (!KEEP) await admin((c) => c.query(`drop database if exists ${DB_NAME} with (force)`));
+    checks.finish();
+    return;
   }
 
   // Appends: today's design against the former head-lock trigger, in the same database and run.
@@ -257,9 +307,10 @@ async function main() {
     `after the appends: ${after.ok ? 'the chain verifies' : `NOT VERIFIED: ${JSON.stringify(after.failure)}`} ` +
       `(${after.entries.toLocaleString('en')} entries, ${secs(after.ms)}); load average ${await load()}`,
   );
+  checks.check('the chain verifies after the appends and the sealer', after.ok);
   await db.$client.end();
   if (!KEEP) await admin((c) => c.query(`drop database if exists ${DB_NAME} with (force)`));
-  if (!after.ok) process.exit(1);
+  checks.finish();
 }
 
 main().catch((err) => {

@@ -13,10 +13,17 @@
  *    second, against the same walk by (updated_at, id) keyset in the same run.
  * 3. An idle poll (the kept cursor, nothing new): p50 / p95 against the baseline's.
  *
+ * Checked while measured (exit 1 when wrong): the feed saw every updated execution (none lost),
+ * its whole walk holds every execution exactly once (none lost, none doubled), and so does the
+ * baseline's walk at rest. `--break=lose` makes the feed's reader drop the first row of each page,
+ * so that the checks fail. The baseline losing rows under concurrent writes is what it shows, not
+ * a failure.
+ *
  * The server comes from BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local
  * postgres://postgres@127.0.0.1:5432/postgres; only a local server is accepted.
  */
 import { Client } from 'pg';
+import { benchServerUrl, breakOption, Checks, spread } from './bench/verdict';
 
 const argv = process.argv.slice(2);
 const option = (name: string) => {
@@ -28,22 +35,18 @@ const WRITERS = Number(option('writers') ?? 4);
 const SECONDS = Number(option('seconds') ?? 15);
 const LIMIT = Number(option('limit') ?? 500);
 const BATCH = 50;
+const BREAK = breakOption(['lose'] as const);
+const checks = new Checks();
+/** Rows of a page the reader keeps: all, or all but the first under --break=lose. */
+const kept = <T>(rows: T[]) => (BREAK === 'lose' ? rows.slice(1) : rows);
 
 function dbUrl(): string {
-  const u = new URL(
-    process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-  );
-  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(u.hostname))
-    throw new Error(`The benchmark only runs against a local server, not ${u.hostname}`);
+  const u = benchServerUrl();
   if (!DB_NAME) throw new Error('Name the seeded database: --db <name>');
   u.pathname = `/${DB_NAME}`;
   return u.toString();
 }
 
-function pct(samples: number[], p: number) {
-  const s = [...samples].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
-}
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
 
@@ -75,7 +78,7 @@ async function naivePage(c: Client, after: TimePosition | null, limit: number) {
 async function main() {
   process.env.DATABASE_URL = dbUrl();
   const { runMigrations } = await import('@/lib/db/migrate');
-  const { listExecutionChanges } = await import('@/lib/data/executions/changes');
+  const { listExecutionChanges } = await import('@/lib/executions/changes');
   type Pos = NonNullable<Awaited<ReturnType<typeof listExecutionChanges>>['next']>;
   await runMigrations(process.env.DATABASE_URL);
   const naive = new Client({ connectionString: process.env.DATABASE_URL });
@@ -122,7 +125,7 @@ async function main() {
   const readFeed = async () => {
     for (;;) {
       const p = await listExecutionChanges({ after: feedAt ?? undefined, limit: LIMIT });
-      for (const x of p.items) seenFeed.add(x.id);
+      for (const x of kept(p.items)) seenFeed.add(x.id);
       feedAt = p.next;
       if (!p.hasMore) return;
     }
@@ -158,30 +161,37 @@ async function main() {
   );
   console.log(`  never seen by the feed (transaction id, horizon): ${missed(seenFeed)}`);
   console.log(`  never seen by the baseline (updated_at keyset):   ${missed(seenNaive)}`);
+  checks.check(
+    'the feed saw every execution updated while it read',
+    missed(seenFeed) === 0,
+    `${missed(seenFeed)} lost`,
+  );
 
   // 2. A walk of the whole feed, page by page, against the baseline's walk.
-  const walk = async (page: (after: unknown) => Promise<{ n: number; next: unknown; hasMore: boolean }>) => {
+  const walk = async (page: (after: unknown) => Promise<{ ids: string[]; next: unknown; hasMore: boolean }>) => {
     const lat: number[] = [];
     let after: unknown = null;
     let rows = 0;
+    const ids = new Set<string>();
     const t0 = performance.now();
     for (;;) {
       const t = performance.now();
       const p = await page(after);
       lat.push(performance.now() - t);
-      rows += p.n;
+      rows += p.ids.length;
+      for (const id of p.ids) ids.add(id);
       after = p.next;
       if (!p.hasMore) break;
     }
-    return { p50: pct(lat, 50), p95: pct(lat, 95), rows, perSec: rows / ((performance.now() - t0) / 1000) };
+    return { ...spread(lat), rows, distinct: ids.size, perSec: rows / ((performance.now() - t0) / 1000) };
   };
   const feedWalk = await walk(async (after) => {
     const p = await listExecutionChanges({ after: (after as Pos | null) ?? undefined, limit: LIMIT });
-    return { n: p.items.length, next: p.next, hasMore: p.hasMore };
+    return { ids: kept(p.items).map((x) => x.id), next: p.next, hasMore: p.hasMore };
   });
   const naiveWalk = await walk(async (after) => {
     const p = await naivePage(naive, after as TimePosition | null, LIMIT);
-    return { n: p.ids.length, next: p.next, hasMore: p.hasMore };
+    return { ids: p.ids, next: p.next, hasMore: p.hasMore };
   });
   const line = (label: string, w: typeof feedWalk) =>
     `  ${label}: page p50 ${ms(w.p50)}, p95 ${ms(w.p95)}; ${w.rows.toLocaleString('en')} rows at ${Math.round(w.perSec).toLocaleString('en')}/s`;
@@ -189,6 +199,16 @@ async function main() {
   console.log(line('feed    ', feedWalk));
   console.log(line('baseline', naiveWalk));
   console.log(`  ratio p95 feed / baseline: ${(feedWalk.p95 / naiveWalk.p95).toFixed(2)}x`);
+  const now = Number((await naive.query('select count(*)::int as n from executions')).rows[0].n);
+  for (const [name, w] of [
+    ['the feed', feedWalk],
+    ['the baseline', naiveWalk],
+  ] as const)
+    checks.check(
+      `${name}'s walk holds every execution exactly once`,
+      w.rows === now && w.distinct === now,
+      `${w.rows.toLocaleString('en')} rows, ${w.distinct.toLocaleString('en')} distinct, of ${now.toLocaleString('en')}`,
+    );
 
   // 3. The idle poll of an integration that is up to date.
   const idle = async (f: () => Promise<unknown>) => {
@@ -198,7 +218,7 @@ async function main() {
       await f();
       lat.push(performance.now() - t);
     }
-    return { p50: pct(lat, 50), p95: pct(lat, 95) };
+    return spread(lat);
   };
   const feedIdle = await idle(() => listExecutionChanges({ after: feedAt ?? undefined, limit: LIMIT }));
   const naiveIdle = await idle(() => naivePage(naive, naiveAt, LIMIT));
@@ -207,7 +227,7 @@ async function main() {
       `baseline p50 ${ms(naiveIdle.p50)}, p95 ${ms(naiveIdle.p95)}; ratio p95 ${(feedIdle.p95 / naiveIdle.p95).toFixed(2)}x`,
   );
   await naive.end();
-  process.exit(0);
+  process.exit(checks.finish());
 }
 
 void main().catch((err) => {

@@ -5,11 +5,18 @@
  * filter, sort and search combinations and deep pages, against OFFSET paging with an exact
  * count(*) measured in the same run. Prints p50/p95 per scenario and the ratio.
  *
+ * Checked while measured (exit 1 when wrong): the keyset page holds the same rows, in the same
+ * order, as the OFFSET page at the same depth; an exact total equals count(*); an "about N"
+ * estimate is within ESTIMATE_BOUND times the exact count either way (its error is printed per
+ * scenario). `--break=estimate` multiplies every estimate by 1,000 and `--break=keyset` reads
+ * the deep pages one row off, so that the checks fail.
+ *
  *   npm run bench:list                      # 1,000,000 rows, database dropped afterwards
  *   npm run bench:list -- --rows 200000     # smaller
  *   npm run bench:list -- --keep            # keep the database (its name is printed)
  *   npm run bench:list -- --reuse <db>      # measure an already seeded database
  *   npm run bench:list -- --serve           # also time GET /executions on the production build
+ *   npm run bench:list -- --break=estimate  # show that the estimate check fails (exit 1)
  *
  * The database server comes from BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local
  * postgres://postgres@127.0.0.1:5432/postgres; only a local server is accepted.
@@ -17,14 +24,8 @@
 import { spawn } from 'node:child_process';
 import { sql, type SQL } from 'drizzle-orm';
 import { Client } from 'pg';
-import {
-  decodeCursor,
-  encodeCursor,
-  LIST_COLUMNS,
-  readListWithTotal,
-  type ListRowRaw,
-} from '@/lib/data/executions/list';
-import { resolveSearch } from '@/lib/data/executions/queries';
+import { decodeCursor, encodeCursor, LIST_COLUMNS, readListWithTotal, type ListRowRaw } from '@/lib/executions/list';
+import { resolveSearch } from '@/lib/executions/queries';
 import { listWhere } from '@/lib/executions/where';
 import { createDb, type Db } from '@/lib/db/client';
 import { executions } from '@/lib/db/schema';
@@ -32,6 +33,7 @@ import { runMigrations } from '@/lib/db/migrate';
 import { DEFAULT_LIST_PARAMS, type ListParams } from '@/lib/executions/list-params';
 import { measureJsBudget } from './js-budget';
 import { seed } from './bench/seed';
+import { benchDatabaseName, benchServerUrl, breakOption, Checks, timeIt } from './bench/verdict';
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.includes(`--${name}`);
@@ -42,16 +44,15 @@ const option = (name: string) => {
 const ROWS = Number(option('rows') ?? 1_000_000);
 const ITER = Number(option('iterations') ?? 40);
 const TARGET_P95_MS = 25;
+/**
+ * How far "about N" may be off, as a factor either way. The planner multiplies the selectivities
+ * of filters it takes for independent, so a combination of correlated filters can be off by a few
+ * times; beyond ten times the label misleads (a "10,000+" that is really 100,000+).
+ */
+const ESTIMATE_BOUND = 10;
+const BREAK = breakOption(['estimate', 'keyset'] as const);
+const checks = new Checks();
 const log = (s: string) => console.log(s);
-
-function serverUrl(): URL {
-  const u = new URL(
-    process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
-  );
-  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(u.hostname))
-    throw new Error(`The benchmark only runs against a local server, not ${u.hostname}`);
-  return u;
-}
 
 async function admin(base: URL, q: string) {
   const c = new Client({ connectionString: base.toString() });
@@ -67,22 +68,6 @@ async function admin(base: URL, q: string) {
 // Measuring
 // ---------------------------------------------------------------------------------------------
 
-function pct(samples: number[], p: number) {
-  const s = [...samples].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-}
-
-async function timeIt(fn: () => Promise<unknown>, n: number, warm = 3) {
-  for (let i = 0; i < warm; i++) await fn();
-  const t: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const s = performance.now();
-    await fn();
-    t.push(performance.now() - s);
-  }
-  return { p50: pct(t, 50), p95: pct(t, 95) };
-}
-
 interface Scenario {
   name: string;
   params: Partial<ListParams>;
@@ -95,14 +80,16 @@ const SORT_SQL: Record<ListParams['sort'], string> = {
   created: 'created_at',
   completed: 'completed_at',
   risk: 'risk_score',
+  // The OFFSET baseline of a due sort reads the same per-row due time the list does.
+  due: "(select due_at from cases where cases.execution_id = executions.id and cases.state <> 'resolved')",
 };
 
 async function main() {
-  const base = serverUrl();
+  const base = benchServerUrl();
   let dbName = option('reuse');
   const created = !dbName;
   if (!dbName) {
-    dbName = `verdict_bench_${Date.now().toString(36)}`;
+    dbName = benchDatabaseName(`list_${Date.now().toString(36)}`);
     log(`Creating database ${dbName} on ${base.host}`);
     await admin(base, `create database "${dbName}"`);
   }
@@ -131,6 +118,7 @@ async function main() {
   } finally {
     await drop();
   }
+  checks.finish();
   const budget = measureJsBudget();
   if (budget)
     log(
@@ -250,17 +238,38 @@ async function measure(d: Db) {
           riskScore: (raw.risk_score as number | null) ?? null,
         };
         cursor = encodeCursor(p.sort, fixed);
+        if (BREAK === 'keyset') {
+          // One row off: the cursor of the row at the depth itself, so the page starts a row late.
+          const off = await one<Record<string, unknown>>(
+            sql`select id, created_at, completed_at, risk_score from ${executions}${where ? sql` where ${where}` : sql``} order by ${sql.raw(`${col} ${dir} nulls last, id ${dir}`)} offset ${s.depth} limit 1`,
+          );
+          if (off)
+            cursor = encodeCursor(p.sort, {
+              id: String(off.id),
+              createdAt: new Date(off.created_at as string),
+              completedAt: off.completed_at ? new Date(off.completed_at as string) : null,
+              riskScore: (off.risk_score as number | null) ?? null,
+            });
+        }
         if (!decodeCursor(p.sort, cursor)) throw new Error('bad cursor');
       }
+    }
+    if (s.depth && !cursor) {
+      log(`${s.name.padEnd(42)} skipped: fewer than ${s.depth.toLocaleString('en-US')} matching rows at this size`);
+      continue;
     }
     const pp = { ...p, after: cursor };
     let rowsOnPage = 0;
     let totalLabel = '';
+    let keysetIds: string[] = [];
+    let shown: Awaited<ReturnType<typeof readListWithTotal>>['total'] | null = null;
     const keyset = await timeIt(async () => {
       // As the page does: the page and, beside it, its total (free when everything fits on one page).
       const { page, total: t } = await readListWithTotal(pp, where, d);
       rowsOnPage = page.rows.length;
-      totalLabel = t.exact ? `${t.count}` : `~${t.estimate}`;
+      keysetIds = page.rows.map((r) => String(r.id));
+      shown = t.exact || BREAK !== 'estimate' ? t : { exact: false, estimate: t.estimate * 1000 };
+      totalLabel = shown.exact ? `${shown.count}` : `~${shown.estimate}`;
     }, ITER);
     const col = SORT_SQL[p.sort];
     const dir = p.dir === 'asc' ? 'asc' : 'desc';
@@ -284,6 +293,29 @@ async function measure(d: Db) {
           baselineRuns,
           1,
         );
+    // The checks, outside the timing: the OFFSET page's rows and the exact count.
+    const offsetIds = (
+      await d.execute<{ id: string }>(
+        sql`select id from ${executions}${w} order by ${sql.raw(`${col} ${dir} nulls last, id ${dir}`)} offset ${s.depth ?? 0} limit ${p.size}`,
+      )
+    ).rows.map((r) => String(r.id));
+    checks.check(
+      `${s.name}: keyset page = OFFSET page`,
+      keysetIds.join() === offsetIds.join(),
+      `${keysetIds.length} and ${offsetIds.length} rows${keysetIds.join() === offsetIds.join() ? ', same ids in the same order' : ', different'}`,
+    );
+    const exact = (await one<{ n: number }>(sql`select count(*)::int as n from ${executions}${w}`)).n;
+    const t = shown as Awaited<ReturnType<typeof readListWithTotal>>['total'] | null;
+    if (t?.exact) checks.check(`${s.name}: exact total = count(*)`, t.count === exact, `${t.count} and ${exact}`);
+    else if (t) {
+      const off = Math.max(t.estimate, 1) / Math.max(exact, 1);
+      const factor = Math.max(off, 1 / off);
+      checks.check(
+        `${s.name}: estimate within ${ESTIMATE_BOUND}x`,
+        factor <= ESTIMATE_BOUND,
+        `about ${t.estimate.toLocaleString('en-US')} for ${exact.toLocaleString('en-US')}: ${off >= 1 ? `${off.toFixed(2)}x over` : `${(1 / off).toFixed(2)}x under`}`,
+      );
+    }
     worst = Math.max(worst, keyset.p95);
     if (keyset.p95 > TARGET_P95_MS) failures.push(s.name);
     log(

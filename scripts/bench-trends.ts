@@ -12,15 +12,20 @@
  * --raw-runs=N (raw runs per scenario, default 5; 0 skips them), --breakdown (each rollup query's
  * median time per scenario, the queries run one after another), --only=N,M (scenario numbers, 1-based),
  * --no-rebuild (keep the kept database's rollup as it is).
+ *
+ * Checked for every scenario (exit 1 when wrong): the page's data from the rollup equals the same
+ * data from the raw rows. `--break=rollup` drops the last 10 days' rejections from the
+ * rollup before the scenarios are timed (every scope), so that every scenario's check fails.
  */
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { createDb, type Db } from '@/lib/db/client';
 import { runMigrations } from '@/lib/db/migrate';
-import { getTrendsData, type TrendsSource } from '@/lib/data/trends';
+import { getTrendsData, type TrendsSource } from '@/lib/trends/queries';
 import { addDays, bucketsOf, isoDay, resolveTrendsFilters } from '@/lib/trends/shared';
 import { rebuildRollup, ROLLUP_TABLE_LIST } from '@/lib/sync/rollup';
 import { measureUpkeep } from './bench/rollup-upkeep';
+import { benchDatabaseName, benchServerUrl, breakOption, Checks, pct as percentile } from './bench/verdict';
 
 const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def;
 const flag = (name: string) => process.argv.includes(`--${name}`);
@@ -28,14 +33,11 @@ const EXECUTIONS = Number(arg('executions', '1000000'));
 const RUNS = Number(arg('runs', '20'));
 const RAW_RUNS = Number(arg('raw-runs', '5'));
 const ONLY = process.argv.some((a) => a.startsWith('--only=')) ? arg('only', '').split(',').map(Number) : null;
-const DB_NAME = 'verdict_bench_trends';
+const DB_NAME = benchDatabaseName('trends');
+const BREAK = breakOption(['rollup'] as const);
+const checks = new Checks('[bench:trends] ');
 
-function serverUrl(): URL {
-  const u = new URL(process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
-  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(u.hostname))
-    throw new Error(`refusing a non-local server: ${u.hostname}`);
-  return u;
-}
+const serverUrl = benchServerUrl;
 
 async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
   const c = new Client({ connectionString: serverUrl().toString() });
@@ -188,10 +190,8 @@ async function seed(c: Client, n: number) {
   log(`  indexes and analyze: ${secs(t2)}`);
 }
 
-function pct(xs: number[], p: number) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)];
-}
+/** The shared percentile, with p as a fraction as this file writes it. */
+const pct = (xs: number[], p: number) => percentile(xs, p * 100);
 
 async function time(db: Db, f: ReturnType<typeof resolveTrendsFilters>, source: TrendsSource, runs: number) {
   if (runs <= 0) return { p50: NaN, p95: NaN };
@@ -248,6 +248,14 @@ async function main() {
       `  baseline, one call per execution in one transaction: ${way(u.naive)}; ${(u.naive.cpu / u.page.cpu).toFixed(1)}x the CPU of a page's, ${(u.naive.cpu / u.alone.cpu).toFixed(1)}x alone`,
     );
 
+    if (BREAK === 'rollup') {
+      // After the upkeep measurement, which writes rollup rows of its own.
+      const gone = await c.query(
+        `delete from trend_decisions where decision_type = 'REJECTED' and day >= current_date - 10`,
+      );
+      log(`--break=rollup: ${gone.rowCount} rollup rows of the last 10 days' rejections dropped`);
+    }
+
     const today = isoDay(new Date());
     const scenarios: Array<[string, Record<string, string>]> = [
       ['30 days by day (default)', { range: '30' }],
@@ -289,18 +297,16 @@ async function main() {
           `    ${med.map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')} (sum ${med.reduce((a, [, v]) => a + v, 0).toFixed(1)})`,
         );
       }
-      if (name.startsWith('30 days')) {
-        // The numbers must be the same whichever way they are computed.
-        const [a, b] = await Promise.all([
-          getTrendsData(f, { database: db }),
-          getTrendsData(f, { source: 'raw', database: db }),
-        ]);
-        if (JSON.stringify({ ...a, asOf: null }) !== JSON.stringify({ ...b, asOf: null }))
-          throw new Error('rollup and raw rows disagree');
-        log(
-          `  checked: rollup equals raw (${a.kpis.current.executions.toLocaleString('en-US')} executions, ${bucketsOf(f).length} buckets, ${a.alerts.length} alerts; wave on ${addDays(today, -40)}).`,
-        );
-      }
+      // The numbers must be the same whichever way they are computed, in every scenario.
+      const [a, b] = await Promise.all([
+        getTrendsData(f, { database: db }),
+        getTrendsData(f, { source: 'raw', database: db }),
+      ]);
+      checks.check(
+        `${name}: rollup = raw rows`,
+        JSON.stringify({ ...a, asOf: null }) === JSON.stringify({ ...b, asOf: null }),
+        `${a.kpis.current.executions.toLocaleString('en-US')} and ${b.kpis.current.executions.toLocaleString('en-US')} executions, ${bucketsOf(f).length} buckets, ${a.alerts.length} and ${b.alerts.length} alerts${name.startsWith('30 days') ? `; wave on ${addDays(today, -40)}` : ''}`,
+      );
     }
     console.log('');
     console.log(`Target: at most 100 ms for the whole page's data at one million executions (rollup p95 above).`);
@@ -309,6 +315,7 @@ async function main() {
     await db.$client.end();
     if (!flag('keep')) await admin((a) => a.query(`drop database if exists "${DB_NAME}" with (force)`));
   }
+  checks.finish();
 }
 
 main().catch((e) => {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { startEmbeddedDatabase } from '@/lib/db/embedded';
 import { runMigrations } from '@/lib/db/migrate';
 import { ensureBuild } from '@/lib/server/build-stamp';
-import { createTestDatabase } from '@/lib/db/test-database';
+import { createTestDatabase } from '@/scripts/support/test-database';
 
 /**
  * Seed hooks: every tests/e2e/seed/*.ts exports a default `(databaseUrl) => Promise<void>` that

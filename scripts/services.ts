@@ -5,17 +5,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Env } from '@/lib/env';
-import { IdvClient, processLimitDeps } from '@/lib/idv/client';
+import { IdvClient } from '@/lib/idv/client';
+import { processLimitDeps } from '@/lib/server/idv-client';
 import { idvConfigFromEnv } from '@/lib/idv/config';
-import { auditSigningKey } from '@/lib/evidence/signing';
-import { registerEvidenceWorkers } from '@/lib/evidence/worker';
-import { registerAuthWorkers } from '@/lib/auth/worker';
-import { registerCaseWorkers } from '@/lib/cases/worker';
-import { registerFeedbackWorkers } from '@/lib/feedback/worker';
 import { removeSimulatorAddress, writeSimulatorAddress } from '@/lib/server/service-address';
 import { runDemoCaptures, startSimulator, type RunningSimulator } from '@/lib/simulator';
-import { startProcessWorker } from '@/lib/sync/process';
-import { registerWebhookWorkers, webhookOptionsFromEnv } from '@/lib/webhooks/worker';
+import { startWorkers } from '@/lib/workers';
 
 export interface Services {
   env: Record<string, string>;
@@ -97,35 +92,18 @@ export async function startServices(opts: {
   }
   if (opts.env.WORKER) {
     // The sync worker: callbacks' fetches, the start-up backfill, polls, reconciliation, retention.
-    process.env.DATABASE_URL ||= opts.databaseUrl;
     // The customer's rate limits are held in the database for all processes together.
-    const idv = new IdvClient(idvConfigFromEnv(process.env), processLimitDeps());
-    const worker = await startProcessWorker({
+    const idv = new IdvClient(idvConfigFromEnv(process.env), processLimitDeps(console.warn, opts.databaseUrl));
+    const workers = await startWorkers({
       env: opts.env,
       databaseUrl: opts.databaseUrl,
+      // Feedback delivery and the other domains' jobs use the process-wide pool beside the sync's own.
+      databasePoolMax: Number(process.env.DB_POOL_MAX || 4),
+      dataDir: path.resolve(opts.env.DATA_DIR),
       idv,
-      log: (s) => opts.log(`sync: ${s}`),
+      log: opts.log,
     });
-    stops.push(() => worker.stop());
-    // Feedback delivery shares the worker's queue; its data functions use the process-wide pool.
-    process.env.DATABASE_URL ||= opts.databaseUrl;
-    process.env.DB_POOL_MAX ||= '4';
-    await registerFeedbackWorkers(worker.boss, { idv: () => idv, log: (s) => opts.log(`feedback: ${s}`) });
-    // Checkpoints and verification of the audit chain, signed with a key kept outside the database.
-    const evidence = await registerEvidenceWorkers(worker.boss, {
-      db: worker.deps.db,
-      key: auditSigningKey(path.resolve(opts.env.DATA_DIR)),
-      log: (s) => opts.log(`audit: ${s}`),
-    });
-    stops.push(() => evidence.stop());
-    // Outgoing webhooks: the outbox pump, deliveries, and the watch for spikes and sync incidents.
-    const hooks = await registerWebhookWorkers(worker.boss, {
-      ...webhookOptionsFromEnv(opts.env),
-      log: (s) => opts.log(`webhooks: ${s}`),
-    });
-    stops.push(() => hooks.stop());
-    await registerCaseWorkers(worker.boss);
-    await registerAuthWorkers(worker.boss);
+    stops.push(() => workers.stop());
   } else {
     opts.log('WORKER=off: the sync runs in `npm run worker` (callbacks are queued until one runs).');
   }

@@ -16,13 +16,19 @@ import { isRealServiceConfigured } from '@/lib/env';
 import { auditSigningKey } from '@/lib/evidence/signing';
 import { ensureBuild } from '@/lib/server/build-stamp';
 import { loadConfigOrExit, lockDownDataDir, openDatabase, persistentSecret } from '@/lib/server/runtime';
+import { lineLogger, logError, startProcessLog } from '@/lib/log';
+import { startMetricsListener } from '@/lib/server/metrics-listener';
+import { flushTracing, startTracing } from '@/lib/telemetry/tracing';
 import { startServices, type Services } from './services';
 
 const dev = process.argv.includes('--dev');
-const log = (s: string) => console.log(`[verdict] ${s}`);
+const log = lineLogger('start');
 
 async function main() {
+  // This process runs the workers (and the simulator, in demo mode): JSON lines, a trace, /metrics.
+  startProcessLog('start');
   const env = loadConfigOrExit();
+  await startTracing('verdict-worker');
   const demo = !isRealServiceConfigured(env);
   // Read by this process's workers too (the webhooks' outbound policy allows loopback in demo mode).
   process.env.VERDICT_DEMO = demo ? '1' : '';
@@ -31,9 +37,13 @@ async function main() {
 
   const secret = env.NEXTAUTH_SECRET ?? persistentSecret(dataDir, 'auth-secret');
   const callbackSecret = env.IDV_CALLBACK_SECRET ?? persistentSecret(dataDir, 'callback-secret', 24);
-  // Encrypts webhook signing secrets in the database; the key stays out of it (lib/webhooks/secrets.ts).
+  // Encrypts webhook signing secrets in the database; the key stays out of it (lib/server/secret-box.ts).
   const webhookKey = env.WEBHOOK_SECRET_KEY ?? persistentSecret(dataDir, 'webhook-key');
   process.env.WEBHOOK_SECRET_KEY = webhookKey;
+  // Keys the hashes of shared values in the ring tables (lib/rings/link-keys.ts); written before
+  // any process that ingests starts, so the console, the worker and the sync CLI hash alike.
+  const linkKey = process.env.LINK_KEY_SECRET || persistentSecret(dataDir, 'link-key');
+  process.env.LINK_KEY_SECRET = linkKey;
   // The audit signing key (unless AUDIT_SIGNING_KEY is set) is made before any process that uses it
   // starts: the console signs exports with the same key the worker signs checkpoints with.
   auditSigningKey(dataDir);
@@ -53,7 +63,8 @@ async function main() {
     stopping = true;
     log('Stopping…');
     running.child?.kill('SIGTERM');
-    for (const stop of stops.reverse()) await stop().catch((e) => console.error(e));
+    for (const stop of stops.reverse()) await stop().catch((e) => logError('stop', e));
+    await flushTracing().catch(() => undefined);
     await database.close();
     process.exit(code);
   };
@@ -63,8 +74,11 @@ async function main() {
   log('Applying database migrations…');
   await runMigrations(database.url);
   const db = createDb(database.url, 2);
+  // Known-e-mail admins with a configured password exist in demo mode only.
+  if (!demo && env.DEMO_PASSWORD)
+    log('DEMO_PASSWORD is ignored: demo users exist only in demo mode (no service configured).');
   const seeded = await ensureUsers(db, {
-    demoPassword,
+    demoPassword: demo ? demoPassword : undefined,
     adminEmail: env.ADMIN_EMAIL,
     adminPassword: env.ADMIN_PASSWORD,
   });
@@ -82,6 +96,7 @@ async function main() {
     NEXTAUTH_URL: env.NEXTAUTH_URL ?? baseUrl,
     IDV_CALLBACK_SECRET: callbackSecret,
     WEBHOOK_SECRET_KEY: webhookKey,
+    LINK_KEY_SECRET: linkKey,
     VERDICT_DEMO: demo ? '1' : '',
     NEXT_TELEMETRY_DISABLED: '1',
   };
@@ -95,6 +110,10 @@ async function main() {
   });
   Object.assign(childEnv, services.env);
   stops.push(services.stop);
+  if (env.WORKER) {
+    const metricsListener = await startMetricsListener();
+    if (metricsListener) stops.push(() => metricsListener.close());
+  }
   if (demo) {
     // The queues page of a first demo start shows weeks of case work (lib/cases/demo.ts).
     const demoDb = createDb(database.url, 1);
@@ -121,10 +140,19 @@ async function main() {
       void shutdown(code ?? 1);
     }
   });
-  await waitForHttp(
-    `http://${host === '0.0.0.0' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}/api/health`,
-    dev ? 120_000 : 30_000,
-  );
+  try {
+    await waitForHttp(
+      `http://${host === '0.0.0.0' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}/api/health`,
+      child,
+      // A production start takes seconds on a quiet machine but can take minutes on a saturated one;
+      // the wait ends early when the console exits, and a console that never answers is stopped, not left behind.
+      (dev ? 300 : 180) * 1000,
+    );
+  } catch (err) {
+    console.error(`[verdict] ${err instanceof Error ? err.message : err}`);
+    await shutdown(1);
+    return;
+  }
   services.onConsoleReady?.();
 
   const lines = [
@@ -144,21 +172,28 @@ async function main() {
     lines.push('', `  Sign in as ${env.ADMIN_EMAIL} with ADMIN_PASSWORD.`);
   }
   lines.push('', '  Press Ctrl+C to stop.', '');
-  console.log(lines.join('\n'));
+  // For the person at the terminal, not the log: straight to stdout (it holds the demo password).
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-async function waitForHttp(url: string, timeoutMs: number) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
+async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number) {
+  const started = Date.now();
+  let reported = started;
+  while (Date.now() - started < timeoutMs) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error('The console exited before it answered.');
     try {
-      const r = await fetch(url);
+      const r = await fetch(url, { signal: AbortSignal.timeout(5_000) });
       if (r.status < 500) return;
     } catch {
       /* not up yet */
     }
+    if (Date.now() - reported >= 15_000) {
+      reported = Date.now();
+      log(`Still waiting for the console to answer (${Math.round((reported - started) / 1000)} s)…`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`The console did not answer at ${url} within ${timeoutMs / 1000} s`);
+  throw new Error(`The console did not answer at ${url} within ${timeoutMs / 1000} s; stopping.`);
 }
 
 main().catch((err) => {

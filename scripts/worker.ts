@@ -8,43 +8,34 @@
  */
 import path from 'node:path';
 import { closeDb } from '@/lib/db/client';
+import { lineLogger, log as logger, startProcessLog } from '@/lib/log';
 import { runMigrations } from '@/lib/db/migrate';
 import { isRealServiceConfigured } from '@/lib/env';
 import { loadConfigOrExit, openDatabase, persistentSecret } from '@/lib/server/runtime';
-import { auditSigningKey } from '@/lib/evidence/signing';
-import { registerEvidenceWorkers } from '@/lib/evidence/worker';
-import { registerAuthWorkers } from '@/lib/auth/worker';
-import { registerCaseWorkers } from '@/lib/cases/worker';
-import { registerFeedbackWorkers } from '@/lib/feedback/worker';
-import { cliIdvClient, startProcessWorker } from '@/lib/sync/process';
-import { registerWebhookWorkers, webhookOptionsFromEnv } from '@/lib/webhooks/worker';
+import { cliIdvClient } from '@/lib/sync/process';
+import { startWorkers } from '@/lib/workers';
+import { startMetricsListener } from '@/lib/server/metrics-listener';
+import { startTracing, stopTracing } from '@/lib/telemetry/tracing';
 
-const log = (s: string) => console.log(`[worker] ${s}`);
+const log = lineLogger('worker');
 
 async function main() {
+  startProcessLog('worker');
   const env = loadConfigOrExit();
+  await startTracing('verdict-worker');
   // Without a service address it works for `npm start`'s simulator: demo mode, as the consoles.
   process.env.VERDICT_DEMO ||= isRealServiceConfigured(env) ? '' : '1';
   const dataDir = path.resolve(env.DATA_DIR);
   const database = await openDatabase({ dataDir, own: false });
-  process.env.DATABASE_URL = database.url;
   await runMigrations(database.url);
-  const idv = cliIdvClient(env, dataDir);
-  const worker = await startProcessWorker({ env, databaseUrl: database.url, idv, log });
-  await registerFeedbackWorkers(worker.boss, { idv: () => idv, log: (s) => log(`feedback: ${s}`) });
-  const evidence = await registerEvidenceWorkers(worker.boss, {
-    db: worker.deps.db,
-    key: auditSigningKey(dataDir),
-    log: (s) => log(`audit: ${s}`),
-  });
+  // The address goes where it is used (the client's shared limits, startWorkers), not into process.env.
+  const idv = cliIdvClient(env, dataDir, database.url);
   // The same key as the consoles' (WEBHOOK_SECRET_KEY, or the one `npm start` keeps in DATA_DIR).
   process.env.WEBHOOK_SECRET_KEY ||= persistentSecret(dataDir, 'webhook-key');
-  const hooks = await registerWebhookWorkers(worker.boss, {
-    ...webhookOptionsFromEnv(env),
-    log: (s) => log(`webhooks: ${s}`),
-  });
-  await registerCaseWorkers(worker.boss);
-  await registerAuthWorkers(worker.boss);
+  // Ring link keys are hashed with the consoles' key too (lib/rings/link-keys.ts).
+  process.env.LINK_KEY_SECRET ||= persistentSecret(dataDir, 'link-key');
+  const workers = await startWorkers({ env, databaseUrl: database.url, dataDir, idv, log });
+  const metricsListener = await startMetricsListener();
   log(`Sync worker running (poll every ${env.SYNC_POLL_MINUTES} min). Press Ctrl+C to stop.`);
   let stopping = false;
   const stop = async (signal: string) => {
@@ -53,12 +44,12 @@ async function main() {
     log(`${signal}: stopping (no new jobs; a running backfill resumes at its next page on another worker)…`);
     let code = 0;
     try {
-      await hooks.stop();
-      await evidence.stop();
-      await worker.stop();
+      await workers.stop();
+      await metricsListener?.close();
       await closeDb();
+      await stopTracing();
     } catch (err) {
-      console.error('[worker] Stop failed:', err instanceof Error ? err.message : err);
+      logger.error({ error: err instanceof Error ? err.constructor.name : typeof err }, 'worker stop failed');
       code = 1;
     }
     const sent = Object.entries(idv.limiters)
@@ -72,6 +63,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error('[worker] Start-up failed:', err instanceof Error ? err.message : err);
+  logger.fatal({ error: err instanceof Error ? err.message : String(err) }, 'worker start-up failed');
   process.exit(1);
 });

@@ -1,11 +1,13 @@
 'use client';
+import { useStepUp } from '@/components/account/step-up';
 import { useRef, useState, useTransition } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { FieldError, Input, Label, Select } from '@/components/ui/input';
 import type { ActionResult } from '@/lib/auth/guards';
 import { createApiKeyAction, revokeApiKeyAction } from '@/lib/actions/api-keys';
-import { API_KEY_DAY_OPTIONS } from '@/lib/actions/schemas/api-keys';
+import { API_KEY_DAY_OPTIONS, API_KEY_NAME_MAX } from '@/lib/actions/schemas/api-keys';
+import { LimitedInput } from '@/components/ui/limited-field';
 
 type Created = { key: string; prefix: string; expiresAt: string };
 
@@ -13,6 +15,7 @@ export function CreateApiKeyForm() {
   const formRef = useRef<HTMLFormElement>(null);
   const [result, setResult] = useState<ActionResult<Created> | null>(null);
   const [pending, start] = useTransition();
+  const stepUp = useStepUp();
   const fe = result && !result.ok ? (result.fieldErrors ?? {}) : {};
   return (
     <div className="flex flex-col gap-3">
@@ -51,7 +54,7 @@ export function CreateApiKeyForm() {
           e.preventDefault();
           const data = new FormData(e.currentTarget);
           start(async () => {
-            const r = await createApiKeyAction(data);
+            const r = await stepUp(() => createApiKeyAction(data));
             setResult(r);
             if (r.ok) formRef.current?.reset();
           });
@@ -59,10 +62,10 @@ export function CreateApiKeyForm() {
       >
         <div className="flex flex-col gap-1.5">
           <Label htmlFor="api-key-name">Name</Label>
-          <Input
+          <LimitedInput
             id="api-key-name"
+            limit={API_KEY_NAME_MAX}
             name="name"
-            maxLength={100}
             required
             placeholder="Onboarding service"
             aria-invalid={Boolean(fe.name)}
@@ -93,6 +96,7 @@ export function CreateApiKeyForm() {
 export function RevokeApiKeyButton({ keyId, name }: { keyId: string; name: string }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, start] = useTransition();
+  const stepUp = useStepUp();
   return (
     <div className="flex flex-col items-end gap-1">
       <Button
@@ -103,7 +107,7 @@ export function RevokeApiKeyButton({ keyId, name }: { keyId: string; name: strin
         onClick={() => {
           if (!window.confirm(`Revoke the key "${name}"? Anything using it stops working at once.`)) return;
           start(async () => {
-            const r = await revokeApiKeyAction({ keyId });
+            const r = await stepUp(() => revokeApiKeyAction({ keyId }));
             setError(r.ok ? null : r.error);
           });
         }}

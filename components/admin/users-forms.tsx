@@ -4,7 +4,17 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { FieldError, Input, Label, Select } from '@/components/ui/input';
 import type { ActionResult } from '@/lib/auth/guards';
-import { changeRoleAction, createUserAction, setActiveAction, unlockSignInAction } from '@/lib/actions/users';
+import { useStepUp } from '@/components/account/step-up';
+import { Dialog, DialogClose, DialogContent } from '@/components/ui/dialog';
+import {
+  changeRoleAction,
+  createUserAction,
+  resetPasswordAction,
+  setActiveAction,
+  unlockSignInAction,
+} from '@/lib/actions/users';
+import { LimitedInput } from '@/components/ui/limited-field';
+import { EMAIL_MAX, USER_NAME_MAX } from '@/lib/actions/schemas/users';
 
 const ROLE_OPTIONS = [
   { value: 'analyst', label: 'Analyst — review and feedback' },
@@ -16,6 +26,7 @@ export function CreateUserForm() {
   const formRef = useRef<HTMLFormElement>(null);
   const [result, setResult] = useState<ActionResult<unknown> | null>(null);
   const [pending, start] = useTransition();
+  const stepUp = useStepUp();
   const fe = result && !result.ok ? (result.fieldErrors ?? {}) : {};
   return (
     <form
@@ -26,7 +37,7 @@ export function CreateUserForm() {
         e.preventDefault();
         const data = new FormData(e.currentTarget);
         start(async () => {
-          const r = await createUserAction(data);
+          const r = await stepUp(() => createUserAction(data));
           setResult(r);
           if (r.ok) formRef.current?.reset();
         });
@@ -41,13 +52,14 @@ export function CreateUserForm() {
               : result.error}
         </Alert>
       ) : null}
+      {result?.ok ? <OneTimeLink data={result.data} /> : null}
       <div className="flex flex-col gap-1.5">
         <Label htmlFor="new-email">E-mail</Label>
-        <Input
+        <LimitedInput
           id="new-email"
+          limit={EMAIL_MAX}
           name="email"
           type="email"
-          maxLength={400}
           required
           aria-invalid={Boolean(fe.email)}
           aria-describedby="new-email-error"
@@ -56,10 +68,10 @@ export function CreateUserForm() {
       </div>
       <div className="flex flex-col gap-1.5">
         <Label htmlFor="new-name">Name</Label>
-        <Input
+        <LimitedInput
           id="new-name"
+          limit={USER_NAME_MAX}
           name="name"
-          maxLength={200}
           required
           aria-invalid={Boolean(fe.name)}
           aria-describedby="new-name-error"
@@ -78,20 +90,15 @@ export function CreateUserForm() {
         <FieldError messages={fe.role} />
       </div>
       <div className="flex flex-col gap-1.5">
-        <Label htmlFor="new-password">Password</Label>
-        <Input
-          id="new-password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          maxLength={200}
-          aria-invalid={Boolean(fe.password)}
-          aria-describedby="new-password-hint new-password-error"
-        />
-        <p id="new-password-hint" className="text-xs text-muted-fg">
-          At least 12 characters. Leave empty for a user who signs in only through SSO.
+        <Label htmlFor="new-sign-in">Signs in with</Label>
+        <Select id="new-sign-in" name="signIn" defaultValue="password" aria-describedby="new-sign-in-hint">
+          <option value="password">A password they choose (one-time link)</option>
+          <option value="sso">Company SSO only</option>
+        </Select>
+        <p id="new-sign-in-hint" className="text-xs text-muted-fg">
+          You never set their password: they choose it through a link that works once, for 24 hours.
         </p>
-        <FieldError id="new-password-error" messages={fe.password} />
+        <FieldError messages={fe.signIn} />
       </div>
       <Button type="submit" disabled={pending}>
         {pending ? 'Adding…' : 'Add user'}
@@ -100,20 +107,57 @@ export function CreateUserForm() {
   );
 }
 
+/** The one-time link of a new or reset password user, shown once: the admin sends it to them. */
+function OneTimeLink({ data }: { data: unknown }) {
+  const path = (data as { linkPath?: string | null } | null)?.linkPath;
+  if (!path) return null;
+  const url = `${window.location.origin}${path}`;
+  return (
+    <div className="flex flex-col gap-1">
+      <Label htmlFor="one-time-link">One-time link (shown only now)</Label>
+      <Input
+        id="one-time-link"
+        readOnly
+        value={url}
+        onFocus={(e) => e.currentTarget.select()}
+        className="font-mono text-xs"
+      />
+    </div>
+  );
+}
+
+type Confirmation = {
+  title: string;
+  description: string;
+  confirm: string;
+  danger?: boolean;
+  run: () => Promise<ActionResult<unknown>>;
+};
+
 export function UserRowActions({
   user,
   isSelf,
 }: {
-  user: { id: string; email: string; role: string; active: boolean; lockedAddresses: number };
+  user: {
+    id: string;
+    email: string;
+    name: string;
+    role: string;
+    active: boolean;
+    lockedAddresses: number;
+    sso: boolean;
+  };
   isSelf: boolean;
 }) {
-  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<ActionResult<unknown> | null>(null);
+  const [asking, setAsking] = useState<Confirmation | null>(null);
   const [pending, start] = useTransition();
+  const stepUp = useStepUp();
   const run = (fn: () => Promise<ActionResult<unknown>>) =>
     start(async () => {
-      const r = await fn();
-      setError(r.ok ? null : r.error);
+      setResult(await stepUp(fn));
     });
+  const who = `${user.name} (${user.email})`;
   return (
     <div className="flex flex-col items-end gap-1">
       <div className="flex items-center justify-end gap-2">
@@ -125,7 +169,15 @@ export function UserRowActions({
           className="h-8 w-32 text-xs"
           value={user.role}
           disabled={pending}
-          onChange={(e) => run(() => changeRoleAction({ userId: user.id, role: e.target.value as 'analyst' }))}
+          onChange={(e) => {
+            const role = e.target.value as 'analyst' | 'manager' | 'admin';
+            setAsking({
+              title: `Make ${user.name} ${role === 'admin' ? 'an' : 'a'} ${role}?`,
+              description: `${who} becomes ${role}, with that role's rights from their next page.`,
+              confirm: `Make ${role}`,
+              run: () => changeRoleAction({ userId: user.id, role }),
+            });
+          }}
         >
           <option value="analyst">Analyst</option>
           <option value="manager">Manager</option>
@@ -136,11 +188,40 @@ export function UserRowActions({
           variant={user.active ? 'secondary' : 'primary'}
           disabled={pending || (isSelf && user.active)}
           title={isSelf && user.active ? 'You cannot deactivate yourself' : undefined}
-          onClick={() => run(() => setActiveAction({ userId: user.id, active: user.active ? 'false' : 'true' }))}
+          onClick={() =>
+            user.active
+              ? setAsking({
+                  title: `Deactivate ${user.name}?`,
+                  description: `${who} is signed out at once and cannot sign in until activated again.`,
+                  confirm: 'Deactivate',
+                  danger: true,
+                  run: () => setActiveAction({ userId: user.id, active: 'false' }),
+                })
+              : run(() => setActiveAction({ userId: user.id, active: 'true' }))
+          }
           aria-label={`${user.active ? 'Deactivate' : 'Activate'} ${user.email}`}
         >
           {user.active ? 'Deactivate' : 'Activate'}
         </Button>
+        {!user.sso && !isSelf ? (
+          <Button
+            size="sm"
+            variant="secondary"
+            disabled={pending}
+            aria-label={`Reset the password of ${user.email}`}
+            onClick={() =>
+              setAsking({
+                title: `Reset the password of ${user.name}?`,
+                description: `${who} is signed out and their password stops working; you get a one-time link for them to choose a new one.`,
+                confirm: 'Reset password',
+                danger: true,
+                run: () => resetPasswordAction({ userId: user.id }),
+              })
+            }
+          >
+            Reset password
+          </Button>
+        ) : null}
         {user.lockedAddresses > 0 ? (
           <Button
             size="sm"
@@ -153,11 +234,37 @@ export function UserRowActions({
           </Button>
         ) : null}
       </div>
-      {error ? (
+      {result && !result.ok ? (
         <p role="alert" className="text-xs text-danger">
-          {error}
+          {result.error}
         </p>
       ) : null}
+      {result?.ok && (result.data as { linkPath?: string } | null)?.linkPath ? (
+        <div className="w-full max-w-md text-left">
+          <OneTimeLink data={result.data} />
+        </div>
+      ) : null}
+      <Dialog open={asking !== null} onOpenChange={(o) => (o ? null : setAsking(null))}>
+        {asking ? (
+          <DialogContent title={asking.title} description={asking.description}>
+            <div className="flex justify-end gap-2">
+              <DialogClose asChild>
+                <Button variant="secondary">Cancel</Button>
+              </DialogClose>
+              <Button
+                variant={asking.danger ? 'danger' : 'primary'}
+                onClick={() => {
+                  const fn = asking.run;
+                  setAsking(null);
+                  run(fn);
+                }}
+              >
+                {asking.confirm}
+              </Button>
+            </div>
+          </DialogContent>
+        ) : null}
+      </Dialog>
     </div>
   );
 }

@@ -1,10 +1,19 @@
+'use client';
+import * as React from 'react';
+import { useStepUp } from '@/components/account/step-up';
+import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input, Label, Select } from '@/components/ui/input';
+import { useCheckedDownload } from '@/components/ui/use-checked-download';
+import { confirmStepUpAction } from '@/lib/actions/account';
+import { DateInput } from '@/components/ui/date-input';
 import { ExaminerKey } from './examiner-key';
 
 /**
- * The examiner's export: a plain GET form to the export route, so the browser downloads the
- * streamed file itself. The route checks everything again and answers a bad choice with a message.
+ * The examiner's export: a GET form to the export route, so the browser downloads the streamed
+ * file itself. Before that the form asks the route to check the request: a refusal
+ * (no period, a range over a year, an unknown user) shows here, with the choices kept, instead of
+ * the route's JSON replacing the page. Without script the form still works as a plain GET.
  */
 export function AuditExportForm({
   actors,
@@ -15,22 +24,35 @@ export function AuditExportForm({
   defaults: { from?: string; to?: string };
   publicKey: { pem: string; keyId: string };
 }) {
+  const { download, error, checking } = useCheckedDownload();
+  const stepUp = useStepUp();
+  const onSubmit = (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const qs = new URLSearchParams();
+    for (const [k, v] of new FormData(e.currentTarget)) if (typeof v === 'string' && v.trim()) qs.set(k, v.trim());
+    // The route asks for a fresh second factor (step-up) before it checks the request itself.
+    void stepUp(() => confirmStepUpAction({})).then((r) => {
+      if (r.ok) download(`/api/audit/export?${qs}`);
+    });
+  };
   return (
     <details className="mb-4 rounded-md border border-border px-3 py-2">
       <summary className="cursor-pointer text-sm font-medium">Export for an examiner</summary>
       <form
         method="get"
         action="/api/audit/export"
-        className="mt-3 flex flex-wrap items-end gap-3"
+        className="mt-3 flex flex-wrap items-start gap-3"
         aria-label="Export the audit log"
+        onSubmit={onSubmit}
+        aria-describedby={error ? 'x-error' : undefined}
       >
         <div className="flex flex-col gap-1">
           <Label htmlFor="x-from">From</Label>
-          <Input id="x-from" name="from" type="date" defaultValue={defaults.from} className="w-40" />
+          <DateInput id="x-from" name="from" defaultValue={defaults.from} hint="UTC" />
         </div>
         <div className="flex flex-col gap-1">
           <Label htmlFor="x-to">To</Label>
-          <Input id="x-to" name="to" type="date" defaultValue={defaults.to} className="w-40" />
+          <DateInput id="x-to" name="to" defaultValue={defaults.to} hint="UTC" />
         </div>
         <div className="flex flex-col gap-1">
           <Label htmlFor="x-user">User</Label>
@@ -54,9 +76,14 @@ export function AuditExportForm({
             <option value="jsonl">JSON lines</option>
           </Select>
         </div>
-        <Button type="submit" variant="secondary">
-          Export
+        <Button type="submit" variant="secondary" disabled={checking} className="mt-6">
+          {checking ? 'Checking…' : 'Export'}
         </Button>
+        {error ? (
+          <Alert tone="error" id="x-error" className="w-full">
+            {error}
+          </Alert>
+        ) : null}
         <p className="w-full text-xs text-muted-fg">
           A period of at most a year, a user (with a period) or an execution. Every entry carries its position and chain
           hashes, and the file ends with a signed manifest; <code>npm run audit -- verify-export &lt;file&gt;</code>{' '}

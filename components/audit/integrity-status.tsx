@@ -1,5 +1,6 @@
 import { Alert } from '@/components/ui/alert';
-import { formatDateTime, formatNumber } from '@/lib/format';
+import { formatNumber } from '@/lib/format';
+import { LocalTime } from '@/components/time/local-time';
 
 interface Verification {
   ok: boolean;
@@ -16,43 +17,71 @@ const SEAL_LATE_MS = 60_000;
 
 /**
  * The state of the tamper-evident chain, from the newest recorded verification (the worker's
- * hourly job or `npm run audit -- verify`): an alarm when it failed, else how far it holds; and
- * the entries not yet sealed into the chain, which no verification covers.
+ * hourly job, "Verify now" or `npm run audit -- verify`): an alarm when it failed, else how far it
+ * holds; the entries chained since it ran, counted at this request; and the entries not yet sealed
+ * into the chain, which no verification covers.
  */
 export function IntegrityStatus({
   last,
   lastOk,
   checkpoint,
   unsealed,
+  sinceVerified,
   now = new Date(),
 }: {
   last: Verification | null;
   lastOk: Verification | null;
   checkpoint: { seq: number; signedAt: Date } | null;
   unsealed: { count: number; oldestAt: Date | null };
+  /** Entries sealed into the chain after the newest verification's end. */
+  sinceVerified: number;
   now?: Date;
 }) {
-  const signed = checkpoint
-    ? ` Last signed checkpoint: position ${formatNumber(checkpoint.seq)}, ${formatDateTime(checkpoint.signedAt)}.`
-    : ' No signed checkpoint yet.';
+  const signed = checkpoint ? (
+    <>
+      {' '}
+      Last signed checkpoint: position {formatNumber(checkpoint.seq)}, <LocalTime value={checkpoint.signedAt} />.
+    </>
+  ) : (
+    ' No signed checkpoint yet.'
+  );
   const late = unsealed.oldestAt !== null && now.getTime() - unsealed.oldestAt.getTime() > SEAL_LATE_MS;
   const tail = unsealed.count ? (
     <Alert tone={late ? 'warn' : 'info'} className="mb-4" data-testid="audit-unsealed">
       {formatNumber(unsealed.count)} {unsealed.count === 1 ? 'entry' : 'entries'}{' '}
-      {late
-        ? `are not yet sealed into the chain, the oldest from ${formatDateTime(unsealed.oldestAt)}: the worker seals every second, so check that it runs.`
-        : 'written in the last seconds are not yet sealed into the chain; the worker seals every second.'}
+      {late ? (
+        <>
+          are not yet sealed into the chain, the oldest from <LocalTime value={unsealed.oldestAt} />: the worker seals
+          every second, so check that it runs.
+        </>
+      ) : (
+        'written in the last seconds are not yet sealed into the chain; the worker seals every second.'
+      )}
     </Alert>
   ) : null;
   return (
     <>
       <Status last={last} lastOk={lastOk} signed={signed} />
+      {last && sinceVerified ? (
+        <p className="-mt-2 mb-4 text-sm text-muted-fg" data-testid="audit-since-verified">
+          Since then {formatNumber(sinceVerified)} {sinceVerified === 1 ? 'entry has' : 'entries have'} been chained,
+          not yet verified: “Verify now” checks them.
+        </p>
+      ) : null}
       {tail}
     </>
   );
 }
 
-function Status({ last, lastOk, signed }: { last: Verification | null; lastOk: Verification | null; signed: string }) {
+function Status({
+  last,
+  lastOk,
+  signed,
+}: {
+  last: Verification | null;
+  lastOk: Verification | null;
+  signed: React.ReactNode;
+}) {
   if (!last)
     return (
       <Alert tone="info" className="mb-4" data-testid="audit-integrity">
@@ -63,19 +92,25 @@ function Status({ last, lastOk, signed }: { last: Verification | null; lastOk: V
   if (!last.ok && last.failure)
     return (
       <Alert tone="error" className="mb-4" data-testid="audit-integrity">
-        <strong>Audit log verification failed</strong> on {formatDateTime(last.finishedAt)}:{' '}
+        <strong>Audit log verification failed</strong> on <LocalTime value={last.finishedAt} />:{' '}
         {last.failure.id !== null
           ? `entry ${last.failure.id} (position ${formatNumber(last.failure.seq)})`
           : `position ${formatNumber(last.failure.seq)}`}
         {last.failure.checkpointId ? `, checkpoint ${last.failure.checkpointId}` : ''} — {last.failure.reason}. Entries
-        before it verify up to {formatDateTime(last.verifiedAt)}.
-        {lastOk ? ` The last passing verification reached ${formatDateTime(lastOk.verifiedAt)}.` : ''}
+        before it verify up to <LocalTime value={last.verifiedAt} />.
+        {lastOk ? (
+          <>
+            {' '}
+            The last passing verification reached <LocalTime value={lastOk.verifiedAt} />.
+          </>
+        ) : null}
       </Alert>
     );
   return (
     <Alert tone="success" className="mb-4" data-testid="audit-integrity">
-      Verified up to {formatDateTime(last.verifiedAt)}: {formatNumber(last.entries)} entries chained, {last.checkpoints}{' '}
-      signed checkpoints hold (checked {formatDateTime(last.finishedAt)}).{signed}
+      Verified up to <LocalTime value={last.verifiedAt} />: {formatNumber(last.entries)} entries chained,{' '}
+      {last.checkpoints} signed checkpoints hold (checked <LocalTime value={last.finishedAt} />
+      ).{signed}
     </Alert>
   );
 }

@@ -1,6 +1,6 @@
 import { Badge } from '@/components/ui/badge';
-import type { CaseState } from '@/lib/cases/states';
-import { formatDateTimeCompact } from '@/lib/format';
+import type { CaseState } from '@/lib/db/case-states';
+import { LocalTime } from '@/components/time/local-time';
 
 const STATE: Record<CaseState, { label: string; tone: 'info' | 'warn' | 'neutral' | 'ok' }> = {
   open: { label: 'Open', tone: 'info' },
@@ -19,8 +19,12 @@ export function DueText({ dueAt, overdue }: { dueAt: string; overdue: boolean })
     return (
       <span data-overdue className="inline-flex items-center gap-1 whitespace-nowrap text-xs font-medium text-danger">
         <Badge tone="reject">Overdue</Badge>
-        {formatDateTimeCompact(dueAt)}
+        <LocalTime value={dueAt} shape="compact" />
       </span>
     );
-  return <span className="whitespace-nowrap text-xs">{formatDateTimeCompact(dueAt)}</span>;
+  return (
+    <span className="whitespace-nowrap text-xs">
+      <LocalTime value={dueAt} shape="compact" />
+    </span>
+  );
 }

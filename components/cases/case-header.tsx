@@ -5,25 +5,25 @@ import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Select } from '@/components/ui/input';
 import { assignCaseAction } from '@/lib/actions/cases';
-import type { CaseView } from '@/lib/data/cases';
-import { formatDateTime, formatRelative } from '@/lib/format';
+import type { CaseView } from '@/lib/cases/queries';
 import { CaseStateBadge, DueText } from './case-badges';
 import { NextCaseButton } from './next-case-button';
+import { SHORTCUTS } from '@/components/shortcuts/shortcuts';
 import { useKey } from './use-key';
+import { LocalTime, ZoneHeading } from '@/components/time/local-time';
 
 /**
  * The case line of an execution's header: queue, state, assignee and due time (overdue marked),
- * with "Assign to me" (`a`), unassign, a manager's "assign to", and "Next case" (`n`).
+ * with "Assign to me" (`a`), unassign, a manager's "assign to", and "Next case" (`n`): each shown
+ * when the case policy allows it (`view.controls`); `people` are the colleagues it allows.
  */
 export function CaseHeader({
   view,
   userId,
-  manages,
   people,
 }: {
   view: CaseView | null;
   userId: string;
-  manages: boolean;
   people: Array<{ id: string; name: string }>;
 }) {
   const router = useRouter();
@@ -43,8 +43,8 @@ export function CaseHeader({
   );
   const open = view && view.state !== 'resolved';
   const mine = view?.assignee?.id === userId;
-  const canTake = Boolean(open && !mine && (!view?.assignee || manages));
-  useKey('a', canTake && !pending ? () => assign('me') : null);
+  const canTake = Boolean(open && !mine && view?.controls.assign.allowed);
+  useKey('caseAssign', canTake && !pending ? () => assign('me') : null);
 
   return (
     <div
@@ -74,10 +74,13 @@ export function CaseHeader({
             <dt className="text-xs text-muted-fg">Assignee</dt>
             <dd data-testid="case-assignee">
               {view.assignee ? (
-                <span title={view.claimedAt ? `Since ${formatDateTime(view.claimedAt)}` : undefined}>
+                <span>
                   {mine ? 'You' : view.assignee.name}
                   {view.claimedAt ? (
-                    <span className="text-xs text-muted-fg"> · {formatRelative(view.claimedAt)}</span>
+                    <span className="text-xs text-muted-fg">
+                      {' '}
+                      · <LocalTime value={view.claimedAt} shape="relative" />
+                    </span>
                   ) : null}
                 </span>
               ) : (
@@ -87,7 +90,9 @@ export function CaseHeader({
           </div>
           {view.state !== 'resolved' ? (
             <div className="flex items-center gap-2">
-              <dt className="text-xs text-muted-fg">Due (UTC)</dt>
+              <dt className="text-xs text-muted-fg">
+                <ZoneHeading label="Due" />
+              </dt>
               <dd>
                 <DueText dueAt={view.dueAt} overdue={view.overdue} />
               </dd>
@@ -101,15 +106,15 @@ export function CaseHeader({
         {canTake ? (
           <Button size="sm" variant="secondary" disabled={pending} onClick={() => assign('me')} aria-keyshortcuts="a">
             <UserCheck aria-hidden className="h-4 w-4" /> Assign to me{' '}
-            <kbd className="font-mono text-[10px] text-muted-fg">a</kbd>
+            <kbd className="font-mono text-[10px] text-muted-fg">{SHORTCUTS.caseAssign.key}</kbd>
           </Button>
         ) : null}
-        {open && view?.assignee && (mine || manages) ? (
+        {open && view?.assignee && view.controls.unassign.allowed ? (
           <Button size="sm" variant="ghost" disabled={pending} onClick={() => assign(undefined)}>
             <UserMinus aria-hidden className="h-4 w-4" /> Unassign
           </Button>
         ) : null}
-        {open && manages ? (
+        {open && view?.controls.assign_other.allowed && people.length ? (
           <Select
             aria-label="Assign to a colleague"
             className="h-8 w-44"
@@ -129,6 +134,11 @@ export function CaseHeader({
         ) : null}
         <NextCaseButton />
       </div>
+      {open && !view?.controls.assign.allowed && !mine && !view?.assignee ? (
+        <p className="w-full text-xs text-muted-fg" data-testid="case-assign-refused">
+          {view?.controls.assign.allowed === false ? view.controls.assign.reason : null}
+        </p>
+      ) : null}
       {error ? (
         <p role="alert" className="w-full text-xs text-danger">
           {error}

@@ -1,6 +1,7 @@
-import type { CaseEventType } from '@/lib/cases/states';
-import type { CaseEventView } from '@/lib/data/case-history';
-import { formatDateTime, formatDuration } from '@/lib/format';
+import type { CaseEventType } from '@/lib/db/case-states';
+import type { CaseEventView } from '@/lib/cases/history';
+import { formatDuration } from '@/lib/format';
+import { LocalTime } from '@/components/time/local-time';
 
 const WHAT: Record<CaseEventType, string> = {
   created: 'Case opened',
@@ -32,7 +33,7 @@ function describe(e: CaseEventView): string[] {
 
 /**
  * The case's history, oldest first: every transition with who made it and when. Free text comes
- * already masked from lib/data/case-history.ts (withheld unless the execution is revealed).
+ * already masked from lib/cases/history.ts (withheld unless the execution is revealed).
  */
 export function CaseHistory({ events }: { events: CaseEventView[] }) {
   if (!events.length) return <p className="text-sm text-muted-fg">No history yet.</p>;
@@ -47,7 +48,7 @@ export function CaseHistory({ events }: { events: CaseEventView[] }) {
           <p>
             <span className="font-medium">{WHAT[e.type] ?? e.type}</span>{' '}
             <span className="text-xs text-muted-fg">
-              · {e.actor ?? 'Verdict'} · <time dateTime={e.at}>{formatDateTime(e.at)}</time>
+              · {e.actor ?? 'Verdict'} · <LocalTime value={e.at} />
             </span>
           </p>
           {describe(e).length ? <p className="text-xs text-muted-fg">{describe(e).join(' · ')}</p> : null}

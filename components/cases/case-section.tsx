@@ -1,4 +1,4 @@
-import { Section } from '@/components/executions/detail/section';
+import { Section } from '@/components/ui/section';
 
 /** The case block of the detail page, beside the feedback form: resolve, its QA review if sampled, the notes thread, the history. */
 export function CaseSection({
@@ -14,8 +14,12 @@ export function CaseSection({
 }) {
   return (
     <Section id="case" title="Case" description="Resolve with an outcome and a reason; notes stay in Verdict.">
-      {resolve ? <div className="border-b border-border pb-4">{resolve}</div> : null}
-      {qa ? <div className="border-b border-border py-4">{qa}</div> : null}
+      {/* The blind review is the work waiting on a sampled case: it comes first, before the first
+          resolution and its "Reopen with a reason", which are history by then. */}
+      {qa ? <div className="border-b border-border pb-4">{qa}</div> : null}
+      {resolve ? (
+        <div className={qa ? 'border-b border-border py-4' : 'border-b border-border pb-4'}>{resolve}</div>
+      ) : null}
       <div className={resolve ? 'pt-4' : undefined}>
         <h3 className="mb-2 text-sm font-semibold">Notes</h3>
         {notes}

@@ -21,7 +21,8 @@ export function FeedbackFields({
   errors: Record<string, string[]>;
 }) {
   return (
-    <div className="grid grid-cols-2 gap-2">
+    // One field a line: side by side in the narrow case panel, the service's reasons were cut off.
+    <div className="flex flex-col gap-2">
       <div className="flex flex-col gap-1">
         <Label htmlFor={`${idPrefix}-feedback`}>Also send feedback</Label>
         <Select

@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { claimNextCaseAction } from '@/lib/actions/cases';
+import { SHORTCUTS } from '@/components/shortcuts/shortcuts';
 import { useKey } from './use-key';
 
 /**
@@ -24,12 +25,12 @@ export function NextCaseButton({ size = 'sm' }: { size?: 'sm' | 'md' }) {
       else router.push(`/executions/${r.data.executionId}`);
     });
   }, [pending, router]);
-  useKey('n', next);
+  useKey('nextCase', next);
   return (
     <span className="inline-flex items-center gap-2">
-      <Button size={size} onClick={next} disabled={pending} aria-keyshortcuts="n">
+      <Button size={size} onClick={next} disabled={pending} aria-keyshortcuts={SHORTCUTS.nextCase.key}>
         {pending ? <Loader2 aria-hidden className="h-4 w-4 animate-spin" /> : <Inbox aria-hidden className="h-4 w-4" />}
-        Next case <kbd className="font-mono text-[10px] opacity-80">n</kbd>
+        Next case <kbd className="font-mono text-[10px] opacity-80">{SHORTCUTS.nextCase.key}</kbd>
       </Button>
       <span role="status" className="text-xs text-muted-fg">
         {message}

@@ -2,11 +2,12 @@
 import { useRouter } from 'next/navigation';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
-import { FieldError, Label, Textarea } from '@/components/ui/input';
+import { FieldError, Label } from '@/components/ui/input';
 import { addNoteAction, editNoteAction } from '@/lib/actions/cases';
-import { NOTE_MAX_CHARS } from '@/lib/cases/states';
-import type { NoteView } from '@/lib/data/cases';
-import { formatDateTime } from '@/lib/format';
+import { NOTE_MAX_CHARS } from '@/lib/db/case-states';
+import type { NoteView } from '@/lib/cases/queries';
+import { LimitedTextarea } from '@/components/ui/limited-field';
+import { LocalTime } from '@/components/time/local-time';
 
 /**
  * The notes of an execution: plain text (rendered as text), append-only. Editing one's own note
@@ -35,7 +36,7 @@ export function NotesThread({
             return (
               <li key={n.noteId} className="rounded-md border border-border p-2 text-sm">
                 <p className="text-xs text-muted-fg">
-                  {n.author} · {formatDateTime(current.at)}
+                  {n.author} · <LocalTime value={current.at} />
                   {n.versions.length > 1 ? ` · edited (version ${current.version})` : ''}
                 </p>
                 {editing === n.noteId ? (
@@ -64,7 +65,7 @@ export function NotesThread({
                         {n.versions.map((v) => (
                           <li key={v.version}>
                             <span className="text-muted-fg">
-                              Version {v.version}, {formatDateTime(v.at)}:
+                              Version {v.version}, <LocalTime value={v.at} />:
                             </span>{' '}
                             <span className="whitespace-pre-wrap">{v.body}</span>
                           </li>
@@ -83,6 +84,7 @@ export function NotesThread({
         </p>
       )}
       <form
+        noValidate
         ref={form}
         aria-label="Add a note"
         className="flex flex-col gap-1"
@@ -101,7 +103,7 @@ export function NotesThread({
         }}
       >
         <Label htmlFor="note-body">Add a note</Label>
-        <Textarea id="note-body" name="body" required maxLength={NOTE_MAX_CHARS} aria-invalid={Boolean(errors)} />
+        <LimitedTextarea id="note-body" limit={NOTE_MAX_CHARS} name="body" required aria-invalid={Boolean(errors)} />
         <FieldError messages={errors} />
         <Button type="submit" size="sm" variant="secondary" disabled={pending} className="self-start">
           {pending ? 'Saving…' : 'Add note'}
@@ -126,6 +128,7 @@ function EditNote({
   const [errors, setErrors] = React.useState<string[] | undefined>();
   return (
     <form
+      noValidate
       aria-label="Edit the note"
       className="mt-1 flex flex-col gap-1"
       onSubmit={(e) => {
@@ -140,7 +143,14 @@ function EditNote({
         });
       }}
     >
-      <Textarea name="body" aria-label="Note" defaultValue={body} required maxLength={NOTE_MAX_CHARS} />
+      <LimitedTextarea
+        id={`note-edit-${noteId}`}
+        limit={NOTE_MAX_CHARS}
+        name="body"
+        aria-label="Note"
+        defaultValue={body}
+        required
+      />
       <FieldError messages={errors} />
       <Button type="submit" size="sm" disabled={pending} className="self-start">
         Save new version

@@ -1,9 +1,10 @@
 'use client';
 import * as React from 'react';
-import { FieldError, Label, Select, Textarea } from '@/components/ui/input';
+import { FieldError, Label, Select } from '@/components/ui/input';
 import { COMMENT_MAX_CHARS, OUTCOME_LABELS } from '@/lib/cases/schema';
-import type { ReasonView } from '@/lib/data/cases';
-import type { CaseOutcome } from '@/lib/cases/states';
+import type { ReasonView } from '@/lib/cases/queries';
+import type { CaseOutcome } from '@/lib/db/case-states';
+import { LimitedTextarea } from '@/components/ui/limited-field';
 
 /**
  * An outcome, a reason that fits it and a comment: the fields of resolving a case, of a QA review
@@ -20,6 +21,7 @@ export function OutcomeFields<O extends CaseOutcome>({
   errors,
   firstRef,
   isDisabled,
+  commentHint,
 }: {
   idPrefix: string;
   legend: React.ReactNode;
@@ -31,8 +33,15 @@ export function OutcomeFields<O extends CaseOutcome>({
   errors: Record<string, string[]>;
   firstRef?: React.Ref<HTMLInputElement>;
   isDisabled?: (o: O) => boolean;
+  /** Why the comment is required, shown under it (an outcome against the service's decision). */
+  commentHint?: string | null;
 }) {
   const applicable = reasons.filter((r) => outcome && r.outcomes.includes(outcome));
+  // The chosen reason's whole label, for browsers whose closed select cuts a sentence short (see
+  // `.select-wrap-echo` in app/globals.css: hidden where the select itself wraps). Kept per outcome,
+  // as the select starts again when the outcome changes.
+  const [chosen, setChosen] = React.useState<{ outcome: string; label: string } | null>(null);
+  const echo = chosen && chosen.outcome === outcome ? chosen.label : '';
   return (
     <>
       <fieldset>
@@ -58,7 +67,19 @@ export function OutcomeFields<O extends CaseOutcome>({
       </fieldset>
       <div className="flex flex-col gap-1">
         <Label htmlFor={`${idPrefix}-reason`}>Reason</Label>
-        <Select id={`${idPrefix}-reason`} name="reason" defaultValue="" key={outcome} disabled={!outcome}>
+        <Select
+          id={`${idPrefix}-reason`}
+          name="reason"
+          defaultValue=""
+          key={outcome}
+          disabled={!outcome}
+          // A reason is a sentence of up to 80 characters: it wraps rather than being cut in the narrow panel.
+          className="select-wrap"
+          onChange={(e) => {
+            const option = e.currentTarget.selectedOptions[0];
+            setChosen({ outcome, label: option?.value ? option.text : '' });
+          }}
+        >
           <option value="">{outcome ? 'Choose…' : 'Choose an outcome first'}</option>
           {applicable.map((r) => (
             <option key={r.code} value={r.code}>
@@ -66,17 +87,28 @@ export function OutcomeFields<O extends CaseOutcome>({
             </option>
           ))}
         </Select>
+        {echo ? (
+          <p className="select-wrap-echo text-xs text-muted-fg" aria-hidden>
+            {echo}
+          </p>
+        ) : null}
         <FieldError messages={errors.reason} />
       </div>
       <div className="flex flex-col gap-1">
         <Label htmlFor={`${idPrefix}-comment`}>Comment{commentRequired ? ' (required)' : ' (optional)'}</Label>
-        <Textarea
+        <LimitedTextarea
           id={`${idPrefix}-comment`}
+          limit={COMMENT_MAX_CHARS}
           name="comment"
-          maxLength={COMMENT_MAX_CHARS}
-          required={commentRequired}
+          aria-required={commentRequired}
           aria-invalid={Boolean(errors.comment)}
+          aria-describedby={commentHint ? `${idPrefix}-comment-hint` : undefined}
         />
+        {commentHint ? (
+          <p id={`${idPrefix}-comment-hint`} className="text-xs text-warn" data-testid="override-hint">
+            {commentHint}
+          </p>
+        ) : null}
         <FieldError messages={errors.comment} />
       </div>
     </>

@@ -11,9 +11,11 @@ import {
   reorderQueuesAction,
   updateQueueAction,
 } from '@/lib/actions/cases';
-import type { QueueStats, RematchProgress } from '@/lib/data/cases';
+import type { QueueStats, RematchProgress } from '@/lib/cases/queries';
 import { formatNumber } from '@/lib/format';
 import { MoveButtons } from './move-buttons';
+import { LimitedInput } from '@/components/ui/limited-field';
+import { QUEUE_NAME_MAX } from '@/lib/cases/schema';
 
 /** Edit, archive or restore, and move one queue up or down the page. */
 export function QueueControls({ queue, order }: { queue: QueueStats; order: string[] }) {
@@ -72,6 +74,7 @@ function EditQueue({ queue }: { queue: QueueStats }) {
       </DialogTrigger>
       <DialogContent title={`Edit ${queue.name}`} description="Saving matches every unresolved execution again.">
         <form
+          noValidate
           className="flex flex-col gap-3"
           onSubmit={(e) => {
             e.preventDefault();
@@ -91,7 +94,14 @@ function EditQueue({ queue }: { queue: QueueStats }) {
         >
           <div className="flex flex-col gap-1">
             <Label htmlFor={`q-name-${queue.id}`}>Name</Label>
-            <Input id={`q-name-${queue.id}`} name="name" defaultValue={queue.name} required maxLength={80} />
+            <LimitedInput
+              id={`q-name-${queue.id}`}
+              limit={QUEUE_NAME_MAX}
+              name="name"
+              defaultValue={queue.name}
+              required
+              aria-invalid={Boolean(errors.name)}
+            />
             <FieldError messages={errors.name} />
           </div>
           <div className="grid grid-cols-3 gap-3">

@@ -3,7 +3,7 @@ import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
-import type { QueuesPage, RematchProgress } from '@/lib/data/cases';
+import type { QueuesPage, RematchProgress } from '@/lib/cases/queries';
 import { listHref, type ListParams } from '@/lib/executions/list-params';
 import { analystFigureLinks, DISAGREEMENT_LINKS, queueFigureLinks } from '@/lib/cases/figures';
 import { formatDuration, formatNumber } from '@/lib/format';
@@ -128,7 +128,7 @@ export function QueuesView({ data, rematch }: { data: QueuesPage; rematch: Remat
                         label={`${q.name}: ${q.resolved7d} resolved in the last 7 days`}
                       />
                     </TD>
-                    <TD className="text-right" data-testid="p50">
+                    <TD className="whitespace-nowrap text-right" data-testid="p50">
                       {q.p50Seconds !== null ? (
                         <Figure
                           value={formatDuration(q.p50Seconds)}
@@ -139,7 +139,7 @@ export function QueuesView({ data, rematch }: { data: QueuesPage; rematch: Remat
                         '—'
                       )}
                     </TD>
-                    <TD className="text-right">
+                    <TD className="whitespace-nowrap text-right">
                       {q.p95Seconds !== null ? (
                         <Figure
                           value={formatDuration(q.p95Seconds)}
@@ -222,7 +222,7 @@ export function QueuesView({ data, rematch }: { data: QueuesPage; rematch: Remat
                         '—'
                       )}
                     </TD>
-                    <TD className="text-right">
+                    <TD className="whitespace-nowrap text-right">
                       {a.p95Seconds !== null ? (
                         <Figure
                           value={formatDuration(a.p95Seconds)}

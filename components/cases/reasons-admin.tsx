@@ -4,7 +4,7 @@ import * as React from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { FieldError, Input, Label } from '@/components/ui/input';
+import { FieldError, Label } from '@/components/ui/input';
 import { TD, TR } from '@/components/ui/table';
 import {
   createCaseReasonAction,
@@ -13,9 +13,11 @@ import {
   updateCaseReasonAction,
 } from '@/lib/actions/cases';
 import { CASE_OUTCOMES, OUTCOME_LABELS, type CaseOutcome } from '@/lib/cases/schema';
-import type { AdminReasonView } from '@/lib/data/cases';
+import type { AdminReasonView } from '@/lib/cases/queries';
 import { formatNumber } from '@/lib/format';
 import { MoveButtons } from './move-buttons';
+import { LimitedInput, LimitedTextarea } from '@/components/ui/limited-field';
+import { REASON_LABEL_MAX } from '@/lib/cases/schema';
 
 type Errors = Record<string, string[] | undefined>;
 
@@ -66,16 +68,22 @@ export function ReasonRow({ reason, order }: { reason: AdminReasonView; order: s
   const move = (next: string[]) => start(async () => done(await reorderCaseReasonsAction({ codes: next })));
   return (
     <TR data-reason={reason.code} className={reason.active ? undefined : 'opacity-70'}>
-      <TD className="align-top">
+      <TD className="min-w-64 align-top">
         <Label htmlFor={`reason-${reason.code}`} className="sr-only">
           Label of {reason.label}
         </Label>
-        <Input
+        {/* One line that wraps and grows with its text: a one-line input cut the longer labels off. */}
+        <LimitedTextarea
           id={`reason-${reason.code}`}
+          limit={REASON_LABEL_MAX}
           value={label}
-          maxLength={80}
+          rows={1}
           onChange={(e) => setLabel(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') e.preventDefault();
+          }}
           aria-invalid={Boolean(errors.label)}
+          className="min-h-0 resize-none [field-sizing:content]"
         />
         <FieldError messages={errors.label} />
         <p className="mt-1 font-mono text-[11px] text-muted-fg">{reason.code}</p>
@@ -133,6 +141,7 @@ export function AddReasonForm() {
   const [message, setMessage] = React.useState<string | null>(null);
   return (
     <form
+      noValidate
       aria-label="Add a reason"
       className="flex flex-col gap-3"
       onSubmit={(e) => {
@@ -154,10 +163,10 @@ export function AddReasonForm() {
     >
       <div className="flex flex-col gap-1">
         <Label htmlFor="new-reason-label">Label</Label>
-        <Input
+        <LimitedInput
           id="new-reason-label"
+          limit={REASON_LABEL_MAX}
           value={label}
-          maxLength={80}
           required
           onChange={(e) => setLabel(e.target.value)}
           aria-invalid={Boolean(errors.label)}

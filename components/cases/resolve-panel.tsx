@@ -4,14 +4,22 @@ import * as React from 'react';
 import { newIdempotencyKey } from '@/components/feedback/label-fields';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Label, Textarea } from '@/components/ui/input';
+import { FieldError, Label } from '@/components/ui/input';
 import { reopenCaseAction, resolveCaseAction } from '@/lib/actions/cases';
-import { COMMENT_MAX_CHARS, COMMENT_REQUIRED, OUTCOME_LABELS, type CaseOutcome } from '@/lib/cases/schema';
-import type { CaseView, ReasonView } from '@/lib/data/cases';
-import { formatDateTime } from '@/lib/format';
+import {
+  COMMENT_MAX_CHARS,
+  COMMENT_REQUIRED,
+  OUTCOME_LABELS,
+  overrideNeedsComment,
+  type CaseOutcome,
+} from '@/lib/cases/schema';
+import type { CaseView, ReasonView } from '@/lib/cases/queries';
 import { FeedbackFields, type AlsoFeedback } from './feedback-fields';
 import { OutcomeFields } from './outcome-fields';
+import { SHORTCUTS } from '@/components/shortcuts/shortcuts';
 import { useKey } from './use-key';
+import { LimitedTextarea } from '@/components/ui/limited-field';
+import { LocalTime } from '@/components/time/local-time';
 
 const OUTCOMES: CaseOutcome[] = ['approve', 'decline', 'escalate'];
 
@@ -25,12 +33,15 @@ export function ResolvePanel({
   view,
   reasons,
   feedbackVersion,
-  manages,
+  decision,
+  userId,
 }: {
   view: CaseView;
   reasons: ReasonView[];
   feedbackVersion: string;
-  manages: boolean;
+  /** The service's decision: an outcome against it needs a comment. */
+  decision: string | null;
+  userId: string;
 }) {
   const router = useRouter();
   const [pending, start] = React.useTransition();
@@ -40,7 +51,9 @@ export function ResolvePanel({
   const [message, setMessage] = React.useState<{ tone: 'error' | 'success'; text: string } | null>(null);
   const [key] = React.useState(newIdempotencyKey);
   const first = React.useRef<HTMLInputElement>(null);
-  useKey('r', view.state !== 'resolved' ? () => first.current?.focus() : null);
+  const { resolve, escalate, reopen } = view.controls;
+  const works = resolve.allowed || escalate.allowed;
+  useKey('caseResolve', view.state !== 'resolved' && works ? () => first.current?.focus() : null);
   // `r` on the list opens the detail at #resolve: the panel takes the focus, as `r` here does.
   React.useEffect(() => {
     if (window.location.hash === '#resolve') first.current?.focus();
@@ -51,7 +64,7 @@ export function ResolvePanel({
       <div className="flex flex-col gap-3 text-sm" data-testid="case-resolution">
         <p>
           <span className="font-medium">{view.outcome ? OUTCOME_LABELS[view.outcome] : 'Resolved'}</span>
-          {view.resolvedBy ? ` by ${view.resolvedBy.name}` : ''} · {formatDateTime(view.resolvedAt)}
+          {view.resolvedBy ? ` by ${view.resolvedBy.name}` : ''} · <LocalTime value={view.resolvedAt} />
         </p>
         {view.sealed ? (
           <p className="text-muted-fg" data-testid="case-sealed">
@@ -63,13 +76,24 @@ export function ResolvePanel({
             {view.comment ? ` — ${view.comment}` : ''}
           </p>
         )}
-        {manages ? <ReopenForm view={view} /> : null}
+        {reopen.allowed ? <ReopenForm view={view} /> : null}
       </div>
     );
 
-  const needsComment = outcome !== '' && COMMENT_REQUIRED.includes(outcome);
+  // The case policy refuses this viewer both outcomes here: say why instead of offering a form it would refuse.
+  if (!works)
+    return (
+      <p className="text-sm text-muted-fg" data-testid="case-resolve-refused">
+        {!resolve.allowed ? resolve.reason : null}
+      </p>
+    );
+
+  const override = overrideNeedsComment(outcome, decision);
+  const claimedByOther = view.assignee && view.assignee.id !== userId ? view.assignee : null;
+  const needsComment = (outcome !== '' && COMMENT_REQUIRED.includes(outcome)) || Boolean(override);
   return (
     <form
+      noValidate
       aria-label="Resolve the case"
       className="flex flex-col gap-3"
       onSubmit={(e) => {
@@ -96,7 +120,7 @@ export function ResolvePanel({
         idPrefix="resolve"
         legend={
           <>
-            Outcome <kbd className="font-mono text-[10px] text-muted-fg">r</kbd>
+            Outcome <kbd className="font-mono text-[10px] text-muted-fg">{SHORTCUTS.caseResolve.key}</kbd>
           </>
         }
         outcomes={OUTCOMES}
@@ -106,9 +130,34 @@ export function ResolvePanel({
         commentRequired={needsComment}
         errors={errors}
         firstRef={first}
-        isDisabled={(o) => o === 'escalate' && view.queue.kind === 'escalation'}
+        isDisabled={(o) => !(o === 'escalate' ? escalate : resolve).allowed}
+        commentHint={override}
       />
+      {!resolve.allowed ? (
+        <p className="text-xs text-muted-fg" data-testid="case-resolve-refused">
+          {resolve.reason}
+        </p>
+      ) : null}
       <FeedbackFields idPrefix="resolve" value={feedback} onChange={setFeedback} errors={errors} />
+      {claimedByOther ? (
+        <div className="flex flex-col gap-1 rounded-md border border-warn/50 bg-warn/5 px-3 py-2 text-sm">
+          <p data-testid="claimed-by-other">
+            {claimedByOther.name} claimed this case
+            {view.claimedAt ? (
+              <>
+                {' '}
+                at <LocalTime value={view.claimedAt} />
+              </>
+            ) : null}
+            .
+          </p>
+          <label className="flex items-center gap-2">
+            <input type="checkbox" name="confirmTakeover" className="accent-[var(--primary)]" />
+            Resolve it in {claimedByOther.name}’s place
+          </label>
+          <FieldError messages={errors.confirmTakeover} />
+        </div>
+      ) : null}
       {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
       <Button type="submit" disabled={pending || !outcome}>
         {pending ? 'Saving…' : outcome === 'escalate' ? 'Escalate' : 'Resolve'}
@@ -123,6 +172,7 @@ function ReopenForm({ view }: { view: CaseView }) {
   const [error, setError] = React.useState<string | null>(null);
   return (
     <form
+      noValidate
       aria-label="Reopen the case"
       className="flex flex-col gap-1 border-t border-border pt-3"
       onSubmit={(e) => {
@@ -138,7 +188,7 @@ function ReopenForm({ view }: { view: CaseView }) {
       }}
     >
       <Label htmlFor="reopen-reason">Reopen with a reason</Label>
-      <Textarea id="reopen-reason" name="reason" required minLength={3} maxLength={COMMENT_MAX_CHARS} />
+      <LimitedTextarea id="reopen-reason" limit={COMMENT_MAX_CHARS} name="reason" required minLength={3} />
       {error ? (
         <p role="alert" className="text-xs text-danger">
           {error}

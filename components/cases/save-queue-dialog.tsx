@@ -7,6 +7,8 @@ import { Dialog, DialogContent, DialogTrigger } from '@/components/ui/dialog';
 import { FieldError, Input, Label, Select } from '@/components/ui/input';
 import { createQueueAction } from '@/lib/actions/cases';
 import { filterChips, parseQueueDefinition, queueDefinitionOf, type ListParams } from '@/lib/executions/list-params';
+import { LimitedInput } from '@/components/ui/limited-field';
+import { QUEUE_NAME_MAX } from '@/lib/cases/schema';
 
 /**
  * "Save as queue" (managers and admins): the list's current execution filters become a queue's
@@ -40,6 +42,7 @@ export function SaveQueueDialog({ params }: { params: ListParams }) {
         description="Executions that match get a case in the highest-priority queue they match, now and as they arrive."
       >
         <form
+          noValidate
           className="flex flex-col gap-3"
           onSubmit={(e) => {
             e.preventDefault();
@@ -73,7 +76,13 @@ export function SaveQueueDialog({ params }: { params: ListParams }) {
           </div>
           <div className="flex flex-col gap-1">
             <Label htmlFor="queue-name">Name</Label>
-            <Input id="queue-name" name="name" required maxLength={80} aria-invalid={Boolean(errors.name)} />
+            <LimitedInput
+              id="queue-name"
+              limit={QUEUE_NAME_MAX}
+              name="name"
+              required
+              aria-invalid={Boolean(errors.name)}
+            />
             <FieldError messages={errors.name} />
           </div>
           <div className="grid grid-cols-3 gap-3">

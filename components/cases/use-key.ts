@@ -1,12 +1,14 @@
 'use client';
 import * as React from 'react';
+import { isShortcutEvent, SHORTCUTS, type ShortcutName } from '@/components/shortcuts/shortcuts';
 
 /**
  * A single-letter shortcut of case work (`n` next case, `a` assign to me, `r` resolve), ignored
  * while typing in a field, in a dialog or a menu, and with a modifier held: the same rules as the
- * list's and the detail page's keys.
+ * list's and the detail page's keys (components/shortcuts/shortcuts.ts).
  */
-export function useKey(key: string, handler: (() => void) | null) {
+export function useKey(name: ShortcutName, handler: (() => void) | null) {
+  const key = SHORTCUTS[name].key;
   const ref = React.useRef(handler);
   React.useEffect(() => {
     ref.current = handler;
@@ -15,9 +17,7 @@ export function useKey(key: string, handler: (() => void) | null) {
   React.useEffect(() => {
     if (!enabled) return;
     function onKey(e: KeyboardEvent) {
-      if (e.key !== key || e.defaultPrevented || e.metaKey || e.ctrlKey || e.altKey) return;
-      const t = e.target as HTMLElement | null;
-      if (t?.closest('input, textarea, select, [contenteditable="true"], [role="dialog"], [role="menu"]')) return;
+      if (e.key !== key || !isShortcutEvent(e)) return;
       e.preventDefault();
       ref.current?.();
     }

@@ -47,6 +47,7 @@ export function DataTable<TData extends object>({
   busy,
   rowClassName,
   rowKeys,
+  sticky = [],
 }: {
   columns: Array<ColumnDef<DataTableFeatures, TData, unknown>>;
   rows: TData[];
@@ -64,8 +65,15 @@ export function DataTable<TData extends object>({
   rowClassName?(row: TData): string | undefined;
   /** Single-letter keys acting on the active row (the list's `a` and `r` of case work). */
   rowKeys?: Record<string, (row: TData) => void>;
+  /** The first columns, by id, kept in view while the table scrolls sideways (at most two). */
+  sticky?: string[];
 }) {
   const bodyRef = React.useRef<HTMLTableSectionElement>(null);
+  // The first sticky column is 2.5 rem wide (the selection box), so the second sits at left-10.
+  const stickyClass = (id: string) => {
+    const i = sticky.indexOf(id);
+    return i < 0 ? undefined : cn('sticky z-10 bg-card', i === 0 ? 'left-0 w-10 min-w-10' : 'left-10');
+  };
   // A new page starts with no active row; the same rows refreshed (after a row key's action)
   // keep it.
   const [active, setActive] = React.useState(-1);
@@ -132,7 +140,7 @@ export function DataTable<TData extends object>({
                 return (
                   <TH
                     key={h.id}
-                    className={cn('whitespace-nowrap', h.column.id === 'select' && 'w-8')}
+                    className={cn('whitespace-nowrap', h.column.id === 'select' && 'w-8', stickyClass(h.column.id))}
                     aria-sort={current ? (sort.dir === 'desc' ? 'descending' : 'ascending') : undefined}
                   >
                     {h.isPlaceholder ? null : sortable && sort ? (
@@ -170,7 +178,7 @@ export function DataTable<TData extends object>({
               )}
             >
               {row.getVisibleCells().map((cell) => (
-                <TD key={cell.id} className="align-middle">
+                <TD key={cell.id} className={cn('align-middle', stickyClass(cell.column.id))}>
                   <table.FlexRender cell={cell} />
                 </TD>
               ))}

@@ -1,15 +1,6 @@
 'use client';
 import * as React from 'react';
-
-/** Focus is in a field (or a menu or dialog): single-letter keys belong to it, not to the list. */
-function isTyping(target: EventTarget | null): boolean {
-  const t = target as HTMLElement | null;
-  return Boolean(
-    t?.closest(
-      'input:not([type=checkbox]), textarea, select, [contenteditable="true"], [role="menu"], [role="dialog"]',
-    ),
-  );
-}
+import { isTypingTarget, SHORTCUTS } from '@/components/shortcuts/shortcuts';
 
 /**
  * The list's keys, for any table of rows: `/` focuses the search, `j`/`k` move the active row
@@ -42,21 +33,32 @@ export function useRowKeyboard(opts: {
   React.useEffect(() => {
     function onKey(e: KeyboardEvent) {
       if (e.defaultPrevented || e.metaKey || e.ctrlKey || e.altKey) return;
-      const typing = isTyping(e.target);
-      if (e.key === '/' && !typing && searchInputId) {
+      const typing = isTypingTarget(e.target);
+      // Escape leaves the search box for the rows, so the list's keys work again without the mouse.
+      if (e.key === 'Escape' && searchInputId && (e.target as HTMLElement | null)?.id === searchInputId) {
+        (e.target as HTMLElement).blur();
+        if (count) focusRow(Math.max(0, active));
+        return;
+      }
+      if (e.key === SHORTCUTS.search.key && !typing && searchInputId) {
         e.preventDefault();
         document.getElementById(searchInputId)?.focus();
         return;
       }
       if (typing || !count) return;
-      if (e.key === 'j' || e.key === 'k') {
+      const down = e.key === SHORTCUTS.rowDown.key;
+      if (down || e.key === SHORTCUTS.rowUp.key) {
         e.preventDefault();
-        const cur = active < 0 ? (e.key === 'j' ? -1 : count) : active;
-        focusRow(Math.max(0, Math.min(count - 1, cur + (e.key === 'j' ? 1 : -1))));
-      } else if (e.key === 'Enter' && active >= 0 && !(e.target as HTMLElement | null)?.closest('a, button')) {
+        const cur = active < 0 ? (down ? -1 : count) : active;
+        focusRow(Math.max(0, Math.min(count - 1, cur + (down ? 1 : -1))));
+      } else if (
+        e.key === SHORTCUTS.rowOpen.key &&
+        active >= 0 &&
+        !(e.target as HTMLElement | null)?.closest('a, button')
+      ) {
         e.preventDefault();
         onOpen(active);
-      } else if (e.key === 'x' && active >= 0 && onToggle) {
+      } else if (e.key === SHORTCUTS.rowSelect.key && active >= 0 && onToggle) {
         e.preventDefault();
         onToggle(active);
       } else if (active >= 0 && rowKeys && Object.hasOwn(rowKeys, e.key)) {

@@ -1,5 +1,5 @@
 import { Badge } from '@/components/ui/badge';
-import { riskBandOf } from '@/lib/review/risk';
+import { riskBandOf } from '@/lib/executions/risk';
 import { cn } from '@/lib/utils';
 
 type Tone = 'ok' | 'warn' | 'reject' | 'neutral' | 'info';
@@ -99,7 +99,8 @@ export function FeedbackBadge({
   label?: string | null;
 }) {
   const status = label && delivery && delivery !== 'delivered' ? label : serviceStatus;
-  if (!status || (status === 'NA' && !delivery)) return <span className="text-xs text-muted-fg">None</span>;
+  // Beside the decision and status badges a bare "None" said nothing: it is the feedback that is missing.
+  if (!status || (status === 'NA' && !delivery)) return <span className="text-xs text-muted-fg">No feedback</span>;
   return (
     <span className="inline-flex flex-wrap items-center gap-1">
       <Badge tone={FEEDBACK_TONE[status] ?? 'info'}>{status === 'NOT_FRAUD' ? 'NOT FRAUD' : status}</Badge>

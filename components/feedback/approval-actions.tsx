@@ -3,9 +3,10 @@ import { Check, X } from 'lucide-react';
 import * as React from 'react';
 import { approveFeedbackAction, rejectFeedbackAction } from '@/lib/actions/approvals';
 import { Button } from '@/components/ui/button';
-import { FieldError, Label, Textarea } from '@/components/ui/input';
+import { FieldError, Label } from '@/components/ui/input';
 import type { ActionResult } from '@/lib/auth/guards';
 import { COMMENT_MAX } from '@/lib/feedback/schema';
+import { LimitedTextarea } from '@/components/ui/limited-field';
 
 /** Approve, or reject with a comment the analyst reads, one waiting label. */
 export function ApprovalActions({ submissionId, label, mine }: { submissionId: string; label: string; mine: boolean }) {
@@ -59,12 +60,12 @@ export function ApprovalActions({ submissionId, label, mine }: { submissionId: s
           <Label htmlFor={`reject-${submissionId}`} className="text-xs">
             Why is it rejected? The analyst reads this.
           </Label>
-          <Textarea
+          <LimitedTextarea
             id={`reject-${submissionId}`}
+            limit={COMMENT_MAX}
             rows={2}
             autoFocus
             value={comment}
-            maxLength={COMMENT_MAX}
             onChange={(e) => setComment(e.target.value)}
             aria-invalid={Boolean(fe.comment)}
             aria-describedby={fe.comment ? `reject-${submissionId}-error` : undefined}

@@ -3,9 +3,10 @@ import { TriangleAlert, Users } from 'lucide-react';
 import Link from 'next/link';
 import * as React from 'react';
 import { Badge } from '@/components/ui/badge';
-import type { BlastRadius } from '@/lib/data/feedback';
-import { formatDate, formatNumber, shortId } from '@/lib/format';
+import type { BlastRadius } from '@/lib/feedback/queries';
+import { formatNumber, shortId } from '@/lib/format';
 import { cn } from '@/lib/utils';
+import { LocalTime } from '@/components/time/local-time';
 
 /**
  * Who else a FRAUD label touches: the service applies FRAUD to later transactions with the same
@@ -69,7 +70,7 @@ export function BlastRadiusView({
                 >
                   {shortId(i.id)}
                 </Link>
-                <span className="text-muted-fg">{formatDate(i.createdAt)}</span>
+                <LocalTime value={i.createdAt} shape="date" className="text-muted-fg" />
                 <span className="text-muted-fg">{i.decisionType ?? i.status}</span>
                 {i.later ? <Badge tone="warn">later</Badge> : null}
                 {i.feedbackStatus ? (

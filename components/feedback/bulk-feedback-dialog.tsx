@@ -4,13 +4,14 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import * as React from 'react';
 import { getBatchProgressAction, previewBulkFeedbackAction, submitBulkFeedbackAction } from '@/lib/actions/feedback';
+import { labelRingAction } from '@/lib/actions/rings';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import type { ActionResult } from '@/lib/auth/guards';
-import type { BatchProgress, BulkPreview } from '@/lib/data/feedback';
-import { BULK_MAX, NOTE_MAX, type FeedbackStatus } from '@/lib/feedback/schema';
+import type { BatchProgress, BulkPreview } from '@/lib/feedback/queries';
+import { BULK_MAX, NOTE_MAX, type FeedbackReason, type FeedbackStatus } from '@/lib/feedback/schema';
 import { formatNumber, shortId } from '@/lib/format';
 import { BlastRadiusView } from './blast-radius';
 import { labelText, ServiceError } from './history';
@@ -27,15 +28,18 @@ export function BulkFeedbackDialog({
   executionIds,
   role,
   onDone,
+  ringId,
 }: {
   executionIds: string[];
   role: 'analyst' | 'manager' | 'admin';
   onDone?(): void;
+  /** A whole ring: FRAUD only, and the members are taken from the ring on the server. */
+  ringId?: number;
 }) {
   const router = useRouter();
   const [open, setOpen] = React.useState(false);
   const [preview, setPreview] = React.useState<ActionResult<BulkPreview> | null>(null);
-  const [status, setStatus] = React.useState<FeedbackStatus | ''>('');
+  const [status, setStatus] = React.useState<FeedbackStatus | ''>(ringId ? 'FRAUD' : '');
   const [reason, setReason] = React.useState('');
   const [note, setNote] = React.useState('');
   const [key, setKey] = React.useState(newIdempotencyKey);
@@ -63,14 +67,15 @@ export function BulkFeedbackDialog({
     if (!preview?.ok) return;
     const ids = Object.keys(preview.data.versions);
     start(async () => {
-      const r = await submitBulkFeedbackAction({
-        executionIds: ids,
-        status: status as FeedbackStatus,
+      const common = {
         reason: reason || undefined,
         note: note || undefined,
         versions: preview.data.versions,
         idempotencyKey: key,
-      });
+      };
+      const r = ringId
+        ? await labelRingAction({ ringId, ...common, reason: common.reason as FeedbackReason })
+        : await submitBulkFeedbackAction({ executionIds: ids, status: status as FeedbackStatus, ...common });
       setResult(r);
       if (r.ok) setStage({ kind: 'progress', batchId: r.data.batchId, message: r.message, created: r.data.created });
     });
@@ -82,7 +87,7 @@ export function BulkFeedbackDialog({
     <Dialog open={open} onOpenChange={openChange}>
       <DialogTrigger asChild>
         <Button size="sm" variant="secondary" disabled={!executionIds.length}>
-          <Tags aria-hidden className="h-4 w-4" /> Label selected…
+          <Tags aria-hidden className="h-4 w-4" /> {ringId ? 'Label ring FRAUD…' : 'Label selected…'}
         </Button>
       </DialogTrigger>
       <DialogContent
@@ -136,7 +141,9 @@ export function BulkFeedbackDialog({
                 </span>
               ) : null}
             </p>
-            <StatusRadios idPrefix="bulk" value={status} onChange={setStatus} errors={fe.status} disabled={pending} />
+            {ringId ? null : (
+              <StatusRadios idPrefix="bulk" value={status} onChange={setStatus} errors={fe.status} disabled={pending} />
+            )}
             <ReasonSelect
               idPrefix="bulk"
               status={status}

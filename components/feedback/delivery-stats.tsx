@@ -1,13 +1,14 @@
 import Link from 'next/link';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import type { FeedbackDeliveryStats } from '@/lib/data/feedback';
-import { formatDateTime, formatNumber, formatRelative, shortId } from '@/lib/format';
+import type { FeedbackDeliveryStats } from '@/lib/feedback/queries';
+import { formatNumber, shortId } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { labelText, ServiceError } from './history';
+import { LocalTime } from '@/components/time/local-time';
 
 /**
  * Feedback delivery on the sync page: is every label getting through to the service? The page
- * passes `getFeedbackDeliveryStats()` from lib/data/feedback.
+ * passes `getFeedbackDeliveryStats()` from lib/feedback/queries.
  */
 export function FeedbackDeliveryStatsCard({ stats }: { stats: FeedbackDeliveryStats }) {
   const figures: Array<{ label: string; value: number; tone?: string; href?: string }> = [
@@ -30,7 +31,9 @@ export function FeedbackDeliveryStatsCard({ stats }: { stats: FeedbackDeliverySt
           Labels are stored first and sent with retries.{' '}
           {stats.oldestPendingAt ? (
             <>
-              Oldest waiting since {formatDateTime(stats.oldestPendingAt)} ({formatRelative(stats.oldestPendingAt)}).
+              Oldest waiting since <LocalTime value={stats.oldestPendingAt} /> (
+              <LocalTime value={stats.oldestPendingAt} shape="relative" />
+              ).
             </>
           ) : (
             'Nothing is waiting.'
@@ -65,7 +68,7 @@ export function FeedbackDeliveryStatsCard({ stats }: { stats: FeedbackDeliverySt
                   </Link>
                   <span>{labelText(f.status, f.reason)}</span>
                   <span className="text-muted-fg">
-                    {formatDateTime(f.at)} · {f.attempts} attempt{f.attempts === 1 ? '' : 's'}
+                    <LocalTime value={f.at} /> · {f.attempts} attempt{f.attempts === 1 ? '' : 's'}
                   </span>
                   <span className={f.error?.permanent ? 'text-danger' : 'text-warn'}>
                     {f.error ? <ServiceError error={f.error} /> : null}

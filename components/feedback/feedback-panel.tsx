@@ -6,13 +6,13 @@ import { getFeedbackPanelAction, retryFeedbackAction, submitFeedbackAction } fro
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import type { ActionResult } from '@/lib/auth/guards';
-import type { FeedbackPanelData, SubmissionView } from '@/lib/data/feedback';
+import type { FeedbackPanelData, SubmissionView } from '@/lib/feedback/queries';
 import { NOTE_MAX, type FeedbackStatus } from '@/lib/feedback/schema';
-import { formatDateTime, formatRelative } from '@/lib/format';
 import { BlastRadiusView } from './blast-radius';
 import { DeliveryStateBadge } from './delivery-badge';
 import { FeedbackHistory, labelText, ServiceError } from './history';
 import { newIdempotencyKey, NoteField, ReasonSelect, StatusRadios } from './label-fields';
+import { LocalTime } from '@/components/time/local-time';
 
 /**
  * Feedback on the execution detail page: the latest label and its delivery (polled while it is
@@ -206,12 +206,12 @@ function CurrentLabel({
         <DeliveryStateBadge state={latest.state} />
       </div>
       <p className="text-xs text-muted-fg">
-        Submitted by {latest.submittedByEmail} · {formatDateTime(latest.submittedAt)}
+        Submitted by {latest.submittedByEmail} · <LocalTime value={latest.submittedAt} />
         {latest.decidedByEmail && latest.state !== 'rejected' ? <> · approved by {latest.decidedByEmail}</> : null}
       </p>
       {latest.state === 'delivered' ? (
         <p className="text-xs text-ok">
-          Delivered {formatDateTime(latest.deliveredAt)}
+          Delivered <LocalTime value={latest.deliveredAt} />
           {latest.attempts > 1 ? ` after ${latest.attempts} attempts` : ''}.
         </p>
       ) : null}
@@ -220,15 +220,19 @@ function CurrentLabel({
       ) : null}
       {latest.state === 'rejected' ? (
         <p className="text-xs">
-          Rejected by {latest.decidedByEmail} {formatRelative(latest.decidedAt)}:{' '}
+          Rejected by {latest.decidedByEmail} <LocalTime value={latest.decidedAt} shape="relative" />:{' '}
           <q className="italic">{latest.approvalComment}</q>
         </p>
       ) : null}
       {(latest.state === 'pending' || latest.state === 'delivering') && latest.lastError ? (
         <p className="text-xs text-warn">
           Attempt {latest.attempts} did not get through (<ServiceError error={latest.lastError} />)
-          {latest.nextAttemptAt ? <>; next try {formatRelative(latest.nextAttemptAt)}</> : null}. It stays stored and is
-          retried until the service takes it.
+          {latest.nextAttemptAt ? (
+            <>
+              ; next try <LocalTime value={latest.nextAttemptAt} shape="relative" />
+            </>
+          ) : null}
+          . It stays stored and is retried until the service takes it.
         </p>
       ) : null}
       {(latest.state === 'pending' || latest.state === 'delivering') && !latest.lastError ? (

@@ -1,4 +1,5 @@
 'use client';
+import { useStepUp } from '@/components/account/step-up';
 import * as React from 'react';
 import { setFourEyesAction } from '@/lib/actions/settings';
 import { Alert } from '@/components/ui/alert';
@@ -11,13 +12,14 @@ export function FourEyesForm({ enabled }: { enabled: boolean }) {
   const [on, setOn] = React.useState(enabled);
   const [result, setResult] = React.useState<ActionResult<unknown> | null>(null);
   const [pending, start] = React.useTransition();
+  const stepUp = useStepUp();
   const changed = on !== enabled;
   return (
     <form
       className="flex flex-col gap-3"
       onSubmit={(e) => {
         e.preventDefault();
-        start(async () => setResult(await setFourEyesAction({ enabled: on ? 'true' : 'false' })));
+        start(async () => setResult(await stepUp(() => setFourEyesAction({ enabled: on ? 'true' : 'false' }))));
       }}
     >
       <label className="flex cursor-pointer items-start gap-3">

@@ -1,10 +1,10 @@
 import * as React from 'react';
-import type { SubmissionView } from '@/lib/data/feedback';
-import type { FeedbackDeliveryError } from '@/lib/data/feedback';
+import type { SubmissionView } from '@/lib/feedback/queries';
+import type { FeedbackDeliveryError } from '@/lib/feedback/queries';
 import { REASON_LABELS, STATUS_LABELS, type FeedbackReason, type FeedbackStatus } from '@/lib/feedback/schema';
 import { EVENT_LABELS } from '@/lib/feedback/states';
-import { formatDateTime } from '@/lib/format';
 import { DeliveryStateBadge } from './delivery-badge';
+import { LocalTime } from '@/components/time/local-time';
 
 /** "Fraud · Identity fraud"; unknown values are shown as they are. */
 export function labelText(status: string, reason: string | null | undefined): string {
@@ -61,7 +61,7 @@ export function FeedbackHistory({ history }: { history: SubmissionView[] }) {
               <DeliveryStateBadge state={s.state} />
             </div>
             <p className="text-xs text-muted-fg">
-              {s.submittedByEmail} · {formatDateTime(s.submittedAt)}
+              {s.submittedByEmail} · <LocalTime value={s.submittedAt} />
               {s.batchId ? ' · bulk' : ''}
             </p>
             {s.note ? <p className="mt-1 whitespace-pre-wrap break-words text-xs">{s.note}</p> : null}
@@ -71,10 +71,7 @@ export function FeedbackHistory({ history }: { history: SubmissionView[] }) {
                 <ol className="mt-1 flex flex-col gap-0.5">
                   {s.events.map((e) => (
                     <li key={e.id}>
-                      <time dateTime={e.at} className="tabular-nums text-muted-fg">
-                        {formatDateTime(e.at)}
-                      </time>{' '}
-                      {eventLine(e)}
+                      <LocalTime value={e.at} className="tabular-nums text-muted-fg" /> {eventLine(e)}
                     </li>
                   ))}
                 </ol>

@@ -1,6 +1,7 @@
 'use client';
 import * as React from 'react';
-import { FieldError, Label, Select, Textarea } from '@/components/ui/input';
+import { FieldError, Label, Select } from '@/components/ui/input';
+import { LimitedTextarea } from '@/components/ui/limited-field';
 import {
   FEEDBACK_REASONS,
   NOTE_MAX,
@@ -144,25 +145,20 @@ export function NoteField({
   errors?: string[];
   disabled?: boolean;
 }) {
-  const over = value.length > NOTE_MAX;
   return (
     <div className="flex flex-col gap-1.5">
-      <div className="flex items-baseline justify-between gap-2">
-        <Label htmlFor={`${idPrefix}-note`}>
-          Internal note <span className="text-xs font-normal text-muted-fg">(optional)</span>
-        </Label>
-        <span className={cn('text-xs tabular-nums', over ? 'text-danger' : 'text-muted-fg')} aria-live="polite">
-          {value.length.toLocaleString('en-US')} / {NOTE_MAX.toLocaleString('en-US')}
-        </span>
-      </div>
-      <Textarea
+      <Label htmlFor={`${idPrefix}-note`}>
+        Internal note <span className="text-xs font-normal text-muted-fg">(optional)</span>
+      </Label>
+      <LimitedTextarea
         id={`${idPrefix}-note`}
+        limit={NOTE_MAX}
         name="note"
         rows={3}
         value={value}
         onChange={(e) => onChange(e.target.value)}
         disabled={disabled}
-        aria-invalid={over || Boolean(errors?.length)}
+        aria-invalid={Boolean(errors?.length)}
         aria-describedby={`${idPrefix}-note-hint${errors?.length ? ` ${idPrefix}-note-error` : ''}`}
       />
       <p id={`${idPrefix}-note-hint`} className="text-xs text-muted-fg">

@@ -6,9 +6,9 @@ import { newIdempotencyKey } from '@/components/feedback/label-fields';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { decideQaReviewAction, settleQaReviewAction, takeQaReviewAction } from '@/lib/actions/qa';
-import type { ReasonView } from '@/lib/data/cases';
-import type { QaView } from '@/lib/data/quality';
-import { QA_OUTCOMES, type QaOutcome } from '@/lib/qa/states';
+import type { ReasonView } from '@/lib/cases/queries';
+import type { QaView } from '@/lib/qa/quality';
+import { QA_OUTCOMES, type QaOutcome } from '@/lib/db/qa-states';
 import { QaStateBadge, VerdictLine } from './qa-verdicts';
 import { OutcomeFields } from '@/components/cases/outcome-fields';
 import { useActionForm } from './use-action-form';
@@ -16,7 +16,7 @@ import { useActionForm } from './use-action-form';
 /**
  * The QA review of an execution's case, on its detail page. Before the decision the reviewer
  * sees neither the first outcome nor its reason or comment (the server never sends them:
- * lib/data/quality.ts); after it, both side by side, and a manager who took no part settles a
+ * lib/qa/quality.ts); after it, both side by side, and a manager who took no part settles a
  * disagreement here.
  */
 export function QaPanel({

@@ -4,8 +4,8 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { OUTCOME_LABELS } from '@/lib/cases/schema';
-import type { ReasonView } from '@/lib/data/cases';
-import type { QaRow, Verdict } from '@/lib/data/quality';
+import type { ReasonView } from '@/lib/cases/queries';
+import type { QaRow, Verdict } from '@/lib/qa/quality';
 import { shortId } from '@/lib/format';
 import { QaStateBadge } from './qa-verdicts';
 

@@ -6,10 +6,10 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { FieldError, Input, Label, Select } from '@/components/ui/input';
 import { getQaSamplingProgressAction, saveQaSettingsAction, startQaSamplingAction } from '@/lib/actions/qa';
-import type { QaRunView } from '@/lib/data/quality';
-import { formatDateTime } from '@/lib/format';
+import type { QaRunView } from '@/lib/qa/quality';
 import type { QaSettings } from '@/lib/qa/schema';
 import { useActionForm } from './use-action-form';
+import { LocalTime } from '@/components/time/local-time';
 
 /** The rate a manager sets: a share of each person's resolved cases per week, at least a minimum. */
 export function QaSettingsForm({ settings }: { settings: QaSettings & { updatedAt: string | null } }) {
@@ -64,21 +64,30 @@ export function QaSettingsForm({ settings }: { settings: QaSettings & { updatedA
         </Button>
       </div>
       <p className="text-xs text-muted-fg">
-        {settings.updatedAt
-          ? `Last changed ${formatDateTime(settings.updatedAt)} (in the audit log).`
-          : 'The default rate; not changed yet.'}
+        {settings.updatedAt ? (
+          <>
+            Last changed <LocalTime value={settings.updatedAt} /> (in the audit log).
+          </>
+        ) : (
+          'The default rate; not changed yet.'
+        )}
       </p>
       {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
     </form>
   );
 }
 
-const runText = (r: QaRunView) =>
-  r.state === 'completed'
-    ? `Week of ${r.week}: ${r.sampled} case${r.sampled === 1 ? '' : 's'} sampled from ${r.total ?? 0} ${r.total === 1 ? 'person' : 'people'}, ${formatDateTime(r.finishedAt)}.`
-    : r.state === 'failed'
-      ? `Week of ${r.week}: the sampling failed (${r.error ?? 'error'}); it is retried.`
-      : `Week of ${r.week}: sampling… ${r.done} of ${r.total ?? '?'} people, ${r.sampled} sampled.`;
+const runText = (r: QaRunView): React.ReactNode =>
+  r.state === 'completed' ? (
+    <>
+      {`Week of ${r.week}: ${r.sampled} case${r.sampled === 1 ? '' : 's'} sampled from ${r.total ?? 0} ${r.total === 1 ? 'person' : 'people'}, `}
+      <LocalTime value={r.finishedAt} />.
+    </>
+  ) : r.state === 'failed' ? (
+    `Week of ${r.week}: the sampling failed (${r.error ?? 'error'}); it is retried.`
+  ) : (
+    `Week of ${r.week}: sampling… ${r.done} of ${r.total ?? '?'} people, ${r.sampled} sampled.`
+  );
 
 /** "Sample now" for a chosen week, with the job's progress until it finishes. */
 export function QaSamplingControl({
@@ -136,7 +145,7 @@ export function QaSamplingControl({
         </Button>
       </div>
       <p role="status" aria-live="polite" className="text-sm" data-testid="qa-run">
-        {run ? runText(run) : 'No sampling yet.'}
+        {run ? runText(run) : 'No sampling run recorded yet: the figures below count every sampled case.'}
       </p>
       {run && active && run.total ? (
         <progress className="h-2 w-full max-w-md" max={run.total} value={run.done} aria-label="Sampling progress" />

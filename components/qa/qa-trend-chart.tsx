@@ -1,7 +1,7 @@
 'use client';
 import { cell, ChartCard, Legend, type ChartTable } from '@/components/trends/chart-kit';
 import { CountRateChart } from '@/components/trends/count-rate-chart';
-import type { TrendPoint } from '@/lib/data/quality';
+import type { TrendPoint } from '@/lib/qa/quality';
 import { formatNumber, formatPercent } from '@/lib/format';
 import { qaListHref } from '@/lib/qa/schema';
 

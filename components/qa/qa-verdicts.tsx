@@ -1,9 +1,9 @@
 import { Badge } from '@/components/ui/badge';
 import { OUTCOME_LABELS } from '@/lib/cases/schema';
-import type { ReasonView } from '@/lib/data/cases';
-import type { Verdict } from '@/lib/data/quality';
-import { formatDateTime } from '@/lib/format';
-import { QA_STATE_LABELS, type QaState } from '@/lib/qa/states';
+import type { ReasonView } from '@/lib/cases/queries';
+import type { Verdict } from '@/lib/qa/quality';
+import { QA_STATE_LABELS, type QaState } from '@/lib/db/qa-states';
+import { LocalTime } from '@/components/time/local-time';
 
 const TONE: Record<QaState, 'neutral' | 'info' | 'ok' | 'warn' | 'reject'> = {
   open: 'neutral',
@@ -37,7 +37,7 @@ export function VerdictLine({
     <div className="flex flex-col gap-0.5" data-testid={testId}>
       <dt className="text-xs text-muted-fg">
         {title}
-        {verdict.by ? ` · ${verdict.by.name}` : ''} · {formatDateTime(verdict.at)}
+        {verdict.by ? ` · ${verdict.by.name}` : ''} · <LocalTime value={verdict.at} />
       </dt>
       <dd className="text-sm">
         <span className="font-medium">{OUTCOME_LABELS[verdict.outcome]}</span> ·{' '}

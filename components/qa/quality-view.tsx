@@ -1,9 +1,10 @@
 import Link from 'next/link';
+import { cn } from '@/lib/utils';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
-import type { ReasonView } from '@/lib/data/cases';
-import type { AgreementRow, QualityPage } from '@/lib/data/quality';
+import type { ReasonView } from '@/lib/cases/queries';
+import type { AgreementRow, QualityPage } from '@/lib/qa/quality';
 import { formatNumber, formatPercent } from '@/lib/format';
 import { qaListHref, type QaListParams } from '@/lib/qa/schema';
 import { QaReviewsCard } from './qa-reviews-table';
@@ -11,13 +12,26 @@ import { QaSamplingControl, QaSettingsForm } from './qa-sampling';
 import { QaTrendChart } from './qa-trend-chart';
 
 /** A figure that opens the QA reviews it counts. */
-function Figure({ value, to, label, text }: { value: number; to: QaListParams; label: string; text?: string }) {
+function Figure({
+  value,
+  to,
+  label,
+  text,
+  inText,
+}: {
+  value: number;
+  to: QaListParams;
+  label: string;
+  text?: string;
+  /** A link inside a sentence is underlined: colour alone does not tell it apart (axe link-in-text-block). */
+  inText?: boolean;
+}) {
   if (!value) return <span className="tabular-nums text-muted-fg">{text ?? '0'}</span>;
   return (
     <Link
       href={qaListHref(to)}
       aria-label={label}
-      className="tabular-nums text-primary underline-offset-2 hover:underline"
+      className={cn('tabular-nums text-primary underline-offset-2 hover:underline', inText && 'underline')}
     >
       {text ?? formatNumber(value)}
     </Link>
@@ -139,13 +153,12 @@ export function QualityView({
       </div>
       <dl className="grid grid-cols-2 gap-4 md:grid-cols-5" data-testid="qa-kpis">
         {kpis.map((k) => (
-          <Card key={k.title}>
-            <CardContent className="pt-4">
-              <dt className="text-xs text-muted-fg">{k.title}</dt>
-              <dd className="text-xl font-semibold" data-kpi={k.title}>
-                <Figure value={k.value} to={k.to} text={k.text} label={`${k.title}: ${k.text ?? k.value}`} />
-              </dd>
-            </CardContent>
+          // The card is the <dt>/<dd> pair's own wrapper: a list item may only hold them directly.
+          <Card key={k.title} className="p-4">
+            <dt className="text-xs text-muted-fg">{k.title}</dt>
+            <dd className="text-xl font-semibold" data-kpi={k.title}>
+              <Figure value={k.value} to={k.to} text={k.text} label={`${k.title}: ${k.text ?? k.value}`} />
+            </dd>
           </Card>
         ))}
       </dl>
@@ -173,11 +186,19 @@ export function QualityView({
       <QaReviewsCard
         title="Overturned outcomes"
         description={
-          <>
-            The newest {Math.min(data.overturned.length, 20)} of{' '}
-            <Figure value={t.overturned} to={{ result: 'overturned' }} label={`All ${t.overturned} overturned`} />, with
-            both reasons and the settlement.
-          </>
+          // Nothing to count yet: "the newest 0 of 0" said nothing.
+          t.overturned ? (
+            <>
+              The newest {Math.min(data.overturned.length, 20)} of{' '}
+              <Figure
+                value={t.overturned}
+                to={{ result: 'overturned' }}
+                label={`All ${t.overturned} overturned`}
+                inText
+              />
+              , with both reasons and the settlement.
+            </>
+          ) : null
         }
         rows={data.overturned}
         reasons={reasons}

@@ -1,5 +1,6 @@
 'use client';
-import { LogOut } from 'lucide-react';
+import { LogOut, ShieldCheck } from 'lucide-react';
+import Link from 'next/link';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -24,6 +25,11 @@ export default function AccountMenu({ user, defaultOpen }: { user: AccountUser; 
           <span className="capitalize">{user.role}</span>
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <Link href="/account">
+            <ShieldCheck className="h-4 w-4" aria-hidden /> Your account and security
+          </Link>
+        </DropdownMenuItem>
         <DropdownMenuItem onSelect={() => void signOutAndLeave('/login')}>
           <LogOut className="h-4 w-4" aria-hidden /> Sign out
         </DropdownMenuItem>

@@ -5,6 +5,7 @@ import {
   CheckSquare,
   ClipboardList,
   Gauge,
+  Network,
   Home,
   Inbox,
   KeyRound,
@@ -22,9 +23,12 @@ import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
+import { ShortcutHelp } from '@/components/shortcuts/shortcut-help';
 import { OnFirstUse } from '@/components/ui/on-first-use';
 import { cn } from '@/lib/utils';
+import { NotificationBell } from '@/components/notifications/notification-bell';
 import { AccountButton } from './account-button';
+import { Logo } from '@/components/ui/logo';
 
 const AccountMenu = React.lazy(() => import('./account-menu'));
 
@@ -43,6 +47,7 @@ const ICONS = {
   key: KeyRound,
   scan: ScanEye,
   gauge: Gauge,
+  network: Network,
 };
 
 export interface ShellNavItem {
@@ -59,13 +64,19 @@ export function AppShell({
   nav,
   user,
   demo,
+  passwordOnly,
   theme,
+  unread,
   children,
 }: {
   nav: ShellNavItem[];
   user: { name: string; email: string; role: string };
   demo: boolean;
+  /** Signed in with the password alone (no second factor held): said in the shell, with the way to add one. */
+  passwordOnly: boolean;
   theme: 'light' | 'dark';
+  /** Unread notifications when the page was rendered; the bell keeps it current. */
+  unread: number;
   children: React.ReactNode;
 }) {
   const pathname = usePathname();
@@ -94,17 +105,7 @@ export function AppShell({
         )}
       >
         <div className="flex h-14 items-center gap-2 border-b border-border px-4">
-          <svg aria-hidden viewBox="0 0 32 32" className="h-6 w-6">
-            <rect width="32" height="32" rx="7" fill="var(--primary)" />
-            <path
-              d="M9 16.5l4.5 4.5L23 11"
-              stroke="#fff"
-              strokeWidth="3.2"
-              fill="none"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            />
-          </svg>
+          <Logo />
           <span className="font-semibold">Verdict</span>
           {demo ? (
             <span className="ml-auto rounded bg-warn/15 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-warn">
@@ -112,6 +113,15 @@ export function AppShell({
             </span>
           ) : null}
         </div>
+        {passwordOnly ? (
+          <Link
+            href="/account"
+            className="mx-2 mt-2 block rounded-md border border-warn/40 bg-warn/10 px-2 py-1.5 text-xs text-fg hover:bg-warn/20"
+          >
+            {demo ? 'Demo sign-in: password only, no second factor.' : 'Signed in with a password only.'}{' '}
+            <span className="underline">Add a second factor</span>
+          </Link>
+        ) : null}
         <nav aria-label="Main" className="flex flex-col gap-0.5 p-2">
           {nav.map((item) => {
             const Icon = ICONS[item.icon];
@@ -147,6 +157,7 @@ export function AppShell({
             <Menu className="h-5 w-5" aria-hidden />
           </Button>
           <div className="ml-auto flex items-center gap-1">
+            <NotificationBell initial={unread} />
             <Button
               variant="ghost"
               size="icon"
@@ -163,6 +174,7 @@ export function AppShell({
         <main id="main" className="mx-auto w-full max-w-[1400px] flex-1 px-4 py-6 md:px-6">
           {children}
         </main>
+        <ShortcutHelp />
       </div>
     </div>
   );

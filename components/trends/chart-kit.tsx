@@ -212,7 +212,7 @@ export function ChartCard({
         ) : tableOnly && children ? (
           children
         ) : view === 'table' ? (
-          <div className="max-h-80 overflow-auto">
+          <div className="max-h-80 overflow-auto" tabIndex={0} role="region" aria-label={table.caption}>
             <DataTable table={table} />
           </div>
         ) : (
@@ -258,7 +258,13 @@ export function linkedBar<R>(
     const rect = (
       <Rectangle x={p.x} y={p.y} width={p.width} height={p.height} fill={fill ?? p.fill} radius={p.radius} />
     );
-    if (!href) return <g aria-label={label}>{rect}</g>;
+    // A plain <g> may not carry a name (aria-prohibited-attr): as an image it may.
+    if (!href)
+      return (
+        <g role="img" aria-label={label}>
+          {rect}
+        </g>
+      );
     return (
       // Out of the tab order (a month of days is a hundred bars): keyboard users get the same
       // links in the table view, one Tab away.
@@ -281,7 +287,12 @@ export function linkedDot<R>(
     const link = linkOf(p.payload as R);
     if (!link) return <g />;
     const dot = <circle cx={p.cx} cy={p.cy} r={3.5} fill={color} stroke="var(--card)" strokeWidth={1.5} />;
-    if (!link.href) return <g aria-label={link.label}>{dot}</g>;
+    if (!link.href)
+      return (
+        <g role="img" aria-label={link.label}>
+          {dot}
+        </g>
+      );
     return (
       <a
         href={link.href}

@@ -3,7 +3,7 @@ import { Loader2, RotateCcw } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
-import { Input, Label, Select } from '@/components/ui/input';
+import { Label, Select } from '@/components/ui/input';
 import {
   GRANULARITIES,
   MAX_RANGE_DAYS,
@@ -12,7 +12,9 @@ import {
   type RangeKey,
   type TrendsFilters,
 } from '@/lib/trends/shared';
-import { cn } from '@/lib/utils';
+import { cn, dayFormatError, isIsoDay } from '@/lib/utils';
+import { DateInput } from '@/components/ui/date-input';
+import { countryLabel } from '@/lib/countries';
 
 const RANGE_LABELS: Record<RangeKey, string> = {
   '7': '7 days',
@@ -79,6 +81,9 @@ export function TrendsControls({
   const router = useRouter();
   const [pending, startTransition] = React.useTransition();
   const [custom, setCustom] = React.useState({ from: filters.from, to: filters.to });
+  const [rangeError, setRangeError] = React.useState<string | null>(null);
+  // The days' format is checked once the range is applied, not at every key.
+  const [checked, setChecked] = React.useState(false);
   const [showCustom, setShowCustom] = React.useState(filters.range === 'custom');
 
   function go(next: Partial<TrendsFilters>) {
@@ -116,7 +121,7 @@ export function TrendsControls({
           <option value="">{all}</option>
           {list.map((v) => (
             <option key={v} value={v}>
-              {v}
+              {id === 'country' ? countryLabel(v) : v}
             </option>
           ))}
         </Select>
@@ -127,13 +132,20 @@ export function TrendsControls({
   const filtered = Boolean(filters.definitionKey || filters.country || filters.docType);
   return (
     <form
+      noValidate
       role="search"
       aria-label="Trends filters"
       aria-busy={pending}
       className="mb-5 flex flex-wrap items-end gap-3"
       onSubmit={(e) => {
         e.preventDefault();
-        if (custom.from && custom.to) go({ range: 'custom', from: custom.from, to: custom.to, granularity: undefined });
+        // The fields say what is missing here, not in a browser pop-up (the form has noValidate).
+        setChecked(true);
+        if (!custom.from || !custom.to) return setRangeError('Choose both a first and a last day.');
+        // A day that is not one is said under its field, with the text kept (the server reads only real days).
+        if (!isIsoDay(custom.from) || !isIsoDay(custom.to)) return setRangeError(null);
+        setRangeError(null);
+        go({ range: 'custom', from: custom.from, to: custom.to, granularity: undefined });
       }}
     >
       <Segmented
@@ -144,34 +156,37 @@ export function TrendsControls({
         onChange={pickRange}
       />
       {showCustom ? (
-        <div className="flex items-end gap-2">
+        <div className="flex items-start gap-2">
           <div className="flex flex-col gap-1">
             <Label htmlFor="t-from">From</Label>
-            <Input
+            <DateInput
               id="t-from"
-              type="date"
               required
-              value={custom.from}
-              max={custom.to}
-              onChange={(e) => setCustom({ ...custom, from: e.target.value })}
-              className="w-40"
+              value={custom.from ?? ''}
+              onChange={(e) => setCustom({ ...custom, from: e.target.value.trim() })}
+              hint="UTC"
+              error={checked && custom.from && !isIsoDay(custom.from) ? dayFormatError(custom.from) : null}
             />
           </div>
           <div className="flex flex-col gap-1">
             <Label htmlFor="t-to">To</Label>
-            <Input
+            <DateInput
               id="t-to"
-              type="date"
               required
-              value={custom.to}
-              min={custom.from}
-              onChange={(e) => setCustom({ ...custom, to: e.target.value })}
-              className="w-40"
+              value={custom.to ?? ''}
+              onChange={(e) => setCustom({ ...custom, to: e.target.value.trim() })}
+              hint="UTC"
+              error={checked && custom.to && !isIsoDay(custom.to) ? dayFormatError(custom.to) : null}
             />
           </div>
-          <Button type="submit" variant="secondary" title={`At most ${MAX_RANGE_DAYS} days`}>
+          <Button type="submit" variant="secondary" title={`At most ${MAX_RANGE_DAYS} days`} className="mt-6">
             Apply
           </Button>
+          {rangeError ? (
+            <p role="alert" className="text-xs text-danger">
+              {rangeError}
+            </p>
+          ) : null}
         </div>
       ) : null}
       <Segmented

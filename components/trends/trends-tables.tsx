@@ -18,8 +18,9 @@ const feedbackFilter = (f: string): ListFilters | null =>
 
 function Num({ n, href, className, label }: { n: number; href: string | null; className?: string; label?: string }) {
   const text = formatNumber(n);
+  // Underlined, not told apart by colour alone: some of these figures sit in running text (axe link-in-text-block).
   return href && n ? (
-    <a href={href} className={cn('text-primary hover:underline', className)} aria-label={label}>
+    <a href={href} className={cn('text-primary underline underline-offset-2', className)} aria-label={label}>
       {text}
     </a>
   ) : (
@@ -178,7 +179,9 @@ export function RulePrecision({ data }: Props) {
       tableOnly
       empty={data.rulePrecision.length === 0 && 'No rule matched in this period'}
     >
-      <div className="max-h-80 overflow-auto">
+      {/* Tall enough for twenty rules without scrolling a 320 px box; when it does scroll, the
+          region takes the focus so the keyboard can scroll it too. */}
+      <div className="max-h-[40rem] overflow-auto" tabIndex={0} role="region" aria-label={table.caption}>
         <Table>
           <caption className="sr-only">{table.caption}</caption>
           <THead>

@@ -4,11 +4,11 @@ import { cn } from '@/lib/utils';
 export const fieldClass =
   'h-9 w-full rounded-md border border-border bg-card px-3 text-sm text-fg placeholder:text-muted-fg focus-visible:outline-2 disabled:opacity-50 aria-[invalid=true]:border-danger';
 
-export function Input({ className, ...props }: React.InputHTMLAttributes<HTMLInputElement>) {
+export function Input({ className, ...props }: React.ComponentProps<'input'>) {
   return <input className={cn(fieldClass, className)} {...props} />;
 }
 
-export function Textarea({ className, ...props }: React.TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function Textarea({ className, ...props }: React.ComponentProps<'textarea'>) {
   return <textarea className={cn(fieldClass, 'h-auto min-h-20 py-2', className)} {...props} />;
 }
 

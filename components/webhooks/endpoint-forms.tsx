@@ -1,4 +1,5 @@
 'use client';
+import { useStepUp } from '@/components/account/step-up';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useRef, useState, useTransition } from 'react';
@@ -14,6 +15,8 @@ import {
   setWebhookEndpointEnabledAction,
   updateWebhookEndpointAction,
 } from '@/lib/actions/webhooks';
+import { DESCRIPTION_MAX } from '@/lib/actions/schemas/webhooks';
+import { LimitedInput } from '@/components/ui/limited-field';
 import {
   EVENT_TYPE_LABELS,
   MAX_URL_LENGTH,
@@ -99,6 +102,7 @@ export function CreateWebhookForm({ destinations }: { destinations: string }) {
   const formRef = useRef<HTMLFormElement>(null);
   const [result, setResult] = useState<ActionResult<{ id: string; secret: string }> | null>(null);
   const [pending, start] = useTransition();
+  const stepUp = useStepUp();
   const fe = result && !result.ok ? (result.fieldErrors ?? {}) : {};
   return (
     <form
@@ -111,11 +115,13 @@ export function CreateWebhookForm({ destinations }: { destinations: string }) {
         const form = e.currentTarget;
         const data = new FormData(form);
         start(async () => {
-          const r = await createWebhookEndpointAction({
-            url: String(data.get('url') ?? ''),
-            description: String(data.get('description') ?? ''),
-            eventTypes: checkedTypes(form),
-          });
+          const r = await stepUp(() =>
+            createWebhookEndpointAction({
+              url: String(data.get('url') ?? ''),
+              description: String(data.get('description') ?? ''),
+              eventTypes: checkedTypes(form),
+            }),
+          );
           setResult(r);
           if (r.ok) formRef.current?.reset();
         });
@@ -138,7 +144,6 @@ export function CreateWebhookForm({ destinations }: { destinations: string }) {
           type="url"
           inputMode="url"
           placeholder="https://example.com/webhooks/verdict"
-          maxLength={MAX_URL_LENGTH + 100}
           required
           aria-invalid={Boolean(fe.url)}
           aria-describedby="webhook-url-hint webhook-url-error"
@@ -151,10 +156,10 @@ export function CreateWebhookForm({ destinations }: { destinations: string }) {
       </div>
       <div className="flex flex-col gap-1.5">
         <Label htmlFor="webhook-description">Description</Label>
-        <Input
+        <LimitedInput
           id="webhook-description"
+          limit={DESCRIPTION_MAX}
           name="description"
-          maxLength={500}
           placeholder="Onboarding service"
           aria-invalid={Boolean(fe.description)}
           aria-describedby="webhook-description-error"
@@ -172,6 +177,7 @@ export function CreateWebhookForm({ destinations }: { destinations: string }) {
 export function EditWebhookForm({ endpoint }: { endpoint: { id: string; description: string; eventTypes: string[] } }) {
   const [result, setResult] = useState<Result>(null);
   const [pending, start] = useTransition();
+  const stepUp = useStepUp();
   const fe = result && !result.ok ? (result.fieldErrors ?? {}) : {};
   return (
     <form
@@ -184,11 +190,13 @@ export function EditWebhookForm({ endpoint }: { endpoint: { id: string; descript
         const data = new FormData(form);
         start(async () =>
           setResult(
-            await updateWebhookEndpointAction({
-              endpointId: endpoint.id,
-              description: String(data.get('description') ?? ''),
-              eventTypes: checkedTypes(form),
-            }),
+            await stepUp(() =>
+              updateWebhookEndpointAction({
+                endpointId: endpoint.id,
+                description: String(data.get('description') ?? ''),
+                eventTypes: checkedTypes(form),
+              }),
+            ),
           ),
         );
       }}
@@ -196,10 +204,10 @@ export function EditWebhookForm({ endpoint }: { endpoint: { id: string; descript
       <ResultAlert result={result} />
       <div className="flex flex-col gap-1.5">
         <Label htmlFor="edit-description">Description</Label>
-        <Input
+        <LimitedInput
           id="edit-description"
+          limit={DESCRIPTION_MAX}
           name="description"
-          maxLength={500}
           defaultValue={endpoint.description}
           aria-invalid={Boolean(fe.description)}
         />
@@ -220,6 +228,7 @@ export function EndpointControls({ endpoint }: { endpoint: { id: string; url: st
   const [secret, setSecret] = useState<string | null>(null);
   const [overlap, setOverlap] = useState('24');
   const [pending, start] = useTransition();
+  const stepUp = useStepUp();
   return (
     <div className="flex flex-col gap-3">
       <ResultAlert result={result} />
@@ -253,7 +262,9 @@ export function EndpointControls({ endpoint }: { endpoint: { id: string; url: st
           disabled={pending}
           onClick={() =>
             start(async () => {
-              const r = await rotateWebhookSecretAction({ endpointId: endpoint.id, overlapHours: overlap });
+              const r = await stepUp(() =>
+                rotateWebhookSecretAction({ endpointId: endpoint.id, overlapHours: overlap }),
+              );
               setResult(r);
               setSecret(r.ok ? r.data.secret : null);
             })
@@ -281,7 +292,7 @@ export function EndpointControls({ endpoint }: { endpoint: { id: string; url: st
               disabled={pending}
               onClick={() =>
                 start(async () => {
-                  const r = await deleteWebhookEndpointAction({ endpointId: endpoint.id });
+                  const r = await stepUp(() => deleteWebhookEndpointAction({ endpointId: endpoint.id }));
                   if (r.ok) router.push('/admin/webhooks');
                   else setResult(r);
                 })

@@ -1,5 +1,5 @@
 import { Badge } from '@/components/ui/badge';
-import type { WebhookEndpointRow } from '@/lib/data/webhooks';
+import type { WebhookEndpointRow } from '@/lib/webhooks/queries';
 
 /** One word for an endpoint's health: disabled, failing (a delivery keeps failing), waiting, healthy. */
 export function EndpointStatus({ e }: { e: WebhookEndpointRow }) {

@@ -2,9 +2,12 @@
 import { useState, useTransition } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { FieldError, Input, Label } from '@/components/ui/input';
+import { Label } from '@/components/ui/input';
 import type { ActionResult } from '@/lib/auth/guards';
 import { replayWebhookDeliveryAction, replayWebhookRangeAction, sendWebhookTestAction } from '@/lib/actions/webhooks';
+import { DateInput } from '@/components/ui/date-input';
+import { useTimeZone } from '@/components/time/local-time';
+import { formatWallTime, parseWallTime } from '@/lib/format';
 
 type Result = ActionResult<unknown> | null;
 
@@ -62,15 +65,14 @@ export function ReplayButton({
   );
 }
 
-/** datetime-local wants local time without a zone: the browser's own clock decides both ends. */
-const localInput = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-
 export function ReplayRangeForm({ endpointId }: { endpointId: string }) {
   const [result, setResult] = useState<Result>(null);
   const [pending, start] = useTransition();
+  // The range is typed in the reader's zone, as the log's times read, and sent as UTC moments.
+  const zone = useTimeZone();
   const [defaults] = useState(() => ({
-    from: localInput(new Date(Date.now() - 24 * 3_600_000)),
-    to: localInput(new Date(Date.now() + 60_000)),
+    from: formatWallTime(new Date(Date.now() - 24 * 3_600_000), zone),
+    to: formatWallTime(new Date(Date.now() + 60_000), zone),
   }));
   const fe = result && !result.ok ? (result.fieldErrors ?? {}) : {};
   return (
@@ -81,9 +83,10 @@ export function ReplayRangeForm({ endpointId }: { endpointId: string }) {
       onSubmit={(e) => {
         e.preventDefault();
         const data = new FormData(e.currentTarget);
+        // Text in another shape goes as typed: the action refuses it with its message under the field.
         const at = (k: string) => {
-          const v = String(data.get(k) ?? '');
-          return v ? new Date(v).toISOString() : '';
+          const v = String(data.get(k) ?? '').trim();
+          return v ? (parseWallTime(v, zone)?.toISOString() ?? v) : '';
         };
         start(async () =>
           setResult(
@@ -101,13 +104,25 @@ export function ReplayRangeForm({ endpointId }: { endpointId: string }) {
       <div className="grid gap-3">
         <div className="flex flex-col gap-1.5">
           <Label htmlFor="replay-from">Events from</Label>
-          <Input id="replay-from" name="from" type="datetime-local" defaultValue={defaults.from} />
-          <FieldError messages={fe.from} />
+          <DateInput
+            id="replay-from"
+            name="from"
+            withTime
+            defaultValue={defaults.from}
+            hint={zone}
+            error={fe.from?.join(' ')}
+          />
         </div>
         <div className="flex flex-col gap-1.5">
           <Label htmlFor="replay-to">to</Label>
-          <Input id="replay-to" name="to" type="datetime-local" defaultValue={defaults.to} />
-          <FieldError messages={fe.to} />
+          <DateInput
+            id="replay-to"
+            name="to"
+            withTime
+            defaultValue={defaults.to}
+            hint={zone}
+            error={fe.to?.join(' ')}
+          />
         </div>
       </div>
       <label className="flex items-center gap-2 text-sm">

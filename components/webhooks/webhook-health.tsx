@@ -1,9 +1,10 @@
 import Link from 'next/link';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
-import type { WebhookEndpointRow } from '@/lib/data/webhooks';
-import { formatDateTime, formatNumber, formatRelative } from '@/lib/format';
+import type { WebhookEndpointRow } from '@/lib/webhooks/queries';
+import { formatNumber } from '@/lib/format';
 import { EndpointStatus, lastAnswer } from './endpoint-status';
+import { LocalTime } from '@/components/time/local-time';
 
 /** Outgoing webhooks on the sync page: is every endpoint receiving? The page passes `listWebhookEndpoints()`. */
 export function WebhookHealthCard({ endpoints }: { endpoints: WebhookEndpointRow[] }) {
@@ -42,7 +43,9 @@ export function WebhookHealthCard({ endpoints }: { endpoints: WebhookEndpointRow
                   <TD>
                     <EndpointStatus e={e} />
                     {e.failingSince ? (
-                      <div className="text-xs text-muted-fg">since {formatRelative(e.failingSince)}</div>
+                      <div className="text-xs text-muted-fg">
+                        since <LocalTime value={e.failingSince} shape="relative" />
+                      </div>
                     ) : null}
                   </TD>
                   <TD className="text-right tabular-nums">{formatNumber(e.waiting)}</TD>
@@ -50,7 +53,9 @@ export function WebhookHealthCard({ endpoints }: { endpoints: WebhookEndpointRow
                   <TD className="text-right tabular-nums">{formatNumber(e.failed24h)}</TD>
                   <TD className="text-xs">
                     <div>{lastAnswer(e)}</div>
-                    <div className="text-muted-fg">{formatDateTime(e.lastAttemptAt)}</div>
+                    <div className="text-muted-fg">
+                      <LocalTime value={e.lastAttemptAt} />
+                    </div>
                   </TD>
                 </TR>
               ))}

@@ -6,7 +6,7 @@ import { createApiKeySchema, revokeApiKeySchema } from './schemas/api-keys';
 
 /** Creates a read-only key; the key itself is in the answer and nowhere else, ever. */
 export const createApiKeyAction = defineAction(
-  { name: 'api_keys.create', role: 'admin', schema: createApiKeySchema },
+  { name: 'api_keys.create', role: 'admin', schema: createApiKeySchema, stepUp: true },
   async (input, user) => {
     const r = await createApiKey(input, user);
     revalidatePath('/admin/api-keys');
@@ -19,7 +19,7 @@ export const createApiKeyAction = defineAction(
 );
 
 export const revokeApiKeyAction = defineAction(
-  { name: 'api_keys.revoke', role: 'admin', schema: revokeApiKeySchema },
+  { name: 'api_keys.revoke', role: 'admin', schema: revokeApiKeySchema, stepUp: true },
   async (input, user) => {
     const revoked = await revokeApiKey(input.keyId, user);
     revalidatePath('/admin/api-keys');

@@ -23,7 +23,7 @@ import {
   updateQueueSchema,
   updateReasonSchema,
 } from '@/lib/cases/schema';
-import { getRematchProgress } from '@/lib/data/cases';
+import { getRematchProgress } from '@/lib/cases/queries';
 
 /**
  * Case work (lib/cases): each action checks the session and role and parses its input itself

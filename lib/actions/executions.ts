@@ -4,7 +4,7 @@ import { audit } from '@/lib/audit';
 import { defineAction, type ActionResult } from '@/lib/auth/guards';
 import { db } from '@/lib/db/client';
 import { env } from '@/lib/env';
-import { getIdvClient } from '@/lib/idv/client';
+import { getIdvClient } from '@/lib/server/idv-client';
 import { getBoss } from '@/lib/jobs/boss';
 import { syncOptionsFromEnv } from '@/lib/sync/config';
 import { refreshExecution, type RefreshResult } from '@/lib/sync/refresh';

@@ -1,7 +1,7 @@
 'use server';
 import { revalidatePath } from 'next/cache';
 import { defineAction } from '@/lib/auth/guards';
-import { getBatchProgress, getBulkFeedbackPreview, getFeedbackPanel } from '@/lib/data/feedback';
+import { getBatchProgress, getBulkFeedbackPreview, getFeedbackPanel } from '@/lib/feedback/queries';
 import {
   batchIdSchema,
   bulkFeedbackSchema,

@@ -1,24 +1,18 @@
 'use server';
 import { revalidatePath } from 'next/cache';
 import { defineAction } from '@/lib/auth/guards';
-import { getQaSamplingProgress } from '@/lib/data/quality';
-import { claimNextQaReview, decideQaReview, takeQaReview } from '@/lib/qa/review';
+import { getQaSamplingProgress } from '@/lib/qa/quality';
+import { claimNextQaReview, decideQaReview, takeQaReview } from '@/lib/cases/qa-review';
 import { requestQaSampling } from '@/lib/qa/sample';
 import { lastWeek } from '@/lib/qa/week';
-import {
-  decideQaReviewSchema,
-  noInputSchema,
-  qaSettingsSchema,
-  settleQaReviewSchema,
-  startQaSamplingSchema,
-  takeQaReviewSchema,
-} from '@/lib/qa/schema';
+import { decideQaReviewSchema, noInputSchema, settleQaReviewSchema, takeQaReviewSchema } from '@/lib/cases/qa-schema';
+import { qaSettingsSchema, startQaSamplingSchema } from '@/lib/qa/schema';
 import { saveQaSettings } from '@/lib/qa/settings';
-import { settleQaReview } from '@/lib/qa/settle';
+import { settleQaReview } from '@/lib/cases/qa-settle';
 
 /**
  * QA sampling (lib/qa): analysts and up take and decide blind re-reviews (never of a case they
- * resolved: lib/qa/review.ts refuses it); managers set the rate, start a sampling and settle
+ * resolved: lib/cases/qa-review.ts refuses it); managers set the rate, start a sampling and settle
  * disagreements. Each action checks the session and role and parses its input (defineAction).
  */
 

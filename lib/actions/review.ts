@@ -1,9 +1,9 @@
 'use server';
 import { defineAction } from '@/lib/auth/guards';
-import { findExecutionJump } from '@/lib/data/executions/queries';
-import { createReveal, endReveal } from '@/lib/data/reveals';
-import { normaliseSearchTerm, saveSearchTerm, SearchRateLimited } from '@/lib/data/search-terms';
-import { saveHiddenColumns } from '@/lib/data/executions/preferences';
+import { findExecutionJump } from '@/lib/executions/queries';
+import { createReveal, endReveal } from '@/lib/pii/reveals';
+import { normaliseSearchTerm, saveSearchTerm, SearchRateLimited } from '@/lib/executions/search-terms';
+import { saveHiddenColumns } from '@/lib/executions/preferences';
 import { UUID_RE } from '@/lib/executions/list-params';
 import { hiddenColumnsSchema, hideSchema, revealSchema, searchSchema } from './schemas/review';
 
@@ -43,7 +43,7 @@ export const saveHiddenColumnsAction = defineAction(
 
 /** Shows one execution's personal data to this user for 15 minutes; the reason goes to the audit log. */
 export const revealPersonalDataAction = defineAction(
-  { name: 'pii.reveal', role: 'analyst', schema: revealSchema },
+  { name: 'pii.reveal', role: 'analyst', schema: revealSchema, stepUp: true },
   async ({ executionId, reason }, user) => {
     const r = await createReveal(user, executionId.toLowerCase(), reason);
     if (!r) return { ok: false as const, code: 'INVALID' as const, error: 'This execution is not in the cache.' };

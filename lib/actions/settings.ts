@@ -5,7 +5,7 @@ import { fourEyesSchema } from '@/lib/feedback/schema';
 import { setFourEyes } from '@/lib/feedback/settings';
 
 export const setFourEyesAction = defineAction(
-  { name: 'settings.four_eyes', role: 'admin', schema: fourEyesSchema },
+  { name: 'settings.four_eyes', role: 'admin', schema: fourEyesSchema, stepUp: true },
   async (input, user) => {
     const r = await setFourEyes(user, input.enabled);
     revalidatePath('/admin/settings');

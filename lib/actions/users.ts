@@ -3,16 +3,17 @@ import { eq } from 'drizzle-orm';
 import { revalidatePath } from 'next/cache';
 import { audit } from '@/lib/audit';
 import { defineAction } from '@/lib/auth/guards';
-import { hashPassword } from '@/lib/auth/password';
+import { mailPasswordLink } from '@/lib/auth/password-link-mail';
+import { issuePasswordLink } from '@/lib/auth/password-links';
 import { revokeUserSessions } from '@/lib/auth/sessions';
-import { findUserByEmail, getUser, countOtherActiveAdmins } from '@/lib/data/users';
+import { findUserByEmail, getUser, countOtherActiveAdmins } from '@/lib/auth/users';
 import { db } from '@/lib/db/client';
 import { users } from '@/lib/db/schema';
 import { unlockSignIn } from '@/lib/auth/throttle';
 import { changeRoleSchema, createUserSchema, setActiveSchema, userIdSchema } from './schemas/users';
 
 export const createUserAction = defineAction(
-  { name: 'users.create', role: 'admin', schema: createUserSchema },
+  { name: 'users.create', role: 'admin', schema: createUserSchema, stepUp: true },
   async (input, actor) => {
     if (await findUserByEmail(input.email)) {
       return {
@@ -22,17 +23,13 @@ export const createUserAction = defineAction(
         fieldErrors: { email: ['A user with this e-mail already exists.'] },
       };
     }
-    const passwordHash = input.password ? await hashPassword(input.password) : null;
+    const email = input.email.toLowerCase();
+    const sso = input.signIn === 'sso';
+    // No password is set here: a password user chooses one through the one-time link (shown once).
     const created = await db().transaction(async (tx) => {
       const [row] = await tx
         .insert(users)
-        .values({
-          email: input.email.toLowerCase(),
-          name: input.name,
-          role: input.role,
-          passwordHash,
-          sso: !passwordHash,
-        })
+        .values({ email, name: input.name, role: input.role, passwordHash: null, sso })
         .returning({ id: users.id });
       await audit(
         {
@@ -40,19 +37,36 @@ export const createUserAction = defineAction(
           actor,
           targetType: 'user',
           targetId: row.id,
-          details: { email: input.email.toLowerCase(), role: input.role, password: Boolean(passwordHash) },
+          details: { email, role: input.role, signIn: input.signIn },
         },
         tx,
       );
-      return row;
+      const link = sso ? null : await issuePasswordLink({ id: row.id, email }, 'invite', actor, tx);
+      return { id: row.id, link };
     });
+    // E-mailed where SMTP is configured (the admin never sees it), shown once otherwise.
+    const delivery = created.link
+      ? await mailPasswordLink({ id: created.id, email }, created.link, 'invite', actor)
+      : null;
     revalidatePath('/admin/users');
-    return { ok: true as const, data: { id: created.id }, message: `${input.email} can now sign in as ${input.role}.` };
+    return {
+      ok: true as const,
+      data: {
+        id: created.id,
+        linkPath: delivery === 'show' ? created.link!.path : null,
+        expiresAt: created.link?.expiresAt ?? null,
+      },
+      message: sso
+        ? `${email} can now sign in through company SSO as ${input.role}.`
+        : delivery === 'emailed'
+          ? `${email} was added as ${input.role}. A link to choose their password was e-mailed to them: it works once, for 24 hours.`
+          : `${email} was added as ${input.role}. Send them the link below: it works once, for 24 hours.`,
+    };
   },
 );
 
 export const changeRoleAction = defineAction(
-  { name: 'users.change_role', role: 'admin', schema: changeRoleSchema },
+  { name: 'users.change_role', role: 'admin', schema: changeRoleSchema, stepUp: true },
   async (input, actor) => {
     const target = await getUser(input.userId);
     if (!target) return { ok: false as const, code: 'INVALID' as const, error: 'Unknown user.' };
@@ -83,7 +97,7 @@ export const changeRoleAction = defineAction(
 );
 
 export const setActiveAction = defineAction(
-  { name: 'users.set_active', role: 'admin', schema: setActiveSchema },
+  { name: 'users.set_active', role: 'admin', schema: setActiveSchema, stepUp: true },
   async (input, actor) => {
     const target = await getUser(input.userId);
     if (!target) return { ok: false as const, code: 'INVALID' as const, error: 'Unknown user.' };
@@ -112,6 +126,41 @@ export const setActiveAction = defineAction(
       ok: true as const,
       data: null,
       message: `${target.email} is ${input.active ? 'active again' : 'deactivated'}.`,
+    };
+  },
+);
+
+/**
+ * A password reset: the old password stops working and the user's sessions end; the user chooses
+ * a new one through a one-time link, shown once to the admin. Their second factors stay.
+ */
+export const resetPasswordAction = defineAction(
+  { name: 'users.reset_password', role: 'admin', schema: userIdSchema, stepUp: true },
+  async (input, actor) => {
+    const target = await getUser(input.userId);
+    if (!target) return { ok: false as const, code: 'INVALID' as const, error: 'Unknown user.' };
+    if (target.sso)
+      return { ok: false as const, code: 'CONFLICT' as const, error: `${target.email} signs in through SSO only.` };
+    if (target.id === actor.id)
+      return {
+        ok: false as const,
+        code: 'CONFLICT' as const,
+        error: 'Change your own password on your account page.',
+      };
+    const link = await db().transaction(async (tx) => {
+      await tx.update(users).set({ passwordHash: null, updatedAt: new Date() }).where(eq(users.id, target.id));
+      return issuePasswordLink(target, 'reset', actor, tx);
+    });
+    await revokeUserSessions(target.id);
+    const delivery = await mailPasswordLink(target, link, 'reset', actor);
+    revalidatePath('/admin/users');
+    return {
+      ok: true as const,
+      data: { linkPath: delivery === 'show' ? link.path : null, expiresAt: link.expiresAt },
+      message:
+        delivery === 'emailed'
+          ? `${target.email} is signed out and their password no longer works. A link to choose a new one was e-mailed to them: it works once, for 24 hours.`
+          : `${target.email} is signed out and their password no longer works. Send them the link below: it works once, for 24 hours.`,
     };
   },
 );

@@ -33,7 +33,7 @@ const refresh = (id?: string) => {
 };
 
 export const createWebhookEndpointAction = defineAction(
-  { name: 'webhooks.create', role: 'admin', schema: createWebhookSchema },
+  { name: 'webhooks.create', role: 'admin', schema: createWebhookSchema, stepUp: true },
   async (input, user): Promise<ActionResult<{ id: string; secret: string }>> => {
     const problem = await checkEndpointUrl(input.url);
     if (problem) return { ok: false, code: 'INVALID', error: problem, fieldErrors: { url: [problem] } };
@@ -44,7 +44,7 @@ export const createWebhookEndpointAction = defineAction(
 );
 
 export const updateWebhookEndpointAction = defineAction(
-  { name: 'webhooks.update', role: 'admin', schema: updateWebhookSchema },
+  { name: 'webhooks.update', role: 'admin', schema: updateWebhookSchema, stepUp: true },
   async ({ endpointId, ...input }, user) => {
     if (!(await updateEndpoint(user, endpointId, input))) return unknown;
     refresh(endpointId);
@@ -66,7 +66,7 @@ export const setWebhookEndpointEnabledAction = defineAction(
 );
 
 export const rotateWebhookSecretAction = defineAction(
-  { name: 'webhooks.rotate_secret', role: 'admin', schema: rotateWebhookSchema },
+  { name: 'webhooks.rotate_secret', role: 'admin', schema: rotateWebhookSchema, stepUp: true },
   async ({ endpointId, overlapHours }, user): Promise<ActionResult<{ secret: string }>> => {
     const r = await rotateEndpointSecret(user, endpointId, overlapHours);
     if (!r) return unknown;
@@ -82,7 +82,7 @@ export const rotateWebhookSecretAction = defineAction(
 );
 
 export const deleteWebhookEndpointAction = defineAction(
-  { name: 'webhooks.delete', role: 'admin', schema: webhookIdSchema },
+  { name: 'webhooks.delete', role: 'admin', schema: webhookIdSchema, stepUp: true },
   async ({ endpointId }, user) => {
     if (!(await deleteEndpoint(user, endpointId))) return unknown;
     refresh();

@@ -2,11 +2,12 @@ import 'server-only';
 import type { z } from 'zod';
 import { audit } from '@/lib/audit';
 import { countDeniedCall } from '@/lib/auth/denied-calls';
-import { DATABASE_OUTAGE_RETRY_AFTER_S, DATABASE_OUTAGE_TEXT, isDatabaseOutage } from '@/lib/db/outage';
 import { logError } from '@/lib/log';
+import { answeringOutages, problem } from '@/lib/http/problem';
+import { isDatabaseOutage } from '@/lib/db/outage';
 import { clientIpFrom } from '@/lib/request';
 import { authenticateApiKey, countApiCall, type ApiCaller } from './keys';
-import type { FeedPosition } from '@/lib/data/change-feed';
+import type { FeedPosition } from '@/lib/db/change-feed';
 
 /** A failure the caller caused or may see: answered as problem JSON with this status. */
 export class ApiProblem extends Error {
@@ -18,40 +19,6 @@ export class ApiProblem extends Error {
   ) {
     super(detail);
   }
-}
-
-export function problem(status: number, title: string, detail: string, headers: Record<string, string> = {}) {
-  return Response.json(
-    { title, status, detail },
-    { status, headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', ...headers } },
-  );
-}
-
-/** The answer of a route while the database cannot be reached: 503 with Retry-After, never a 500. */
-export function outageProblem(): Response {
-  return problem(503, 'Service Unavailable', `${DATABASE_OUTAGE_TEXT.title}. ${DATABASE_OUTAGE_TEXT.detail}`, {
-    'Retry-After': String(DATABASE_OUTAGE_RETRY_AFTER_S),
-  });
-}
-
-/**
- * A route handler that answers `outageProblem()` when the database cannot be reached before its
- * response has started (a streamed export that loses the database midway ends its stream with
- * the error instead). The routes under app/api that read the database are built with it, but for
- * readiness and the service's callback, which answer 503 themselves, and next-auth's own.
- */
-export function answeringOutages<A extends unknown[]>(
-  handler: (...args: A) => Promise<Response>,
-): (...args: A) => Promise<Response> {
-  return async (...args) => {
-    try {
-      return await handler(...args);
-    } catch (err) {
-      if (!isDatabaseOutage(err)) throw err;
-      logError('route: database unreachable', err);
-      return outageProblem();
-    }
-  };
 }
 
 /** Parses query or path input; a failure is a 400 naming the first failing parameter. */
@@ -71,7 +38,7 @@ export function queryOf(req: Request): Record<string, string> {
 
 /**
  * Cursors are opaque to callers (a versioned base64url of the feed position: the transaction id
- * and the row key, lib/data/change-feed.ts) so the order behind them can change without breaking
+ * and the row key, lib/db/change-feed.ts) so the order behind them can change without breaking
  * an integration; one that does not decode, or belongs to another feed's key type, is a 400.
  */
 export function encodeCursor(p: FeedPosition | null): string | null {

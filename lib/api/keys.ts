@@ -9,7 +9,6 @@ import { apiKeys, users } from '@/lib/db/schema';
 export const KEY_PREFIX = 'vk_';
 /** Characters of the key kept in clear to tell keys apart in the list (prefix + 7 random). */
 const SHOWN = KEY_PREFIX.length + 7;
-export const MAX_KEY_DAYS = 366;
 
 const hashOf = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
 

@@ -1,9 +1,9 @@
 import 'server-only';
-import { listCaseChanges } from '@/lib/data/case-changes';
-import { listExecutionChanges } from '@/lib/data/executions/changes';
-import { getExecutionSummary } from '@/lib/data/executions/summary';
-import { listFeedbackStates } from '@/lib/data/feedback-states';
-import { getTrendsData } from '@/lib/data/trends';
+import { listCaseChanges } from '@/lib/cases/changes';
+import { listExecutionChanges } from '@/lib/executions/changes';
+import { getExecutionSummary } from '@/lib/executions/summary';
+import { listFeedbackStates } from '@/lib/feedback/state-changes';
+import { getTrendsData } from '@/lib/trends/queries';
 import { defaultGranularity, daysBetween } from '@/lib/trends/shared';
 import { ApiProblem, apiOperation, decodeCursor, encodeCursor, parseInput, queryOf } from './http';
 import {
@@ -84,6 +84,7 @@ export const getTrendsOperation = apiOperation('getTrends', async ({ req }) => {
       notFraud: t.fraud[i]?.notFraud ?? 0,
       riskScored: t.riskOverTime[i]?.n ?? 0,
       riskSum: t.riskOverTime[i]?.sum ?? 0,
+      partial: b.partial === true,
     })),
     alerts: t.alerts.map((a) => ({
       day: a.day,

@@ -237,6 +237,9 @@ export const trendsSchema = z
         notFraud: z.int(),
         riskScored: z.int(),
         riskSum: z.number(),
+        partial: z.boolean().meta({
+          description: 'The period holds today (UTC): its figures are so far, not a whole period.',
+        }),
       }),
     ),
     alerts: z.array(
@@ -259,4 +262,3 @@ export type CaseChangesPage = z.infer<typeof caseChangesPageSchema>;
 export type ExecutionChangesPage = z.infer<typeof executionChangesPageSchema>;
 export type FeedbackStatesPage = z.infer<typeof feedbackStatesPageSchema>;
 export type TrendsBody = z.infer<typeof trendsSchema>;
-export type Problem = z.infer<typeof problemSchema>;

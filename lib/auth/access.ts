@@ -6,13 +6,21 @@ import type { Role } from './roles';
  * signed-out caller and a caller below its role: a new route that forgets its guard fails it.
  * `public` routes check something else themselves (sign-in, the callback secret). `api-key`
  * routes (the read API) take no session at all: only a Bearer API key (lib/api/http.ts), so the
- * walk checks that every session, an admin's included, gets 401 from them.
+ * walk checks that every session, an admin's included, gets 401 from them. `metrics-token`
+ * routes (/metrics) take only the METRICS_TOKEN bearer token, and are checked the same way.
  */
-export type Access = Role | 'public' | 'api-key';
+export type Access = Role | 'public' | 'api-key' | 'metrics-token';
 
 export const PAGE_ACCESS: Record<string, Access> = {
   '/login': 'public',
+  // The one-time link's token (in the fragment) is checked by its route when the form is sent.
+  '/login/set-password': 'public',
+  // Any signed-in session, also one that still owes its second factor (lib/auth/guards.ts).
+  '/login/second-factor': 'analyst',
+  '/account': 'analyst',
+  '/admin/access-review': 'admin',
   '/': 'analyst',
+  '/notifications': 'analyst',
   '/executions': 'analyst',
   '/executions/[id]': 'analyst',
   '/queues': 'manager',
@@ -20,6 +28,8 @@ export const PAGE_ACCESS: Record<string, Access> = {
   '/approvals': 'manager',
   '/trends': 'manager',
   '/qa': 'analyst',
+  '/rings': 'analyst',
+  '/rings/[id]': 'analyst',
   '/quality': 'manager',
   '/quality/reviews': 'manager',
   '/admin/users': 'admin',
@@ -34,6 +44,9 @@ export const PAGE_ACCESS: Record<string, Access> = {
 export const ROUTE_ACCESS: Record<string, Access> = {
   '/api/auth/[...nextauth]': 'public',
   '/api/health': 'public',
+  // Checks the one-time link's token itself (lib/auth/password-links.ts).
+  '/api/account/password-link': 'public',
+  '/api/admin/access-review/export': 'admin',
   // Checks its own secret and source-IP allowlist (lib/sync/callbacks.ts).
   '/api/idv/callback': 'public',
   '/api/executions/export': 'analyst',
@@ -48,6 +61,8 @@ export const ROUTE_ACCESS: Record<string, Access> = {
   '/api/v1/feedback': 'api-key',
   '/api/v1/trends': 'api-key',
   '/api/v1/[...path]': 'api-key',
+  // Prometheus scrapes with METRICS_TOKEN; no session reaches it (lib/server/metrics-endpoint.ts).
+  '/metrics': 'metrics-token',
 };
 
 /** Every server action, by `file#export`, with the role its defineAction() demands. */
@@ -105,6 +120,33 @@ export const ACTION_ACCESS: Record<string, Role> = {
   'lib/actions/cases.ts#reorderCaseReasonsAction': 'admin',
   'lib/actions/api-keys.ts#createApiKeyAction': 'admin',
   'lib/actions/api-keys.ts#revokeApiKeyAction': 'admin',
+  'lib/actions/rings.ts#labelRingAction': 'analyst',
+  'lib/actions/rings.ts#openRingCasesAction': 'analyst',
+  'lib/actions/rings.ts#dismissRingAction': 'analyst',
+  'lib/actions/rings.ts#expandRingAttributeAction': 'analyst',
+  'lib/actions/users.ts#resetPasswordAction': 'admin',
+  'lib/actions/access-review.ts#markAccessReviewedAction': 'admin',
+  'lib/actions/account.ts#startTotpEnrolmentAction': 'analyst',
+  'lib/actions/account.ts#confirmTotpEnrolmentAction': 'analyst',
+  'lib/actions/account.ts#passkeyRegistrationOptionsAction': 'analyst',
+  'lib/actions/account.ts#registerPasskeyAction': 'analyst',
+  'lib/actions/account.ts#proveCodeAction': 'analyst',
+  'lib/actions/account.ts#passkeyAuthenticationOptionsAction': 'analyst',
+  'lib/actions/account.ts#provePasskeyAction': 'analyst',
+  'lib/actions/account.ts#removeFactorAction': 'analyst',
+  'lib/actions/account.ts#replaceRecoveryCodesAction': 'analyst',
+  'lib/actions/account.ts#changePasswordAction': 'analyst',
+  'lib/actions/account.ts#signOutSessionAction': 'analyst',
+  'lib/actions/account.ts#signOutOtherSessionsAction': 'analyst',
+  'lib/actions/account.ts#confirmStepUpAction': 'analyst',
+  'lib/actions/notifications.ts#getUnreadCountAction': 'analyst',
+  'lib/actions/notifications.ts#markNotificationsReadAction': 'analyst',
+  'lib/actions/notifications.ts#saveNotificationPreferencesAction': 'analyst',
+  'lib/actions/views.ts#saveViewAction': 'analyst',
+  'lib/actions/views.ts#deleteViewAction': 'analyst',
+  'lib/actions/account.ts#saveTimeZoneAction': 'analyst',
+  'lib/actions/audit.ts#verifyAuditNowAction': 'manager',
+  'lib/actions/audit.ts#getAuditVerifyProgressAction': 'manager',
 };
 
 export interface NavItem {
@@ -124,19 +166,22 @@ export interface NavItem {
     | 'inbox'
     | 'key'
     | 'scan'
-    | 'gauge';
+    | 'gauge'
+    | 'network';
 }
 
 export const NAV: NavItem[] = [
+  { href: '/', label: 'My work', role: 'analyst', icon: 'home' },
   { href: '/executions', label: 'Executions', role: 'analyst', icon: 'list' },
-  { href: '/', label: 'Overview', role: 'analyst', icon: 'home' },
   { href: '/queues', label: 'Queues', role: 'manager', icon: 'inbox' },
+  { href: '/rings', label: 'Rings', role: 'analyst', icon: 'network' },
   { href: '/qa', label: 'QA reviews', role: 'analyst', icon: 'scan' },
   { href: '/quality', label: 'Quality', role: 'manager', icon: 'gauge' },
   { href: '/approvals', label: 'Approvals', role: 'manager', icon: 'check' },
   { href: '/trends', label: 'Trends', role: 'manager', icon: 'chart' },
   { href: '/audit', label: 'Audit log', role: 'manager', icon: 'audit' },
   { href: '/admin/users', label: 'Users', role: 'admin', icon: 'users' },
+  { href: '/admin/access-review', label: 'Access review', role: 'admin', icon: 'check' },
   { href: '/sync', label: 'Sync', role: 'admin', icon: 'sync' },
   { href: '/admin/webhooks', label: 'Webhooks', role: 'admin', icon: 'webhook' },
   { href: '/admin/reasons', label: 'Case reasons', role: 'admin', icon: 'check' },

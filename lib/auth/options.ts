@@ -1,18 +1,23 @@
 import 'server-only';
 import { eq, sql } from 'drizzle-orm';
 import type { NextAuthOptions } from 'next-auth';
-import CredentialsProvider from 'next-auth/providers/credentials';
+import Credentials from 'next-auth/providers/credentials';
 import { z } from 'zod';
 import { audit } from '@/lib/audit';
 import { db } from '@/lib/db/client';
 import { DATABASE_OUTAGE_TEXT, isDatabaseOutage } from '@/lib/db/outage';
 import { users } from '@/lib/db/schema';
 import { clientIpFrom } from '@/lib/request';
+import { hasFactorSql } from './factors';
+import { mfaRequiredFor, ssoClaimsProveMfa } from './mfa-policy';
 import { verifyPassword } from './password';
 import { createSession, revokeSession } from './sessions';
 import { SIGN_IN_REFUSED } from './sign-in-messages';
 import { resolveSsoUser } from './sso';
 import { attemptSucceeded, reserveAttempt, throttleKeys } from './throttle';
+
+// Under plain Node (scripts/bench-sign-in.ts) the CommonJS module's default export arrives wrapped once more.
+const CredentialsProvider = (Credentials as unknown as { default?: typeof Credentials }).default ?? Credentials;
 
 export const signInSchema = z.object({
   email: z
@@ -80,7 +85,15 @@ async function checkCredentials(raw: Record<string, string> | undefined, req: { 
   // checked (so the answer to a guess comes no sooner than to the owner), and lock nothing.
   await sleep(attempt.delayMs);
   const [user] = await db()
-    .select()
+    .select({
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      role: users.role,
+      active: users.active,
+      passwordHash: users.passwordHash,
+      hasFactor: hasFactorSql(users.id),
+    })
     .from(users)
     .where(eq(sql`lower(${users.email})`, email))
     .limit(1);
@@ -99,13 +112,16 @@ async function checkCredentials(raw: Record<string, string> | undefined, req: { 
     throw new Error(SIGN_IN_REFUSED);
   }
   await attemptSucceeded(keys);
-  const sessionId = await createSession(user.id, { ip, userAgent: h.get('user-agent') });
+  // A user who needs a second factor gets a session that opens nothing but the second-factor page
+  // (to prove it, or to enrol one first) until it is proved (lib/auth/guards.ts).
+  const factorRequired = mfaRequiredFor(user, user.hasFactor);
+  const sessionId = await createSession(user.id, { ip, userAgent: h.get('user-agent') }, { required: factorRequired });
   await db().update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
   await audit({
     action: 'auth.sign_in',
     actor: { id: user.id, email: user.email },
     ip,
-    details: { method: 'password' },
+    details: { method: 'password', secondFactor: factorRequired ? (user.hasFactor ? 'pending' : 'enrol') : 'none' },
   });
   return { id: user.id, email: user.email, name: user.name, role: user.role, sessionId };
 }
@@ -167,7 +183,7 @@ export const authOptions: NextAuthOptions = {
       }
       return true;
     },
-    async jwt({ token, user, account }) {
+    async jwt({ token, user, account, profile }) {
       if (user && account?.provider === 'oidc') {
         // Bound by the sign-in callback above: the provider's subject names the user.
         const [row] = await db().select().from(users).where(eq(users.ssoSubject, account.providerAccountId)).limit(1);
@@ -176,12 +192,22 @@ export const authOptions: NextAuthOptions = {
         const h = await headers().catch(() => undefined);
         const ip = h ? clientIpFrom(h) : null;
         token.sub = row.id;
-        token.sid = await createSession(row.id, { ip, userAgent: h?.get('user-agent') ?? null });
+        // The provider's amr/acr proves MFA where OIDC_MFA_VALUES says which; otherwise Verdict asks for its own.
+        const providerMfa = ssoClaimsProveMfa(profile as { amr?: unknown; acr?: unknown } | undefined);
+        const [{ has }] = await db()
+          .select({ has: hasFactorSql(row.id) })
+          .from(users)
+          .where(eq(users.id, row.id));
+        token.sid = await createSession(
+          row.id,
+          { ip, userAgent: h?.get('user-agent') ?? null },
+          providerMfa ? { required: true, provedAt: new Date() } : { required: mfaRequiredFor(row, has) },
+        );
         await audit({
           action: 'auth.sign_in',
           actor: { id: row.id, email: row.email },
           ip,
-          details: { method: 'oidc' },
+          details: { method: 'oidc', providerMfa },
         });
       } else if (user) {
         token.sid = (user as { sessionId?: string }).sessionId;

@@ -2,7 +2,6 @@ import type { Role } from '@/lib/db/schema/auth';
 
 export type { Role };
 export const ROLE_RANK: Record<Role, number> = { analyst: 1, manager: 2, admin: 3 };
-export const ROLE_LABELS: Record<Role, string> = { analyst: 'Analyst', manager: 'Manager', admin: 'Admin' };
 
 /** Roles are cumulative: a manager has every analyst right, an admin every manager right. */
 export function hasRole(userRole: Role, required: Role): boolean {

@@ -5,7 +5,9 @@ import type { ActionResult } from '@/lib/auth/guards';
 import { hasRole, type Role } from '@/lib/auth/roles';
 import { db, type DbOrTx, type Tx } from '@/lib/db/client';
 import { inTx } from '@/lib/db/tx';
+import { notify } from '@/lib/notifications/notify';
 import { caseEvents, caseQueues, cases, users } from '@/lib/db/schema';
+import { CaseRefused, enforce, escalatedBySql, may, policed, workedRoles, type PolicyCase } from './policy';
 
 /**
  * Who works which case: "next case", assignment and the return of forgotten claims.
@@ -23,7 +25,7 @@ export interface CaseUser {
   role: Role;
 }
 
-/** CASE_CLAIM_MINUTES (lib/env.ts, default 30), read without validating the whole configuration. */
+/** CASE_CLAIM_MINUTES (lib/env/index.ts, default 30), read without validating the whole configuration. */
 export function claimMinutes(): number {
   const n = Number(process.env.CASE_CLAIM_MINUTES);
   return Number.isInteger(n) && n >= 1 ? n : 30;
@@ -32,13 +34,8 @@ export function claimMinutes(): number {
 const invalid = (error: string, field?: string) =>
   ({ ok: false, code: 'INVALID', error, ...(field ? { fieldErrors: { [field]: [error] } } : {}) }) as const;
 const conflict = (error: string) => ({ ok: false, code: 'CONFLICT', error }) as const;
-const forbidden = (error: string) => ({ ok: false, code: 'FORBIDDEN', error }) as const;
 
 export const STALE_MESSAGE = 'This case changed since you opened it. Reload to see the change; nothing was saved.';
-
-/** Roles whose queues a user works: managers also work the escalation queues. */
-const workedRoles = (role: Role): Array<'analyst' | 'manager'> =>
-  hasRole(role, 'manager') ? ['analyst', 'manager'] : ['analyst'];
 
 /** Queues a role works, in claim order. */
 export async function workedQueueIds(d: DbOrTx, role: Role, only?: string): Promise<string[]> {
@@ -153,44 +150,81 @@ export async function releaseExpiredClaims(d: DbOrTx = db(), minutes = claimMinu
   return rows.rows.length;
 }
 
-type LockedCase = {
+export type LockedCase = PolicyCase & {
   id: string;
   executionId: string;
   queueId: string;
-  state: string;
-  assigneeId: string | null;
   version: number;
 };
 
+/** The columns the policy (./policy.ts) reads, with the case's own, for a select over `cases` joined to its queue. */
+const policyColumns = {
+  id: cases.id,
+  executionId: cases.executionId,
+  queueId: cases.queueId,
+  state: cases.state,
+  assigneeId: cases.assigneeId,
+  version: cases.version,
+  queueName: caseQueues.name,
+  queueMinRole: caseQueues.minRole,
+  queueKind: caseQueues.kind,
+  escalatedBy: escalatedBySql,
+};
+
+const toLocked = ({
+  queueName,
+  queueMinRole,
+  queueKind,
+  ...r
+}: {
+  id: string;
+  executionId: string;
+  queueId: string;
+  state: LockedCase['state'];
+  assigneeId: string | null;
+  version: number;
+  queueName: string;
+  queueMinRole: string;
+  queueKind: LockedCase['queue']['kind'];
+  escalatedBy: string | null;
+}): LockedCase => ({
+  ...r,
+  queue: { name: queueName, minRole: queueMinRole === 'manager' ? 'manager' : 'analyst', kind: queueKind },
+});
+
+/** The case under its row lock, with what the policy needs to know of it. */
 export async function lockCase(tx: Tx, caseId: string): Promise<LockedCase | undefined> {
   const [c] = await tx
-    .select({
-      id: cases.id,
-      executionId: cases.executionId,
-      queueId: cases.queueId,
-      state: cases.state,
-      assigneeId: cases.assigneeId,
-      version: cases.version,
-    })
+    .select(policyColumns)
     .from(cases)
+    .innerJoin(caseQueues, eq(caseQueues.id, cases.queueId))
     .where(eq(cases.id, caseId))
-    .for('update');
-  return c;
+    .for('update', { of: cases });
+  return c ? toLocked(c) : undefined;
+}
+
+/** The case of an execution with what the policy needs, unlocked (notes), or undefined when it has none. */
+export async function caseOfExecution(d: DbOrTx, executionId: string): Promise<LockedCase | undefined> {
+  const [c] = await d
+    .select(policyColumns)
+    .from(cases)
+    .innerJoin(caseQueues, eq(caseQueues.id, cases.queueId))
+    .where(eq(cases.executionId, executionId));
+  return c ? toLocked(c) : undefined;
 }
 
 /** An active user to assign to, or null. */
 async function activeUser(tx: Tx, id: string) {
   const [u] = await tx
-    .select({ id: users.id, email: users.email })
+    .select({ id: users.id, email: users.email, role: users.role })
     .from(users)
     .where(and(eq(users.id, id), eq(users.active, true)));
   return u ?? null;
 }
 
 /**
- * Assigns one case to the user (`me`), to a colleague, or to nobody. Analysts take unclaimed
- * cases and give back their own; handing a case to someone else or taking one from a colleague
- * is for managers (recorded with whose claim it was).
+ * Assigns one case to the user (`me`), to a colleague, or to nobody, as the case policy allows
+ * (./policy.ts: the queue's role, whose claim it is); a refusal writes nothing and is audited.
  */
 export async function assignCase(
   actor: CaseUser,
@@ -201,13 +235,13 @@ export async function assignCase(
     const c = await lockCase(tx, input.caseId);
     if (!c) return invalid('Unknown case.', 'caseId');
     if (input.version !== undefined && c.version !== input.version) return conflict(STALE_MESSAGE);
-    if (c.state === 'resolved') return conflict('This case is resolved; reopen it first.');
     const to = input.assignee === 'me' ? actor.id : (input.assignee ?? null);
-    if (to && to !== actor.id && !hasRole(actor.role, 'manager'))
-      return forbidden('Only a manager may assign a case to someone else.');
-    if (c.assigneeId && c.assigneeId !== actor.id && c.assigneeId !== to && !hasRole(actor.role, 'manager'))
-      return forbidden('Someone else has claimed this case; only a manager may take it over.');
-    if (to && to !== actor.id && !(await activeUser(tx, to))) return invalid('Unknown user.', 'assignee');
+    const other = to && to !== actor.id ? to : null;
+    const target = other ? await activeUser(tx, other) : null;
+    if (other && !target && hasRole(actor.role, 'manager')) return invalid('Unknown user.', 'assignee');
+    const tookFrom = enforce(actor, !to ? 'unassign' : other ? 'assign_other' : 'assign', c, {
+      to: target ?? (other ? { id: other, role: 'analyst' } : null),
+    });
     if (c.assigneeId === to) return { ok: true as const, data: { version: c.version, assigneeId: to } };
     const [after] = await tx
       .update(cases)
@@ -238,7 +272,7 @@ export async function assignCase(
       actorId: actor.id,
       queueId: c.queueId,
       assigneeId: to,
-      details: c.assigneeId && c.assigneeId !== actor.id ? { tookFrom: c.assigneeId } : null,
+      details: tookFrom ? { tookFrom } : null,
     });
     await audit(
       {
@@ -250,35 +284,77 @@ export async function assignCase(
       },
       tx,
     );
+    // Taking a case oneself tells nobody; being handed one is what the assignee must hear of.
+    if (other)
+      await notify(tx, {
+        kind: 'assigned',
+        to: [other],
+        actorId: actor.id,
+        executionId: c.executionId,
+        caseId: c.id,
+        onceKey: `assigned:${c.id}:${after.version}`,
+        details: { queue: c.queue.name },
+      });
     return { ok: true as const, data: { version: after.version, assigneeId: to } };
   };
-  return inTx(within, run);
+  // Inside a caller's transaction (bulk assignment) a refusal rolls the caller back: it audits.
+  return 'rollback' in within ? inTx(within, run) : policed(actor, () => inTx(within, run));
 }
 
-/** Assigns the cases of a list selection; executions without an open case, or refused, are counted apart. */
+/** How many refused cases a bulk refusal names before "and N more". */
+const NAMED_REFUSALS = 5;
+
+/**
+ * Assigns the cases of a list selection. The policy is asked for every case first: when it
+ * refuses any, the whole batch is refused with the cases named and why, and nothing is written.
+ * Executions without an open case are counted apart.
+ */
 export async function bulkAssignCases(
   actor: CaseUser,
   input: { executionIds: string[]; assignee: string },
 ): Promise<ActionResult<{ assigned: number; skipped: number }>> {
   const to = input.assignee === 'me' ? actor.id : input.assignee;
-  if (to !== actor.id && !hasRole(actor.role, 'manager'))
-    return forbidden('Only a manager may assign cases to someone else.');
-  return db().transaction(async (tx) => {
-    if (to !== actor.id && !(await activeUser(tx, to))) return invalid('Unknown user.', 'assignee');
-    const rows = await tx
-      .select({ id: cases.id })
-      .from(cases)
-      .where(and(inArray(cases.executionId, input.executionIds), sql`${cases.state} <> 'resolved'`))
-      .orderBy(asc(cases.id));
-    let assigned = 0;
-    for (const r of rows) {
-      const out = await assignCase(actor, { caseId: r.id, assignee: input.assignee }, tx);
-      if (out.ok) assigned++;
-    }
-    return {
-      ok: true as const,
-      data: { assigned, skipped: input.executionIds.length - assigned },
-      message: `${assigned} assigned${input.executionIds.length - assigned ? `, ${input.executionIds.length - assigned} without an open case or refused` : ''}.`,
-    };
-  });
+  return policed(actor, () =>
+    db().transaction(async (tx) => {
+      if (to !== actor.id && !hasRole(actor.role, 'manager'))
+        throw new CaseRefused('assign_other', 'Only a manager may assign cases to someone else.', 'FORBIDDEN', {});
+      const target = to !== actor.id ? await activeUser(tx, to) : { id: actor.id, role: actor.role };
+      if (!target) return invalid('Unknown user.', 'assignee');
+      const rows = (
+        await tx
+          .select(policyColumns)
+          .from(cases)
+          .innerJoin(caseQueues, eq(caseQueues.id, cases.queueId))
+          .where(and(inArray(cases.executionId, input.executionIds), sql`${cases.state} <> 'resolved'`))
+          .orderBy(asc(cases.id))
+      ).map(toLocked);
+      const refused = rows.flatMap((c) => {
+        const d = may(actor, to === actor.id ? 'bulk_assign' : 'assign_other', c, { to: target });
+        return d.allowed ? [] : [{ c, reason: d.reason }];
+      });
+      if (refused.length) {
+        const named = refused
+          .slice(0, NAMED_REFUSALS)
+          .map((r) => `${r.c.executionId.slice(0, 8)} (${r.reason})`)
+          .join('; ');
+        const more = refused.length > NAMED_REFUSALS ? `; and ${refused.length - NAMED_REFUSALS} more` : '';
+        throw new CaseRefused(
+          'bulk_assign',
+          `Nothing was assigned: ${refused.length} of the selected cases may not be assigned this way: ${named}${more}.`,
+          'FORBIDDEN',
+          { caseIds: refused.map((r) => r.c.id) },
+        );
+      }
+      let assigned = 0;
+      for (const r of rows) {
+        const out = await assignCase(actor, { caseId: r.id, assignee: input.assignee }, tx);
+        if (out.ok) assigned++;
+      }
+      return {
+        ok: true as const,
+        data: { assigned, skipped: input.executionIds.length - assigned },
+        message: `${assigned} assigned${input.executionIds.length - assigned ? `, ${input.executionIds.length - assigned} without an open case` : ''}.`,
+      };
+    }),
+  );
 }

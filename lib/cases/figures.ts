@@ -40,3 +40,18 @@ export const DISAGREEMENT_LINKS = {
   approvedRejected: { against: 'approved_rejected' },
   declinedPassed: { against: 'declined_passed' },
 } satisfies Record<string, Link>;
+
+/** The start page's figures ("My work", app/(console)/page.tsx): each the list of exactly those cases. */
+export function myWorkFigureLinks(userId: string) {
+  const mine = { assignee: 'me', caseState: ['in_review'] } satisfies Link;
+  const week = { resolver: userId, resolvedWithin: '7d' } satisfies Link;
+  return {
+    claimed: { ...mine, sort: 'due', dir: 'asc' },
+    overdue: { ...mine, due: 'overdue' },
+    /** As the list's `due=today`: due within 24 hours, the overdue ones included. */
+    dueSoon: { ...mine, due: 'today' },
+    resolved7d: week,
+    approved7d: { ...week, outcome: ['approve'] },
+    declined7d: { ...week, outcome: ['decline'] },
+  } satisfies Record<string, Link>;
+}

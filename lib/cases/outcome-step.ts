@@ -7,7 +7,7 @@ import { submitFeedback, type FeedbackUser } from '@/lib/feedback/submit';
 
 /**
  * What giving an outcome shares, wherever it is given (resolving a case, lib/cases/resolve.ts;
- * settling a QA review, lib/qa/settle.ts): one transaction that writes everything or, on any
+ * settling a QA review, lib/cases/qa-settle.ts): one transaction that writes everything or, on any
  * refusal, nothing, and the FRAUD / NOT_FRAUD feedback sent in the same step.
  */
 

@@ -5,7 +5,7 @@ import type { ActionResult } from '@/lib/auth/guards';
 import { db, type Tx } from '@/lib/db/client';
 import { caseReasons } from '@/lib/db/schema';
 import type { CaseUser } from './claim';
-import { CASE_OUTCOMES, type CaseOutcome } from './states';
+import { CASE_OUTCOMES, type CaseOutcome } from '@/lib/db/case-states';
 
 /**
  * The short list of resolution reasons (admins): add, rename, retire or restore, reorder. A

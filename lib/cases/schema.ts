@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CASE_OUTCOMES, NOTE_MAX_CHARS, type CaseOutcome } from '@/lib/cases/states';
+import { blankToUndefined } from '@/lib/utils';
+import { CASE_OUTCOMES, NOTE_MAX_CHARS, type CaseOutcome } from '@/lib/db/case-states';
 import { FEEDBACK_REASONS } from '@/lib/idv/schemas';
 
 /**
@@ -17,6 +18,20 @@ export const COMMENT_MAX_CHARS = 2000;
 /** Outcomes that need a comment: the next reader must know why. */
 export const COMMENT_REQUIRED: readonly CaseOutcome[] = ['decline', 'escalate'];
 
+/**
+ * An outcome against the service's decision: approving what it REJECTED or flagged (WARNING), or
+ * declining what it PASSED. A person's judgement then overrides the checks, so a comment says why
+ * (the queues page counts these as a quality signal, and an examiner asks for the reason). The
+ * message when the comment is missing, or null when the outcome follows the service.
+ */
+export function overrideNeedsComment(outcome: CaseOutcome | '', decision: string | null | undefined): string | null {
+  if (outcome === 'approve' && (decision === 'REJECTED' || decision === 'WARNING'))
+    return `The service's decision is ${decision}: say in the comment why you approve it.`;
+  if (outcome === 'decline' && decision === 'PASSED')
+    return 'The service PASSED this execution: say in the comment why you decline it.';
+  return null;
+}
+
 /** A record's id from a form: a UUID, lower-cased; anything else is an unknown record. */
 export const id = (what: string) => z.uuid(`Unknown ${what}.`).transform((s) => s.toLowerCase());
 /** The version a form was rendered with (optimistic locking): a stale form is told to reload. */
@@ -24,10 +39,6 @@ export const version = z.coerce
   .number({ error: 'Reload the page: the form is out of date.' })
   .int('Reload the page: the form is out of date.')
   .min(1, 'Reload the page: the form is out of date.');
-/** An empty form field is a missing one. */
-export const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
-
-export const caseRefSchema = z.object({ caseId: id('case'), version });
 
 export const nextCaseSchema = z.object({ queueId: z.preprocess(blankToUndefined, id('queue').optional()) });
 
@@ -86,7 +97,19 @@ export const resolveCaseSchema = z
     reason: z.string({ error: 'Choose a reason.' }).trim().min(1, 'Choose a reason.').max(80, 'Choose a reason.'),
     comment: z.preprocess(
       blankToUndefined,
-      z.string().trim().max(COMMENT_MAX_CHARS, `At most ${COMMENT_MAX_CHARS} characters.`).optional(),
+      z
+        .string()
+        .trim()
+        .max(COMMENT_MAX_CHARS, `A comment is at most ${COMMENT_MAX_CHARS.toLocaleString('en')} characters.`)
+        .optional(),
+    ),
+    /**
+     * The resolver knows the case is claimed by someone else and resolves it in their place (a
+     * checkbox: "on" from a form, true from a script).
+     */
+    confirmTakeover: z.preprocess(
+      blankToUndefined,
+      z.union([z.boolean(), z.enum(['on', 'true']).transform(() => true)]).optional(),
     ),
     ...feedbackStepFields,
   })
@@ -108,7 +131,7 @@ export const reopenCaseSchema = z.object({
     .string({ error: 'Say why it is reopened.' })
     .trim()
     .min(3, 'Say why it is reopened.')
-    .max(COMMENT_MAX_CHARS, `At most ${COMMENT_MAX_CHARS} characters.`),
+    .max(COMMENT_MAX_CHARS, `A comment is at most ${COMMENT_MAX_CHARS.toLocaleString('en')} characters.`),
 });
 
 const noteBody = z
@@ -131,8 +154,15 @@ const definition = z
   .default('')
   .transform((s) => s.replace(/^\?/, ''));
 
-export const queueFormSchema = z.object({
-  name: z.string({ error: 'Name the queue.' }).trim().min(1, 'Name the queue.').max(80, 'At most 80 characters.'),
+export const QUEUE_NAME_MAX = 80;
+export const REASON_LABEL_MAX = 80;
+
+const queueFormSchema = z.object({
+  name: z
+    .string({ error: 'Name the queue.' })
+    .trim()
+    .min(1, 'Name the queue.')
+    .max(QUEUE_NAME_MAX, `A queue name is at most ${QUEUE_NAME_MAX} characters.`),
   priority: z.coerce
     .number({ error: 'Priority is a whole number.' })
     .int('Priority is a whole number.')
@@ -162,8 +192,8 @@ const reasonFields = {
   label: z
     .string({ error: 'Give the reason a label.' })
     .trim()
-    .min(3, 'A label is 3 to 80 characters.')
-    .max(80, 'A label is 3 to 80 characters.'),
+    .min(3, `A label is 3 to ${REASON_LABEL_MAX} characters.`)
+    .max(REASON_LABEL_MAX, `A label is 3 to ${REASON_LABEL_MAX} characters.`),
   outcomes: z
     .array(z.enum(CASE_OUTCOMES, { error: 'Choose the outcomes it explains.' }), {
       error: 'Choose the outcomes it explains.',

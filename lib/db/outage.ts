@@ -4,7 +4,7 @@
  * one, and the error that pages throw while it lasts, whose digest tells the error pages
  * (app/error.tsx, app/global-error.tsx) to say so. Route handlers answer 503 with Retry-After
  * (lib/api/http.ts) and the console server gives a page that met one the status 503
- * (lib/server/outage-status.ts).
+ * (lib/db/outage-status.ts).
  *
  * Imports nothing: the error pages are client components and read the digest and the words here.
  */

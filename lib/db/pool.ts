@@ -1,13 +1,15 @@
 /**
- * The database pool and the process-wide handle. Free of `server-only`, like lib/server/shutdown.ts:
+ * The database pool and the process-wide handle. Free of `server-only`, like lib/db/shutdown.ts:
  * the console server (scripts/console-server.ts, plain Node) answers the service's callbacks itself
  * and shares this handle (kept on globalThis) with the code Next bundled for the routes. Everything
  * else imports `lib/db/client`, which adds the marker.
  */
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { Pool, type PoolClient } from 'pg';
-import { noteDatabaseOutage } from '@/lib/server/outage-status';
-import { forgetShutdown, onShutdown } from '@/lib/server/shutdown';
+import { noteDatabaseOutage } from '@/lib/db/outage-status';
+import { logFor } from '@/lib/log';
+import { forgetShutdown, onShutdown } from '@/lib/db/shutdown';
+import { SpanKind, withSpan } from '@/lib/telemetry/tracing';
 import { isDatabaseOutage, markDatabaseError } from './outage';
 import * as schema from './schema';
 import { inTransaction, refuseSecondConnections } from './second-connection';
@@ -19,7 +21,7 @@ export type Db = NodePgDatabase<typeof schema> & { $client: Pool };
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
 
-type Holder = { pool?: Pool; db?: Db };
+type Holder = { pool?: Pool; db?: Db; url?: string; named?: { url: string; max?: number } };
 // Kept on globalThis so that hot reload in development does not open a new pool per edit.
 const holder = ((globalThis as unknown as { __verdictDb?: Holder }).__verdictDb ??= {});
 
@@ -34,19 +36,24 @@ export function createDb(url: string, max = 10): Db {
     options: '-c jit=off',
   });
   // A dropped connection must not crash the process; the next query reconnects.
-  pool.on('error', (err) => console.error('[db] idle client error:', err.message));
+  pool.on('error', (err) => logFor('db').error({ code: (err as { code?: string }).code }, 'idle client error'));
   // The pool listens for errors of idle clients only: a connection lost while a client is checked
   // out between two statements (a transaction) would be an unhandled 'error' event, which ends the
   // process. The statement that follows fails instead, and the transaction with it.
-  pool.on('connect', (client) => client.on('error', (err) => console.error('[db] connection lost:', err.message)));
+  pool.on('connect', (client) =>
+    client.on('error', (err) => logFor('db').error({ code: (err as { code?: string }).code }, 'connection lost')),
+  );
   retryRefusedConnect(pool);
   watchQueries(pool);
   releaseOnFailedBegin(pool);
   const db = drizzle(pool, { schema }) as Db;
   // A transaction's body is marked: on the embedded database, a second checkout from inside it fails at once.
   const transaction = db.transaction.bind(db);
+  // A transaction is one span: its statements are a group (lib/telemetry/tracing.ts).
   db.transaction = ((body: (tx: Tx) => Promise<unknown>, config?: Parameters<Db['transaction']>[1]) =>
-    transaction((tx) => inTransaction(url, () => body(tx)), config)) as Db['transaction'];
+    withSpan('db transaction', { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'postgresql' } }, () =>
+      transaction((tx) => inTransaction(url, () => body(tx)), config),
+    )) as Db['transaction'];
   return db;
 }
 
@@ -110,7 +117,10 @@ function watchQueries(pool: Pool) {
     return result;
   };
   const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
-  (pool as unknown as { query: typeof query }).query = (...args: unknown[]) => watch(query(...args));
+  (pool as unknown as { query: typeof query }).query = (...args: unknown[]) =>
+    typeof args[args.length - 1] === 'function'
+      ? watch(query(...args))
+      : statementSpan(args[0], () => watch(query(...args)));
   const connect = pool.connect.bind(pool) as Connect;
   (pool as unknown as { connect: Connect }).connect = (cb?: ConnectCallback) => {
     if (typeof cb === 'function') return connect(cb);
@@ -126,6 +136,20 @@ function watchQueries(pool: Pool) {
       return client;
     });
   };
+}
+
+/**
+ * A statement outside a transaction is a span of its own, named by its verb only: the text is
+ * parameterized, but a span is no place to find out whether some caller inlined a value.
+ */
+function statementSpan(first: unknown, run: () => unknown): unknown {
+  const text = typeof first === 'string' ? first : (first as { text?: string } | undefined)?.text;
+  const verb = /^\s*(\w+)/.exec(text ?? '')?.[1]?.toLowerCase() ?? 'query';
+  return withSpan(
+    `db ${verb}`,
+    { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'postgresql', 'db.operation.name': verb } },
+    () => Promise.resolve(run()),
+  );
 }
 
 /**
@@ -162,13 +186,29 @@ function releaseOnFailedBegin(pool: Pool) {
   };
 }
 
-/** The process-wide database handle, from DATABASE_URL. */
+/**
+ * Names the process's database when start-up resolved it instead of finding DATABASE_URL (a worker
+ * on `npm start`'s embedded database), with the size of its pool: `db()` opens that one, and no
+ * code writes the address into the environment for another to read.
+ */
+export function setProcessDatabase(url: string, max?: number): void {
+  if (holder.db && holder.url !== url) throw new Error('The process database is already open at another address.');
+  holder.named = { url, max };
+}
+
+/** The process's database: the one start-up named (`setProcessDatabase`), else DATABASE_URL. */
+export function databaseUrl(): string | undefined {
+  return holder.named?.url ?? process.env.DATABASE_URL;
+}
+
+/** The process-wide database handle: the database start-up named, else DATABASE_URL. */
 export function db(): Db {
   if (!holder.db) {
-    const url = process.env.DATABASE_URL;
+    const url = databaseUrl();
     if (!url) throw new Error('DATABASE_URL is not set: start Verdict with `npm start`, which provides one.');
-    holder.db = createDb(url, Number(process.env.DB_POOL_MAX ?? 10));
+    holder.db = createDb(url, holder.named?.max ?? Number(process.env.DB_POOL_MAX ?? 10));
     holder.pool = holder.db.$client;
+    holder.url = url;
     onShutdown('db', closeDb);
   }
   return holder.db;
@@ -179,6 +219,7 @@ export async function closeDb(): Promise<void> {
   const pool = holder.pool;
   holder.db = undefined;
   holder.pool = undefined;
+  holder.url = undefined;
   forgetShutdown('db');
   await pool?.end();
 }

@@ -67,7 +67,7 @@ export async function inTransaction<T>(url: string, body: () => Promise<T>): Pro
   }
 }
 
-/** The innermost frames of the stack that are ours (not pg, pg-boss, drizzle or this guard), innermost first. */
+/** The innermost frames of the stack that are ours (not pg, pg-boss, drizzle, the tracing wrapper or this guard), innermost first. */
 function callSite(): string {
   // The driver's and the pool's wrappers alone fill the default ten frames.
   const limit = Error.stackTraceLimit;
@@ -77,7 +77,11 @@ function callSite(): string {
   const ours = stack
     .split('\n')
     .slice(1)
-    .filter((f) => /^\s*at /.test(f) && !/node_modules|node:|second-connection|lib\/db\/pool|at new Promise/.test(f))
+    .filter(
+      (f) =>
+        /^\s*at /.test(f) &&
+        !/node_modules|node:|second-connection|lib\/db\/pool|lib\/telemetry|at new Promise/.test(f),
+    )
     .map((f) => f.trim().replace(/^at /, '').replace(`${process.cwd()}/`, ''));
   return ours.length ? ours.slice(0, 3).join(' < ') : 'an unknown caller';
 }

@@ -110,6 +110,12 @@ export async function verifyExportFile(file: string, publicKey: KeyObject): Prom
   let sawManifest = 0;
   const checkpoints = new Map<number, { hash: string; signedAt: string }>();
   const marks = new Map<number, string>();
+  // Positions the signed manifest says were withheld (sealed for the exporter): a period export gives them as content hashes.
+  const withheld = new Set<number>();
+  const allWithheld = (first: number, last: number) => {
+    for (let p = first; p <= last; p++) if (!withheld.has(p)) return false;
+    return true;
+  };
   const entries = createHash('sha256');
   let pos: number | null = null;
   let chainHash: string | null = null;
@@ -210,7 +216,7 @@ export async function verifyExportFile(file: string, publicKey: KeyObject): Prom
         null,
         `a stretch of content hashes from position ${s.first} that does not go on from the line before it (position ${pos ?? 'none'}): a line before it was removed or moved`,
       );
-    if (m!.kind === 'period' && pos! < (m!.last?.seq ?? 0))
+    if (m!.kind === 'period' && pos! < (m!.last?.seq ?? 0) && !allWithheld(s.first, s.last))
       fail(
         line,
         null,
@@ -268,6 +274,7 @@ export async function verifyExportFile(file: string, publicKey: KeyObject): Prom
       checkpoints.set(cp.seq, { hash: cp.hash, signedAt: cp.signedAt });
     }
     for (const [seq, hash] of manifest.marks) marks.set(seq, hash);
+    for (const p of manifest.withheld?.positions ?? []) withheld.add(p);
     result.manifest = manifest;
 
     // 2. The file from the top.

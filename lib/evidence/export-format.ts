@@ -141,6 +141,11 @@ export interface ExportManifest {
   marks: Array<[number, string]>;
   /** The signed checkpoints the file's entries are tied to. */
   checkpoints: ManifestCheckpoint[];
+  /**
+   * Entries the file gives by content hash only, because they carry what a blind QA review seals
+   * for the exporter (lib/qa/seal.ts); absent when none.
+   */
+  withheld?: { count: number; positions: number[]; why: string };
 }
 
 export const stretchJsonLine = (r: StretchRecord) =>
@@ -207,7 +212,7 @@ export function csvRecord(c: (string | null)[]): ExportRecord {
 
 /*
  * CSV cells are neutralised against spreadsheet formulas like the executions export
- * (lib/executions/csv.ts: a trigger at the start or after any separator gets an apostrophe), with
+ * (lib/csv.ts: a trigger at the start or after any separator gets an apostrophe), with
  * one addition that makes it reversible, so the verifier can restore the exact hashed text: an
  * apostrophe already standing where one would be inserted is doubled, and a cell that starts
  * with a tab or carriage return gets one in front.

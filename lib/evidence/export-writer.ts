@@ -45,6 +45,25 @@ export interface ExportPlan {
   every: number;
   exportedBy: { id: string; email: string };
   key: SigningKey;
+  /**
+   * Entries the exporter may not read (lib/evidence/audit-export.ts asks lib/qa/seal.ts: the first
+   * outcome and label of a blind QA review they could take): withheld (see `exportChunks`).
+   */
+  withhold: (e: ExportEntry) => boolean;
+}
+
+/** Consecutive withheld entries as stretch records of their content hashes. */
+function heldStretches(held: ExportEntry[], line: (r: { first: number; last: number; digests: string }) => string) {
+  let out = '';
+  for (let i = 0; i < held.length; i += STRETCH_MAX) {
+    const part = held.slice(i, i + STRETCH_MAX);
+    out += line({
+      first: Number(part[0].seq),
+      last: Number(part[part.length - 1].seq),
+      digests: part.map((e) => contentDigest(e).toString('hex')).join(''),
+    });
+  }
+  return out;
 }
 
 /** Marks in a manifest at most: the manifest stays under about 100 kB for any file. */
@@ -79,6 +98,7 @@ export async function planExport(
   scope: ExportScope,
   exportedBy: { id: string; email: string },
   key: SigningKey,
+  withhold: (e: ExportEntry) => boolean = () => false,
 ): Promise<PlanResult> {
   const { verification } = await writeCheckpoint(db, key);
   if (!verification.ok)
@@ -87,8 +107,10 @@ export async function planExport(
       detail: `The audit chain does not verify at position ${verification.failure?.seq}: ${verification.failure?.reason}. An export could not prove itself until this is resolved (see the audit page).`,
     };
   const c = db.$client;
+  // Ordered by the column, qualified: a bare `seq` after `seq::text` names the output text, and
+  // '9' sorts after '10' (the tenth checkpoint on hid every newer entry from the file).
   const anchor = await c.query<{ seq: string }>(
-    'select seq::text from audit_checkpoints where key_id = $1 order by seq desc limit 1',
+    'select c.seq::text from audit_checkpoints c where c.key_id = $1 order by c.seq desc limit 1',
     [key.keyId],
   );
   const upTo = anchor.rows[0] ? Number(anchor.rows[0].seq) : 0;
@@ -110,10 +132,18 @@ export async function planExport(
     count = r.rows[0].n;
   }
   const every = Math.max(1, Math.ceil(count / MAX_MARKS));
-  return { ok: true, plan: { scope, kind, upTo, range, count, every, exportedBy, key } };
+  return { ok: true, plan: { scope, kind, upTo, range, count, every, exportedBy, key, withhold } };
 }
 
-/** The file in pieces: the CSV header, the entries (with stretches), the signed manifest. */
+/**
+ * The file in pieces: the CSV header, the entries (with stretches), the signed manifest.
+ *
+ * Withheld entries (`plan.withhold`): an entry whose details carry the first outcome or the label of
+ * an execution sealed for the exporter is given by its content hash only, like an entry a filtered
+ * export leaves out, and its position is listed in the signed manifest (`withheld`). The chain still
+ * runs through it, so the file verifies and proves that nothing else is missing or changed; the
+ * entry's text can be exported by anyone for whom the review is not blind, or once it is decided.
+ */
 export async function* exportChunks(db: Db, plan: ExportPlan): AsyncGenerator<string> {
   const csv = plan.scope.format === 'csv';
   const entryLine = csv ? csvLine : jsonLine;
@@ -139,8 +169,8 @@ export async function* exportChunks(db: Db, plan: ExportPlan): AsyncGenerator<st
   const checkpointFrom = async (seq: number): Promise<ManifestCheckpoint> => {
     if (cached && cached.seq >= seq) return cached;
     const r = await c.query(
-      `select seq::text, hash, signed_at, key_id, signature from audit_checkpoints
-       where seq >= $1 and seq <= $2 and key_id = $3 order by seq, id limit 1`,
+      `select c.seq::text, c.hash, c.signed_at, c.key_id, c.signature from audit_checkpoints c
+       where c.seq >= $1 and c.seq <= $2 and c.key_id = $3 order by c.seq, c.id limit 1`,
       [seq, plan.upTo, plan.key.keyId],
     );
     const row = r.rows[0];
@@ -178,7 +208,12 @@ export async function* exportChunks(db: Db, plan: ExportPlan): AsyncGenerator<st
     if (end > seq) yield* stretch(seq + 1, end);
   }
 
+  const withheld: number[] = [];
+  const isWithheld = plan.withhold;
   if (plan.kind === 'period') {
+    // Withheld entries wait here until the next entry: between two entries they become a stretch;
+    // before the first they are only listed; after the last the stretch to the checkpoint holds them.
+    let held: ExportEntry[] = [];
     for (let after = (plan.range?.first ?? 1) - 1; plan.range && after < plan.range.last;) {
       const r = await c.query<(string | null)[]>({
         text: `select ${STORED_ENTRY_SQL} from audit_log a where a.seq > $1 and a.seq <= $2 order by a.seq limit $3`,
@@ -187,8 +222,19 @@ export async function* exportChunks(db: Db, plan: ExportPlan): AsyncGenerator<st
       });
       if (!r.rows.length) break;
       const rows = r.rows.map(entryFromRow);
-      rows.forEach(take);
-      yield rows.map(entryLine).join('');
+      let out = '';
+      for (const e of rows) {
+        if (isWithheld(e)) {
+          withheld.push(Number(e.seq));
+          held.push(e);
+          continue;
+        }
+        if (held.length && last) out += heldStretches(held, stretchLine);
+        held = [];
+        take(e);
+        out += entryLine(e);
+      }
+      yield out;
       after = Number(rows[rows.length - 1].seq);
     }
     if (last) yield* toCheckpoint(last, null);
@@ -202,6 +248,11 @@ export async function* exportChunks(db: Db, plan: ExportPlan): AsyncGenerator<st
         rowMode: 'array',
       });
       for (const e of r.rows.map(entryFromRow)) {
+        // Withheld: left out like an entry outside the filter (its content hash is in the stretch).
+        if (isWithheld(e)) {
+          withheld.push(Number(e.seq));
+          continue;
+        }
         if (pending) yield* toCheckpoint(pending, Number(e.seq));
         take(e);
         yield entryLine(e);
@@ -236,6 +287,15 @@ export async function* exportChunks(db: Db, plan: ExportPlan): AsyncGenerator<st
     every: plan.every,
     marks,
     checkpoints: [...anchors.values()].sort((a, b) => a.seq - b.seq),
+    ...(withheld.length
+      ? {
+          withheld: {
+            count: withheld.length,
+            positions: withheld,
+            why: 'the first outcome or label of a case under a blind QA review the exporter could take',
+          },
+        }
+      : {}),
   };
   const text = JSON.stringify(manifest);
   const signature = signManifest(plan.key, text);

@@ -2,7 +2,7 @@ import 'server-only';
 import type PgBoss from 'pg-boss';
 import type { Db } from '@/lib/db/client';
 import { QUEUES } from '@/lib/jobs/boss';
-import { logError } from '@/lib/log';
+import { lineLogger, logError } from '@/lib/log';
 import { runVerification, writeCheckpoint } from './checkpoint';
 import { sealAuditLog } from './seal';
 import type { SigningKey } from './signing';
@@ -29,7 +29,7 @@ export async function registerEvidenceWorkers(
   boss: PgBoss,
   o: EvidenceWorkerOptions,
 ): Promise<{ stop(): Promise<void> }> {
-  const log = o.log ?? ((s: string) => console.log(`[audit] ${s}`));
+  const log = o.log ?? lineLogger('audit');
   let round: Promise<unknown> = Promise.resolve();
   let failing = false;
   let busy = false;

@@ -12,9 +12,26 @@
  * token (`st`), and only an execution or account id (a UUID) may appear as `q`.
  */
 
-export const SORT_KEYS = ['created', 'completed', 'risk'] as const;
+import { countryLabel, resolveCountry } from '@/lib/countries';
+import { isIsoDay } from '@/lib/utils';
+
+/** `due`: the case's due time (the SLA left, earliest first ascending); executions without an unresolved case last. */
+export const SORT_KEYS = ['created', 'completed', 'risk', 'due'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
-export const SORT_LABELS: Record<SortKey, string> = { created: 'Created', completed: 'Completed', risk: 'Risk score' };
+export const SORT_LABELS: Record<SortKey, string> = {
+  created: 'Created',
+  completed: 'Completed',
+  risk: 'Risk score',
+  due: 'Due',
+};
+
+/**
+ * A case view: the list narrowed to case work (an assignee, "My cases", or queues). Its column set
+ * leads with the case, its queue, the due time and the assignee, so they fit without a scroll.
+ */
+export function isCaseView(p: Pick<ListParams, 'assignee' | 'queue'>): boolean {
+  return Boolean(p.assignee) || p.queue.length > 0;
+}
 
 export const PAGE_SIZES = [25, 50, 100] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
@@ -45,7 +62,6 @@ export const CASE_STATE_LABELS: Record<CaseStateFilter, string> = {
 };
 /** Resolution outcomes a list can be filtered by (escalated cases are open in an escalation queue). */
 export const OUTCOME_FILTERS = ['approve', 'decline'] as const;
-export type OutcomeFilter = (typeof OUTCOME_FILTERS)[number];
 export const DUE_FILTERS = ['overdue', 'today'] as const;
 export type DueFilter = (typeof DUE_FILTERS)[number];
 export const DUE_FILTER_LABELS: Record<DueFilter, string> = { overdue: 'Overdue', today: 'Due within 24 hours' };
@@ -58,7 +74,6 @@ export const AGAINST_FILTER_LABELS: Record<AgainstFilter, string> = {
 };
 /** Resolved within a recent window (the queues page's throughput per day is over 7 days). */
 export const RESOLVED_WITHIN_FILTERS = ['7d'] as const;
-export type ResolvedWithinFilter = (typeof RESOLVED_WITHIN_FILTERS)[number];
 
 /**
  * Display names a chip may need (a queue's or a person's name for an id), given by the page;
@@ -96,16 +111,14 @@ const oneOf =
 const token = matching(/^[\w.:\-/ ]+$/, 80);
 const text = (max: number) => matching(/^[\s\S]+$/, max);
 const uuid = lower(matching(UUID_RE, 36));
-const isoDay: Read<string> = (raw) => {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(raw)) return undefined;
-  const d = new Date(`${raw}T00:00:00.000Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(raw) ? raw : undefined;
-};
+const isoDay: Read<string> = (raw) => (isIsoDay(raw) ? raw : undefined);
 const risk: Read<number> = (raw) => {
   if (!/^-?\d{1,3}$/.test(raw.trim())) return undefined;
   const n = Number(raw);
   return n >= -1 && n <= 100 ? n : undefined;
 };
+/** A country as typed ("Germany", "de", "DEU"), as the alpha-3 code the service reports. */
+const country: Read<string> = (raw) => (raw.length <= 80 ? resolveCountry(raw) : undefined);
 const cursor = matching(/^[^~]*~[0-9a-f-]{36}$/i, 120);
 const capTag = matching(/^[A-Za-z0-9_]+:(label:)?[\w\-.]+$/, 120);
 const pageSize: Read<PageSize> = (raw) =>
@@ -199,7 +212,8 @@ export const LIST_PARAMS = {
   definition: one(token, (v) => `Workflow: ${v}`),
   /** Capability tags: `liveness:REJECTED` or `liveness:label:DIGITAL_COPY` (all must match). */
   cap: many(capTag, capChip, 5),
-  country: one(upper(matching(/^[A-Za-z]{2,3}$/, 3)), (v) => `Country: ${v}`),
+  /** An issuing country: a code or a name in the URL, kept as the service's alpha-3 code. */
+  country: one(country, (v) => `Country: ${countryLabel(v)}`),
   docType: one(upper(token), (v) => `Document: ${v}`),
   feedback: many(oneOf(FEEDBACK_FILTERS), (v) => `Feedback: ${FEEDBACK_FILTER_LABELS[v]}`),
   criteria: one(text(255), (v) => `Criteria: ${v}`),
@@ -252,7 +266,6 @@ const keysWith = (role: Role) => KEYS.filter((k) => LIST_PARAMS[k].role === role
 
 /** Parameters that select rows (everything but search, sort, size and position). */
 export const FILTER_KEYS = keysWith('filter');
-export const CURSOR_KEYS = keysWith('cursor');
 
 /** The state of a list with nothing chosen. */
 export const DEFAULT_LIST_PARAMS: ListParams = Object.fromEntries(
@@ -386,3 +399,6 @@ function clearedCaseWork(): Partial<ListParams> {
     FILTER_KEYS.filter((k) => !QUEUE_DEFINITION_KEYS.includes(k)).map((k) => [k, LIST_PARAMS[k].many ? [] : undefined]),
   ) as Partial<ListParams>;
 }
+
+/** Hard limit of one CSV export of the list: the route stops there and the button says so. */
+export const EXPORT_MAX_ROWS = 100_000;

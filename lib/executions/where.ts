@@ -5,9 +5,9 @@ import type { ListParams } from './list-params';
 
 /**
  * The one compilation of the list's filters (lib/executions/list-params.ts) into SQL. The list
- * and its count (lib/data/executions), the CSV export and queue matching (lib/cases/match.ts,
+ * and its count (lib/executions/list.ts), the CSV export and queue matching (lib/cases/match.ts,
  * which ingest runs in its transaction) all use it, so a queue selects exactly what the list
- * shows for its definition. It lives here rather than in lib/data because lib/sync, which
+ * shows for its definition. It lives here, beside the list, because lib/sync, which
  * writes, does not reach into the read side. For the server (the rest of this folder is
  * browser-safe); no 'server-only' marker, as ingest also runs in the worker, scripts and the
  * browser tests' seeding.

@@ -1,13 +1,15 @@
 import 'server-only';
 import { and, eq, sql } from 'drizzle-orm';
 import { audit } from '@/lib/audit';
+import { lineLogger } from '@/lib/log';
 import { db } from '@/lib/db/client';
 import { feedbackSubmissions } from '@/lib/db/schema';
 import type { FeedbackDeliveryError } from '@/lib/db/schema/feedback';
-import { getIdvClient, IdvHttpError, IdvNetworkError, isNotFound, isPermanent, type IdvClient } from '@/lib/idv';
+import { IdvHttpError, IdvNetworkError, isNotFound, isPermanent, type IdvClient } from '@/lib/idv';
+import { getIdvClient } from '@/lib/server/idv-client';
 import { retryDelayMs } from '@/lib/jobs/backoff';
+import { claimOne, leaseLapsed, leaseLive, type LeasedTable } from '@/lib/jobs/lease';
 import { getBoss, jobDb, QUEUES } from '@/lib/jobs/boss';
-import { ingestExecution } from '@/lib/sync/ingest';
 import { emitEvent } from '@/lib/webhooks/outbox';
 import { deliveryQueue, enqueueDelivery, recordEvent, refreshDeliveryState } from './store';
 
@@ -39,10 +41,53 @@ export interface DeliveryOptions {
   leaseMs?: number;
   /** Time limit of one R11 call including the client's own retries. Default 60 s. */
   callTimeoutMs?: number;
-  /** Refresh the execution from the service after a delivery. Default true. */
-  refresh?: boolean;
+  /**
+   * Writes the execution, fetched again after a delivery, into the cache: sync's ingest, given
+   * by the process's worker wiring (lib/workers), as feedback sits below sync. None: no refresh.
+   */
+  refresh?: RefreshExecution | false;
   log?: (line: string) => void;
 }
+
+/** The execution as fetched again after a delivery, for the cache. */
+export type RefreshExecution = (fetched: {
+  result: Awaited<ReturnType<IdvClient['getExecution']>>;
+  steps: Awaited<ReturnType<IdvClient['getSteps']>> | undefined;
+  rules: Awaited<ReturnType<IdvClient['getRules']>> | undefined;
+  fetchedAt: Date;
+}) => Promise<{ outcome: string }>;
+
+/** What the delivered and failed events say of the label itself (no personal data: ids, outcome, reason). */
+function labelEventFields(sub: {
+  id: string;
+  execution_id: string;
+  status: string;
+  reason: string | null;
+  attempts: number;
+  submitted_at: string | Date;
+}) {
+  return {
+    feedbackId: sub.id,
+    executionId: sub.execution_id,
+    outcome: sub.status,
+    reason: sub.reason,
+    attempts: sub.attempts,
+    submittedAt: new Date(sub.submitted_at).toISOString(),
+  };
+}
+
+/**
+ * A submission being sent is held from its claim (`last_attempt_at`, kept as the attempt's time)
+ * for `leaseMs`; past it, its worker is taken to have died and the rescue or a job claims it again.
+ */
+const submissions = (leaseMs: number): LeasedTable => ({
+  table: 'feedback_submissions',
+  key: 'id',
+  lease: 'last_attempt_at',
+  holds: 'since',
+  ms: leaseMs,
+  held: sql`state = 'delivering'`,
+});
 
 export type DeliveryOutcome = 'delivered' | 'failed' | 'retry_scheduled' | 'busy' | 'nothing_to_do';
 
@@ -52,8 +97,8 @@ const defaults = (o: DeliveryOptions) => ({
   retryMaxMs: o.retryMaxMs ?? 10 * 60_000,
   leaseMs: o.leaseMs ?? 120_000,
   callTimeoutMs: o.callTimeoutMs ?? 60_000,
-  refresh: o.refresh ?? true,
-  log: o.log ?? ((line: string) => console.log(`[feedback] ${line}`)),
+  refresh: o.refresh ?? false,
+  log: o.log ?? lineLogger('feedback'),
 });
 
 export { retryDelayMs };
@@ -83,8 +128,8 @@ export function describeError(err: unknown): FeedbackDeliveryError {
 
 export async function deliverFeedback(submissionId: string, options: DeliveryOptions = {}): Promise<DeliveryOutcome> {
   const o = defaults(options);
-  const leaseSeconds = Math.ceil(o.leaseMs / 1000);
-  const claimed = await db().execute<{
+  const t = submissions(o.leaseMs);
+  const sub = await claimOne<{
     id: string;
     execution_id: string;
     account_id: string;
@@ -95,18 +140,17 @@ export async function deliverFeedback(submissionId: string, options: DeliveryOpt
     submitted_by: string;
     submitted_at: string;
     decided_by: string | null;
-  }>(sql`
-    update feedback_submissions s
-       set state = 'delivering', attempts = s.attempts + 1, last_attempt_at = now(), next_attempt_at = null, updated_at = now()
-     where s.id = ${submissionId}
-       and (s.state = 'pending' or (s.state = 'delivering' and s.last_attempt_at < now() - make_interval(secs => ${leaseSeconds})))
-       and not exists (
-         select 1 from feedback_submissions o
-          where o.execution_id = s.execution_id and o.id <> s.id and o.state = 'delivering'
-            and o.last_attempt_at >= now() - make_interval(secs => ${leaseSeconds}))
-    returning s.id, s.execution_id, s.account_id, s.status, s.reason, s.attempts, s.submitted_by_email,
-              s.submitted_by, s.submitted_at, s.decided_by`);
-  const sub = claimed.rows[0];
+  }>(db(), t, submissionId, {
+    free: sql`state = 'pending'`,
+    // One label per execution on its way at a time, so they reach the service in the order given.
+    also: sql`not exists (
+      select 1 from feedback_submissions o
+       where o.execution_id = feedback_submissions.execution_id and o.id <> feedback_submissions.id
+         and ${leaseLive(t)})`,
+    set: sql`state = 'delivering', attempts = attempts + 1, next_attempt_at = null, updated_at = now()`,
+    returning: sql`id, execution_id, account_id, status, reason, attempts, submitted_by_email,
+              submitted_by, submitted_at, decided_by`,
+  });
   if (!sub) return notClaimed(submissionId, o);
 
   try {
@@ -131,12 +175,7 @@ export async function deliverFeedback(submissionId: string, options: DeliveryOpt
     // The webhook commits with the state change, or neither does (lib/webhooks/outbox.ts).
     if (moved)
       await emitEvent(tx, 'feedback.delivered', {
-        feedbackId: sub.id,
-        executionId: sub.execution_id,
-        outcome: sub.status,
-        reason: sub.reason,
-        attempts: sub.attempts,
-        submittedAt: new Date(sub.submitted_at).toISOString(),
+        ...labelEventFields(sub),
         deliveredAt: (moved.deliveredAt ?? new Date()).toISOString(),
         actorUserId: sub.submitted_by,
         approvedByUserId: sub.decided_by,
@@ -172,7 +211,7 @@ export async function deliverFeedback(submissionId: string, options: DeliveryOpt
   o.log(
     `delivered ${sub.id} (${sub.status}${sub.reason ? ` ${sub.reason}` : ''}) for execution ${sub.execution_id} after ${sub.attempts} attempt(s)`,
   );
-  if (o.refresh) await refreshAfterDelivery(sub.id, sub.execution_id, sub.account_id, o);
+  if (o.refresh) await refreshAfterDelivery(sub.id, sub.execution_id, sub.account_id, o, o.refresh);
   return 'delivered';
 }
 
@@ -216,12 +255,7 @@ async function recordFailure(
         .returning({ updatedAt: feedbackSubmissions.updatedAt });
       if (moved)
         await emitEvent(tx, 'feedback.failed', {
-          feedbackId: sub.id,
-          executionId: sub.execution_id,
-          outcome: sub.status,
-          reason: sub.reason,
-          attempts: sub.attempts,
-          submittedAt: new Date(sub.submitted_at).toISOString(),
+          ...labelEventFields(sub),
           failedAt: moved.updatedAt.toISOString(),
           // The service's status and title only: its detail is free text.
           serviceStatus: error.status ?? null,
@@ -300,6 +334,7 @@ async function refreshAfterDelivery(
   executionId: string,
   accountId: string,
   o: ReturnType<typeof defaults>,
+  refresh: RefreshExecution,
 ): Promise<void> {
   const idv = o.idv();
   const fetchedAt = new Date();
@@ -311,7 +346,7 @@ async function refreshAfterDelivery(
       idv.getSteps(accountId, executionId, { signal }).catch((e) => (isNotFound(e) ? undefined : Promise.reject(e))),
       idv.getRules(accountId, executionId, { signal }).catch((e) => (isNotFound(e) ? undefined : Promise.reject(e))),
     ]);
-    const r = await ingestExecution(db(), { result, steps, rules, fetchedAt });
+    const r = await refresh({ result, steps, rules, fetchedAt });
     await db().transaction(async (tx) =>
       recordEvent(tx, { submissionId, executionId, kind: 'refreshed', actor: null, details: { outcome: r.outcome } }),
     );
@@ -336,11 +371,10 @@ const queueSchema = () => process.env.JOB_SCHEMA || 'pgboss';
  */
 export async function rescueStuckFeedback(options: DeliveryOptions = {}): Promise<number> {
   const o = defaults(options);
-  const leaseSeconds = Math.ceil(o.leaseMs / 1000);
   const stuck = await db().execute<{ id: string; execution_id: string; state: string }>(sql`
     select s.id, s.execution_id, s.state from feedback_submissions s
      where ((s.state = 'pending' and coalesce(s.next_attempt_at, s.updated_at) < now() - interval '2 minutes')
-         or (s.state = 'delivering' and s.last_attempt_at < now() - make_interval(secs => ${leaseSeconds})))
+         or ${leaseLapsed(submissions(o.leaseMs))})
        and not exists (
          select 1 from ${sql.identifier(queueSchema())}.job j
           where j.name = ${QUEUES.deliverFeedback} and j.data->>'feedbackId' = s.id::text and j.state in ('created', 'retry', 'active'))

@@ -44,11 +44,11 @@ const trimmedOrUndefined = (v: unknown) =>
   typeof v === 'string' ? (v.trim() === '' ? undefined : v.trim()) : v === null ? undefined : v;
 
 const statusField = z.enum(FEEDBACK_STATUSES, { error: 'Choose Fraud, Not fraud or NA.' });
-const reasonField = z.preprocess(
+export const reasonField = z.preprocess(
   emptyToUndefined,
   z.enum(FEEDBACK_REASONS, { error: 'Choose one of the listed reasons.' }).optional(),
 );
-const noteField = z.preprocess(
+export const noteField = z.preprocess(
   trimmedOrUndefined,
   z
     .string({ error: 'The note must be text.' })
@@ -56,8 +56,10 @@ const noteField = z.preprocess(
     .optional(),
 );
 /** The latest submission the form was opened on, or "none". */
-const versionField = z.union([z.literal('none'), z.uuid()], { error: 'Reload the page: the form is out of date.' });
-const idempotencyField = z
+export const versionField = z.union([z.literal('none'), z.uuid()], {
+  error: 'Reload the page: the form is out of date.',
+});
+export const idempotencyField = z
   .string({ error: 'Reload the page: the form is out of date.' })
   .regex(/^[A-Za-z0-9_-]{8,100}$/, 'Reload the page: the form is out of date.');
 

@@ -6,10 +6,6 @@ import type { FeedbackState } from '@/lib/db/schema/feedback';
 
 export type { FeedbackState };
 
-/** `executions.feedback_delivery`: the state of an execution's latest effective submission. */
-export const DELIVERY_STATES = ['awaiting_approval', 'pending', 'delivered', 'failed'] as const;
-export type DeliveryState = (typeof DELIVERY_STATES)[number];
-
 export type Tone = 'ok' | 'warn' | 'reject' | 'neutral' | 'info';
 
 export const STATE_LABELS: Record<FeedbackState, string> = {
@@ -43,12 +39,6 @@ export const STATE_HINTS: Record<FeedbackState, string> = {
   superseded: 'A newer label replaced it before it was sent.',
 };
 
-/** States in which a submission may still reach the service. */
-export const OPEN_STATES: readonly FeedbackState[] = ['awaiting_approval', 'pending', 'delivering', 'failed'];
-/** States after which nothing more happens to a submission on its own. */
-export const isSettled = (s: FeedbackState) =>
-  s === 'delivered' || s === 'failed' || s === 'rejected' || s === 'superseded' || s === 'awaiting_approval';
-
 export const EVENT_LABELS: Record<string, string> = {
   submitted: 'Submitted',
   approved: 'Approved',
@@ -62,7 +52,3 @@ export const EVENT_LABELS: Record<string, string> = {
   refreshed: 'Execution refreshed from the service',
   refresh_failed: 'Refresh from the service failed',
 };
-
-export function stateLabel(s: string | null | undefined): string {
-  return s ? (STATE_LABELS[s as FeedbackState] ?? s) : 'None';
-}

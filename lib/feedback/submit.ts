@@ -8,6 +8,7 @@ import { db } from '@/lib/db/client';
 import { executions, feedbackSubmissions } from '@/lib/db/schema';
 import type { FeedbackState } from '@/lib/db/schema/feedback';
 import { formatDateTime } from '@/lib/format';
+import { managerIds, notify } from '@/lib/notifications/notify';
 import type { DbOrTx, Tx } from '@/lib/db/client';
 import { inTx } from '@/lib/db/tx';
 import { isSealedExecution, sealedExecutionIds } from '@/lib/qa/seal';
@@ -297,6 +298,15 @@ export async function submitFeedback(
       },
     ]);
     await refreshDeliveryState(tx, [ex.id]);
+    if (state === 'awaiting_approval')
+      await notify(tx, {
+        kind: 'approval_waiting',
+        to: await managerIds(tx),
+        actorId: actor.id,
+        executionId: ex.id,
+        onceKey: `approval:${id}`,
+        details: { count: 1 },
+      });
     await audit(
       {
         action: 'feedback.submit',
@@ -413,6 +423,16 @@ export async function submitBulkFeedback(
     out.created = targets.length;
     if (state === 'awaiting_approval') out.awaitingApproval = targets.length;
     await refreshDeliveryState(tx, touched);
+    // One notice per batch, not one per label: a bulk of 200 is one thing to approve.
+    if (state === 'awaiting_approval' && targets.length)
+      await notify(tx, {
+        kind: 'approval_waiting',
+        to: await managerIds(tx),
+        actorId: actor.id,
+        executionId: targets.length === 1 ? targets[0].executionId : null,
+        onceKey: `approval:batch:${batchId}`,
+        details: { count: targets.length },
+      });
     await audit(
       {
         action: 'feedback.submit_bulk',

@@ -3,6 +3,7 @@ import type PgBoss from 'pg-boss';
 import { ensureQueue, QUEUES, workById } from '@/lib/jobs/boss';
 import { deliverFeedback, rescueStuckFeedback, type DeliveryOptions } from './deliver';
 import { logError } from '@/lib/log';
+import { metrics } from '@/lib/telemetry/metrics';
 
 /** Runs the stall rescue every minute (pg-boss cron; one run per minute across all workers). */
 export const FEEDBACK_RESCUE_QUEUE = 'feedback.rescue';
@@ -22,7 +23,15 @@ export interface FeedbackWorkerOptions extends DeliveryOptions {
 export async function registerFeedbackWorkers(boss: PgBoss, options: FeedbackWorkerOptions = {}): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < Math.max(1, options.concurrency ?? 2); i++) {
-    ids.push(await workById(boss, QUEUES.deliverFeedback, 'feedbackId', (id) => deliverFeedback(id, options), options));
+    ids.push(
+      await workById(
+        boss,
+        QUEUES.deliverFeedback,
+        'feedbackId',
+        async (id) => metrics().feedbackDeliveries.inc({ outcome: await deliverFeedback(id, options) }),
+        options,
+      ),
+    );
   }
   await ensureQueue(boss, FEEDBACK_RESCUE_QUEUE);
   await boss.schedule(FEEDBACK_RESCUE_QUEUE, '* * * * *');

@@ -7,8 +7,7 @@ import 'server-only';
  * retrievalUrl. Each concern has its own rate limiter. URLs are never built from `steps.href`
  * (it carries a documented `accounts/accounts/` typo).
  */
-import { db } from '@/lib/db/client';
-import { idvConfigFromEnv, type IdvConfig } from './config';
+import { type IdvConfig } from './config';
 import { IdvParseError, IdvValidationError } from './errors';
 import {
   decodeJson,
@@ -21,7 +20,7 @@ import {
 } from './http';
 import { credentialUrlOf, idvPaths } from './links';
 import { RateLimiter } from './rate-limit';
-import { postgresSlotStore, sharedLimitKey, type SlotStore } from './shared-rate-limit';
+import { sharedLimitKey, type SlotStore } from './shared-rate-limit';
 import {
   AccountDetailsSchema,
   AccountRequestSchema,
@@ -55,8 +54,6 @@ import {
 } from './schemas';
 import { TokenManager } from './tokens';
 import type { z } from 'zod';
-
-export { parseCallbackHref, credentialUrlOf, idvPaths } from './links';
 
 export interface IdvClientDeps {
   fetch?: FetchLike;
@@ -581,44 +578,4 @@ function parseCredentialOp(json: unknown, operation: string): CredentialOperatio
 function toArrayBuffer(file: Uint8Array | ArrayBuffer): ArrayBuffer {
   if (file instanceof ArrayBuffer) return file;
   return file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer;
-}
-
-// ------------------------------------------------------------------------------------ singleton
-
-const SINGLETON = Symbol.for('verdict.idv.client');
-type GlobalWithClient = typeof globalThis & { [SINGLETON]?: IdvClient };
-
-/**
- * The process-wide client, created from the environment on first use. Kept on `globalThis` so
- * Next's dev reloads share one token cache and one set of rate limiters.
- */
-export function getIdvClient(): IdvClient {
-  const g = globalThis as GlobalWithClient;
-  g[SINGLETON] ??= new IdvClient(idvConfigFromEnv(), processLimitDeps());
-  return g[SINGLETON];
-}
-
-let sharedLimitWarned = false;
-
-/**
- * The deps that hold a process's client to the customer's limits together with every other
- * console and worker: the shared limits in the process's database (DATABASE_URL).
- */
-export function processLimitDeps(log: (line: string) => void = console.warn): IdvClientDeps {
-  if (!process.env.DATABASE_URL) return {};
-  return {
-    sharedLimits: postgresSlotStore(() => db().$client),
-    onSharedLimitError: (err) => {
-      if (sharedLimitWarned) return;
-      sharedLimitWarned = true;
-      log(
-        `[idv] shared rate limits unreachable, using this process's own until the database answers (${err instanceof Error ? err.message : err})`,
-      );
-    },
-  };
-}
-
-/** Replaces (or with no argument, forgets) the process-wide client; for tests of code that calls `getIdvClient()`. */
-export function setIdvClient(client?: IdvClient): void {
-  (globalThis as GlobalWithClient)[SINGLETON] = client;
 }

@@ -16,7 +16,7 @@ import {
   resolveIdvAddresses,
   type IdvConcern,
   type IdvRegion,
-} from './addresses';
+} from '@/lib/env/idv-addresses';
 import { IdvConfigError } from './errors';
 
 export interface IdvConfig {

@@ -16,7 +16,7 @@
  * 502 or 504 after a POST may mean the account or part was created, so the error goes to the
  * caller, which knows whether a duplicate is harmless. GET, PUT and DELETE are retried on all of them.
  */
-import { insecureAddressProblem } from './addresses';
+import { insecureAddressProblem } from '@/lib/env/idv-addresses';
 import {
   IdvConfigError,
   IdvHttpError,
@@ -27,6 +27,8 @@ import {
   type ServiceErrorBody,
 } from './errors';
 import type { RateLimiter } from './rate-limit';
+import { metrics, secondsSince } from '@/lib/telemetry/metrics';
+import { SpanKind, setSpanAttributes, withSpan } from '@/lib/telemetry/tracing';
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -156,8 +158,38 @@ export class HttpClient {
     this.tokens = tokens;
   }
 
-  /** Sends the request with retries; resolves with a 2xx response, otherwise throws an IdvError. */
+  /**
+   * Sends the request with retries; resolves with a 2xx response, otherwise throws an IdvError.
+   * One span and one observation per call (retries included), by the spec's operation id.
+   */
   async send(spec: RequestSpec): Promise<HttpResult> {
+    const t0 = performance.now();
+    let outcome = 'network';
+    try {
+      return await withSpan(
+        `idv ${spec.operation}`,
+        {
+          kind: SpanKind.CLIENT,
+          attributes: { 'http.request.method': spec.method, 'verdict.idv.operation': spec.operation },
+        },
+        async () => {
+          const result = await this.sendWithRetries(spec);
+          setSpanAttributes({ 'http.response.status_code': result.status, 'verdict.idv.attempts': result.attempts });
+          return result;
+        },
+      ).then((result) => {
+        outcome = String(result.status);
+        return result;
+      });
+    } catch (err) {
+      if (err instanceof IdvHttpError) outcome = String(err.status);
+      throw err;
+    } finally {
+      metrics().idvRequestDuration.observe({ operation: spec.operation, outcome }, secondsSince(t0));
+    }
+  }
+
+  private async sendWithRetries(spec: RequestSpec): Promise<HttpResult> {
     const idempotent = spec.idempotent ?? spec.method !== 'POST';
     const safeUrl = redactUrl(spec.url);
     // The configured addresses were checked at start-up; this also covers the URLs the service
@@ -246,6 +278,8 @@ export class HttpClient {
         continue;
       }
 
+      if (res.status === 429 || res.status >= 500)
+        metrics().idvErrorResponses.inc({ operation: spec.operation, status: String(res.status) });
       const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'), this.deps.now());
       const error = new IdvHttpError({
         operation: spec.operation,

@@ -44,28 +44,9 @@ export const FEEDBACK_REASONS = [
   'SYNTHETIC_ID_FRAUD',
   'THIRD_PARTY_FRAUD',
 ] as const;
-export const CREDENTIAL_CATEGORIES = ['ID', 'SELFIE', 'FACEMAP', 'DOCUMENT', 'DATA'] as const;
-export const CHANNELS = ['WEB', 'API', 'SDK'] as const;
 /** Classifiers accepted by the upload operations C1, C2, C6 and the part fetch R1. */
 export const PART_CLASSIFIERS = ['FRONT', 'BACK', 'FACE'] as const;
-/** Classifiers seen in results (FACEMAP has no download link). */
-export const RESULT_PART_CLASSIFIERS = [
-  'FRONT',
-  'BACK',
-  'FACE',
-  'FACEMAP',
-  'LIVENESS_1',
-  'LIVENESS_2',
-  'LIVENESS_3',
-  'LIVENESS_4',
-  'LIVENESS_5',
-  'LIVENESS_6',
-  'FRONT_WITH_FLASH',
-  'PREPARED_DATA',
-] as const;
 export const DOCUMENT_TYPES = ['PASSPORT', 'DRIVING_LICENSE', 'ID_CARD', 'VISA', 'UNSUPPORTED'] as const;
-export const STEP_NAMES = ['ID_IV', 'SCREENING', 'ADDRESS_VERIFICATION', 'DL_VERIFICATION'] as const;
-export const HEALTH_STATUSES = ['UP', 'DEGRADED', 'DOWN'] as const;
 
 /** The 34 capability arrays of a result, in the spec's order. */
 export const CAPABILITY_NAMES = [
@@ -105,12 +86,10 @@ export const CAPABILITY_NAMES = [
   'masking',
 ] as const;
 
-export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
 export type DecisionType = (typeof DECISION_TYPES)[number];
 export type FeedbackStatus = (typeof FEEDBACK_STATUSES)[number];
 export type FeedbackReason = (typeof FEEDBACK_REASONS)[number];
 export type CapabilityName = (typeof CAPABILITY_NAMES)[number];
-export type PartClassifier = (typeof PART_CLASSIFIERS)[number];
 
 type LabelTable = Partial<Record<DecisionType, readonly string[]>>;
 const NOT_EXECUTED_COMMON = ['PRECONDITION_NOT_FULFILLED', 'TECHNICAL_ERROR'] as const;
@@ -247,12 +226,6 @@ export const CAPABILITY_LABELS: Partial<Record<CapabilityName, LabelTable>> = {
   },
 };
 
-export function isKnownDecisionType(v: unknown): v is DecisionType {
-  return typeof v === 'string' && (DECISION_TYPES as readonly string[]).includes(v);
-}
-export function isKnownWorkflowStatus(v: unknown): v is WorkflowStatus {
-  return typeof v === 'string' && (WORKFLOW_STATUSES as readonly string[]).includes(v);
-}
 export function isTerminalWorkflowStatus(v: unknown): boolean {
   return typeof v === 'string' && (TERMINAL_WORKFLOW_STATUSES as readonly string[]).includes(v);
 }
@@ -926,9 +899,6 @@ export const CapabilitiesSchema = z
   .object(Object.fromEntries(CAPABILITY_NAMES.map((n) => [n, arr(CAPABILITY_ENTRY_SCHEMAS[n])])) as CapabilityShape)
   .catchall(z.unknown());
 export type Capabilities = z.infer<typeof CapabilitiesSchema>;
-type CapabilityEntryTypes = { [K in CapabilityName]: OutputOf<(typeof CAPABILITY_ENTRY_SCHEMAS)[K]> };
-/** The typed entry of one capability, e.g. `CapabilityEntryOf<'extraction'>`. */
-export type CapabilityEntryOf<K extends CapabilityName> = CapabilityEntryTypes[K];
 export type ExtractionData = z.infer<typeof ExtractionDataSchema>;
 
 /**
@@ -973,8 +943,6 @@ export const RuleExecutionSchema = z.looseObject({
 });
 /** R8 GET .../rules */
 export const RuleExecutionsResponseSchema = z.looseObject({ executions: list(RuleExecutionSchema) });
-export type Rule = z.infer<typeof RuleSchema>;
-export type Ruleset = z.infer<typeof RulesetSchema>;
 export type RuleExecution = z.infer<typeof RuleExecutionSchema>;
 export type RuleExecutionsResponse = z.infer<typeof RuleExecutionsResponseSchema>;
 
@@ -1047,15 +1015,11 @@ export const WorkflowExecutionResultSchema = z.looseObject({
   }),
 });
 export type WorkflowExecutionResult = z.infer<typeof WorkflowExecutionResultSchema>;
-export type ResultCredential = z.infer<typeof ResultCredentialSchema>;
-export type Decision = z.infer<typeof DecisionSchema>;
-export type TopDecision = z.infer<typeof TopDecisionSchema>;
 
 /** R12 body, every record checked: a record without `workflow.id` fails the page, naming its index. */
 export const ListResponseSchema = z.looseObject({
   workflowExecutions: z.preprocess((v) => (v === undefined ? [] : v), z.array(WorkflowExecutionResultSchema)),
 });
-export type ListResponse = z.infer<typeof ListResponseSchema>;
 /** R12 envelope only (records unchecked); `IdvClient.listExecutions` checks each record on its own. */
 export const ListEnvelopeSchema = z.looseObject({
   workflowExecutions: z.preprocess((v) => (v === undefined ? [] : v), z.array(z.unknown())),
@@ -1115,7 +1079,6 @@ export const AccountResponseSchema = z.looseObject({
   workflowExecution: z.looseObject({ id: requiredId, credentials: list(AccountCredentialSchema) }),
 });
 export type AccountResponse = z.infer<typeof AccountResponseSchema>;
-export type AccountCredential = z.infer<typeof AccountCredentialSchema>;
 
 /** C1-C7 response. Everything optional: finalize returns only timestamp, account and execution ids. */
 export const CredentialOperationResponseSchema = z.looseObject({
@@ -1301,10 +1264,6 @@ export const TokenResponseSchema = z.looseObject({
   expires_in: num(),
   token_type: str(),
 });
-export type TokenResponse = z.infer<typeof TokenResponseSchema>;
-
-export const ErrorBodySchema = z.looseObject({ title: str(), status: num(), detail: str() });
-export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /**
  * The callback the service POSTs when an execution completes. Never trusted beyond "go and fetch
@@ -1316,7 +1275,6 @@ export const CallbackBodySchema = z.looseObject({
   workflowExecution: z.looseObject({ id: requiredId, href: str(), definitionKey: str(), status: str() }),
   account: z.looseObject({ id: requiredId, href: str() }),
 });
-export type CallbackBody = z.infer<typeof CallbackBodySchema>;
 
 /** GET / on the status host. */
 export const HealthResponseSchema = z.looseObject({

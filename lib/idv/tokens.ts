@@ -12,6 +12,7 @@ import { decodeJwt } from 'jose';
 import { parseOrThrow, TokenResponseSchema } from './schemas';
 import { decodeJson, type HttpClient, type TokenSource } from './http';
 import type { RateLimiter } from './rate-limit';
+import { metrics } from '@/lib/telemetry/metrics';
 
 export interface TokenManagerOptions {
   authUrl: string;
@@ -107,6 +108,7 @@ export class TokenManager implements TokenSource {
       limiter: this.#opts.limiter,
       onSend: () => {
         this.tokenRequests++;
+        metrics().idvTokenRenewals.inc();
       },
     });
     const body = parseOrThrow(TokenResponseSchema, decodeJson(res, 'T getToken'), 'T token response');

@@ -1,7 +1,10 @@
 import 'server-only';
 import PgBoss from 'pg-boss';
 import type { Tx } from '@/lib/db/client';
-import { onShutdown } from '@/lib/server/shutdown';
+import { logFor } from '@/lib/log';
+import { onShutdown } from '@/lib/db/shutdown';
+import { metrics, secondsSince } from '@/lib/telemetry/metrics';
+import { currentTraceparent, linkTo, SpanKind, withSpan } from '@/lib/telemetry/tracing';
 
 /**
  * The one job queue of Verdict (pg-boss on the same Postgres as the cache). Console processes
@@ -26,7 +29,7 @@ export const QUEUES = {
   auditVerify: 'audit.verify',
   /** Send one outgoing webhook (lib/webhooks/deliver.ts). Data: { deliveryId } */
   deliverWebhook: 'webhooks.deliver',
-  /** Announce new spike alerts and sync incidents as webhooks (lib/webhooks/watch.ts), every minute. */
+  /** Announce new spike alerts and sync incidents as webhooks (lib/sync/watch.ts), every minute. */
   webhookWatch: 'webhooks.watch',
   /** Re-match unresolved executions to queues after a queue changed. Data: { runId } (lib/cases/rematch.ts) */
   rematchCases: 'cases.rematch',
@@ -38,6 +41,10 @@ export const QUEUES = {
   qaWeekly: 'qa.weekly',
   /** Every minute: refused calls of unknown callers, counted per address, into one audit entry each (lib/auth/denied-calls.ts). */
   flushDeniedCalls: 'auth.flush-denied-calls',
+  /** Every minute: claims about to lapse and cases nearing their SLA, told once (lib/cases/reminders.ts). */
+  caseReminders: 'cases.reminders',
+  /** Mail one notification. Data: { notificationId } (lib/notifications/email.ts) */
+  notificationEmail: 'notifications.email',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -63,9 +70,12 @@ const QUEUE_OPTIONS: Partial<Record<QueueName, Omit<PgBoss.Queue, 'name'>>> = {
   [QUEUES.qaSample]: { retryLimit: 3, retryDelay: 30, expireInSeconds: 3600 },
   [QUEUES.qaWeekly]: { policy: 'short', retryLimit: 0, expireInSeconds: 600 },
   [QUEUES.flushDeniedCalls]: { policy: 'short', retryLimit: 0, expireInSeconds: 300 },
+  [QUEUES.caseReminders]: { policy: 'short', retryLimit: 0, expireInSeconds: 300 },
+  // An SMTP server that is down for a while: retried with backoff for about an hour.
+  [QUEUES.notificationEmail]: { retryLimit: 8, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 },
 };
 
-/** JOB_SCHEMA (lib/env.ts, default pgboss), read without validating the whole configuration. */
+/** JOB_SCHEMA (lib/env/index.ts, default pgboss), read without validating the whole configuration. */
 export const queueSchemaName = () => process.env.JOB_SCHEMA || 'pgboss';
 
 export interface BossOptions {
@@ -91,10 +101,79 @@ export async function createBoss(opts: BossOptions = {}): Promise<PgBoss> {
     supervise: worker,
     schedule: worker,
   });
-  boss.on('error', opts.onError ?? ((err) => console.error('[jobs]', err.message)));
+  boss.on('error', opts.onError ?? ((err) => logFor('jobs').error({ error: err.constructor.name }, err.message)));
+  observeWork(boss);
+  carryTrace(boss);
   await boss.start();
   for (const name of Object.values(QUEUES)) await ensureQueue(boss, name, QUEUE_OPTIONS[name]);
   return boss;
+}
+
+/** The job's data with the sender's `traceparent`, when the sender is inside a recorded trace. */
+function withTrace(data: unknown): unknown {
+  const traceparent = currentTraceparent();
+  if (!traceparent || (data !== undefined && (data === null || typeof data !== 'object' || Array.isArray(data))))
+    return data;
+  return { ...(data as object), traceparent };
+}
+
+/**
+ * Every job sent or inserted inside a trace carries it in its row (`data.traceparent`), so the
+ * worker that runs it continues the same trace: a label's delivery to the service is part of the
+ * label's trace, whichever process delivers it and however late.
+ */
+function carryTrace(boss: PgBoss) {
+  const send = boss.send.bind(boss) as (...args: unknown[]) => Promise<string | null>;
+  (boss as unknown as { send: typeof send }).send = (...args: unknown[]) => {
+    if (typeof args[0] === 'string') args[1] = withTrace(args[1]);
+    else if (args[0] && typeof args[0] === 'object') {
+      const request = args[0] as { data?: unknown };
+      args[0] = { ...request, data: withTrace(request.data) };
+    }
+    return send(...args);
+  };
+  const insert = boss.insert.bind(boss) as (jobs: PgBoss.JobInsert[], options?: unknown) => Promise<void>;
+  (boss as unknown as { insert: typeof insert }).insert = (jobs, options) =>
+    insert(
+      jobs.map((j) => ({ ...j, data: withTrace(j.data) as object })),
+      options,
+    );
+}
+
+type WorkHandler = (jobs: PgBoss.Job<Record<string, unknown>>[]) => Promise<unknown>;
+
+/**
+ * Every job handler of every queue, whoever registers it, runs as one span and one observation
+ * per batch. A job sent inside a trace carries its `traceparent` in its data (`traceCarrier()`,
+ * lib/telemetry/tracing.ts): a batch of one continues that trace, a larger batch links to each.
+ */
+function observeWork(boss: PgBoss) {
+  const work = boss.work.bind(boss) as (name: string, ...rest: unknown[]) => Promise<string>;
+  (boss as unknown as { work: typeof work }).work = (name: string, ...rest: unknown[]) => {
+    const handler = rest.pop() as WorkHandler;
+    const observed: WorkHandler = async (jobs) => {
+      const parents = jobs.map((j) => (typeof j.data?.traceparent === 'string' ? j.data.traceparent : null));
+      const t0 = performance.now();
+      let outcome = 'failed';
+      try {
+        const out = await withSpan(
+          `job ${name}`,
+          {
+            kind: SpanKind.CONSUMER,
+            parent: jobs.length === 1 ? parents[0] : null,
+            links: jobs.length > 1 ? parents.flatMap(linkTo) : [],
+            attributes: { 'messaging.destination.name': name, 'messaging.batch.message_count': jobs.length },
+          },
+          () => handler(jobs),
+        );
+        outcome = 'completed';
+        return out;
+      } finally {
+        metrics().jobDuration.observe({ queue: name, outcome }, secondsSince(t0));
+      }
+    };
+    return work(name, ...rest, observed);
+  };
 }
 
 /**

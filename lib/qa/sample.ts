@@ -5,7 +5,7 @@ import { audit } from '@/lib/audit';
 import { db as defaultDb, type Db, type Tx } from '@/lib/db/client';
 import { qaSampleRuns } from '@/lib/db/schema';
 import { getBoss, jobDb, QUEUES } from '@/lib/jobs/boss';
-import type { QaSettings } from './schema';
+import type { QaSettings } from '@/lib/qa/schema';
 import { getQaSettings } from './settings';
 
 /**

@@ -6,8 +6,8 @@ import { qaReviews } from '@/lib/db/schema';
 /**
  * Blindness. While a case's QA review waits or is being reviewed, its first outcome, reason and
  * comment are sealed for every viewer except the first analyst: whoever looks could be the one who
- * claims the review next. The read functions apply it (lib/data/cases.ts: the case panel and
- * header, notes; lib/data/executions/detail.ts: the audit trail; lib/executions/where.ts: the
+ * claims the review next. The read functions apply it (lib/cases/queries.ts: the case panel and
+ * header, notes; lib/executions/detail.ts: the audit trail; lib/executions/where.ts: the
  * list's outcome filter), so no page, report or action result shows what the reviewer must not
  * see. Once the review is decided, both outcomes are shown to everyone.
  *
@@ -71,19 +71,68 @@ const OUTCOME_ACTIONS = new Set(['case.resolve', 'case.escalate']);
 /** Detail keys of feedback entries that name the label or the service's answer to it. */
 const LABEL_KEYS = ['status', 'reason', 'title', 'detail', 'lastError'];
 
+/** Whether an audit entry of this action carries what the seal withholds: the first outcome, the label, their reasons. */
+export const carriesSealedContent = (action: string) => OUTCOME_ACTIONS.has(action) || action.startsWith('feedback.');
+
+/** One audit entry with the first outcome and the label taken out of its details. */
+function redactEntry<T extends { action: string; details: unknown }>(r: T): T {
+  if (!r.details || typeof r.details !== 'object') return r;
+  const details = r.details as Record<string, unknown>;
+  if (OUTCOME_ACTIONS.has(r.action)) {
+    const { outcome: _o, reason: _r, feedback: _f, ...rest } = details;
+    return { ...r, details: { ...rest, sealed: true } };
+  }
+  if (r.action.startsWith('feedback.')) {
+    const rest = Object.fromEntries(Object.entries(details).filter(([k]) => !LABEL_KEYS.includes(k)));
+    return { ...r, details: { ...rest, sealed: true } };
+  }
+  return r;
+}
+
 /** The execution's audit trail with the first outcome and the label taken out of its entries, for a sealed viewer. */
 export function redactSealedTrail<T extends { action: string; details: unknown }>(rows: T[]): T[] {
+  return rows.map(redactEntry);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Audit entries about any records (the audit page), as `viewerId` may read them: an entry about
+ * an execution sealed for them loses the outcome and the label, as on the execution's own trail.
+ */
+export async function redactSealedEntries<
+  T extends { action: string; details: unknown; targetType: string | null; targetId: string | null },
+>(d: DbOrTx, viewerId: string, rows: T[]): Promise<T[]> {
+  const about = (r: T) =>
+    r.targetType === 'execution' && r.targetId && UUID.test(r.targetId) && carriesSealedContent(r.action)
+      ? r.targetId.toLowerCase()
+      : null;
+  const ids = [...new Set(rows.map(about).filter((x): x is string => Boolean(x)))];
+  const sealed = await sealedExecutionIds(d, viewerId, ids);
   return rows.map((r) => {
-    if (!r.details || typeof r.details !== 'object') return r;
-    const details = r.details as Record<string, unknown>;
-    if (OUTCOME_ACTIONS.has(r.action)) {
-      const { outcome: _o, reason: _r, feedback: _f, ...rest } = details;
-      return { ...r, details: { ...rest, sealed: true } };
-    }
-    if (r.action.startsWith('feedback.')) {
-      const rest = Object.fromEntries(Object.entries(details).filter(([k]) => !LABEL_KEYS.includes(k)));
-      return { ...r, details: { ...rest, sealed: true } };
-    }
-    return r;
+    const id = about(r);
+    return id && sealed.has(id) ? redactEntry(r) : r;
   });
 }
+
+/**
+ * Every execution sealed for the viewer, as lowercase ids: for the audit export, which walks
+ * entries by position and withholds those that carry a sealed outcome or label
+ * (lib/evidence/export-writer.ts). Pending reviews are few (a share of a week's resolutions).
+ */
+export async function sealedExecutionsFor(d: DbOrTx, viewerId: string): Promise<Set<string>> {
+  const r = await d.execute<{ id: string }>(
+    sql`select distinct ${qaReviews.executionId}::text as id from ${qaReviews} where ${pendingFor(viewerId)}`,
+  );
+  return new Set(r.rows.map((x) => x.id.toLowerCase()));
+}
+
+/** Whether the export withholds this entry from a viewer for whom `sealed` executions are sealed. */
+export const withheldFromExport = (
+  e: { action: string; targetType: string | null; targetId: string | null },
+  sealed: Set<string>,
+) =>
+  e.targetType === 'execution' &&
+  Boolean(e.targetId) &&
+  carriesSealedContent(e.action) &&
+  sealed.has(e.targetId!.toLowerCase());

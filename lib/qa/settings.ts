@@ -1,7 +1,7 @@
 import 'server-only';
 import { db, type DbOrTx } from '@/lib/db/client';
 import { changeSetting, readSetting } from '@/lib/settings/store';
-import { qaSettingsSchema, type QaSettings } from './schema';
+import { qaSettingsSchema, type QaSettings } from '@/lib/qa/schema';
 
 export const QA_SETTINGS_KEY = 'qa.sampling';
 /** Until a manager sets a rate: 5 % of each person's resolved cases a week, at least 2. */

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/lib/db/client';
 import { queueSchemaName } from '@/lib/jobs/boss';
 import journal from '@/drizzle/meta/_journal.json';
-import { isDraining } from './shutdown';
+import { isDraining } from '@/lib/db/shutdown';
 
 /**
  * Liveness and readiness of a console process, for load balancers and orchestrators

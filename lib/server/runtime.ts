@@ -20,7 +20,8 @@ export function loadConfigOrExit(): Env {
     return parseEnv();
   } catch (err) {
     if (err instanceof ConfigError) {
-      console.error(err.message);
+      // For the person starting it, as written: not a JSON log line (console.* goes to the logger).
+      process.stderr.write(`${err.message}\n`);
       process.exit(1);
     }
     throw err;

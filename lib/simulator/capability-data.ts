@@ -11,6 +11,8 @@ export interface DataContext {
   at: Date;
   faceMatches: string[];
   docMatches: string[];
+  /** A device (and its address) shared with other executions: an attack crew's phone or laptop. */
+  device?: { alias: string; ip: string };
   newId: () => string;
   createdAt: Date;
 }
@@ -251,7 +253,8 @@ export function deviceRiskData(ctx: DataContext) {
     ok = ctx.type === 'PASSED',
     country = ctx.person?.country ?? 'USA';
   const city = COUNTRY_BY_CODE.get(country)?.cities[0] ?? 'Unknown';
-  const ip = `203.0.113.${r.int(1, 254)}`;
+  // Shared carrier space (RFC 6598): wide enough that two strangers rarely get the same address.
+  const ip = ctx.device?.ip ?? `100.${r.int(64, 127)}.${r.int(0, 255)}.${r.int(1, 254)}`;
   const risk = (bad: boolean) => (bad ? r.pick(['HIGH', 'MEDIUM']) : 'LOW');
   return {
     remoteSoftwareUsed: !ok && r.chance(0.3),
@@ -281,7 +284,7 @@ export function deviceRiskData(ctx: DataContext) {
     deviceScreen: r.pick(['390x844', '1920x1080', '1440x900']),
     isp: r.pick(['Comcast', 'BT', 'Deutsche Telekom', 'Orange', 'Vodafone']),
     browserTimezone: 'UTC',
-    deviceIdAlias: r.hex(16),
+    deviceIdAlias: ctx.device?.alias ?? r.hex(16),
     sessionIPCount: r.int(1, ok ? 2 : 9),
     deviceAlerts: ok ? [] : ['VELOCITY_HIGH'],
     statedIp: {

@@ -587,7 +587,6 @@ export const STREETS = [
 
 export const STATUSES = ['INITIATED', 'ACQUIRED', 'PROCESSED', 'SESSION_EXPIRED', 'TOKEN_EXPIRED'] as const;
 export type WorkflowStatus = (typeof STATUSES)[number];
-export const TERMINAL_STATUSES = new Set<string>(['PROCESSED', 'SESSION_EXPIRED', 'TOKEN_EXPIRED']);
 
 export const DECISION_TYPES = ['PASSED', 'WARNING', 'REJECTED', 'NOT_EXECUTED'] as const;
 export type DecisionType = (typeof DECISION_TYPES)[number];
@@ -862,7 +861,6 @@ export const ALL_CAPABILITIES = [
   'ekycCheck',
   'masking',
 ] as const;
-export type CapabilityName = (typeof ALL_CAPABILITIES)[number];
 
 /** Order in which capabilities are listed and evaluated (parents before children). */
 export const CAPABILITY_ORDER: string[] = [

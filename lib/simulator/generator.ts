@@ -2,7 +2,6 @@
 // (seed, index, count, days, anchor). Nothing is held per execution, so generating index 999_999
 // costs the same as index 0. Index 0 is the newest execution; times decrease with the index.
 import {
-  COUNTRY_BY_CODE,
   DEFINITION_BY_KEY,
   FEEDBACK_REASONS,
   HIGH_RISK_COUNTRIES,
@@ -148,6 +147,30 @@ export class SeedModel {
     if (mix(this.seedHash, index, 0xa77a) / 4294967296 >= p) return null;
     const day = Math.floor(b / 24);
     return { day, face: 1000 + day * 8 + (mix(this.seedHash, index, 0xfa) % 3) };
+  }
+  /**
+   * Six in ten attackers come through the data-only flow with the crew's gear: one of two devices
+   * per wave day, one of four e-mail addresses and the crew's drop address, shared across waves
+   * (the same crew returns), the way organised sign-up fraud reuses what it has.
+   */
+  isDataOnlyAttacker(index: number): boolean {
+    return this.attackInfo(index) !== null && mix(this.seedHash, index, 0xd0d0) % 10 < 6;
+  }
+  crewGear(index: number, day: number) {
+    const k = mix(this.seedHash, index, 0xde71) % 2;
+    const h = (salt: number) =>
+      mix(this.seedHash, day * 2 + k, salt)
+        .toString(16)
+        .padStart(8, '0');
+    const n = mix(this.seedHash, index, 0xe4a1) % 4;
+    return {
+      device: {
+        alias: `${h(0xd1)}${h(0xd2)}`,
+        ip: `100.${64 + (mix(this.seedHash, day * 2 + k, 0x1b) % 64)}.${mix(this.seedHash, day * 2 + k, 0x1c) % 256}.${1 + (mix(this.seedHash, day * 2 + k, 0x1d) % 254)}`,
+      },
+      email: `${['orders', 'sales', 'info', 'team'][n]}.${h(0xe1).slice(0, 4)}@mail.example`,
+      crew: Rng.of(this.seedHash, 'crew'),
+    };
   }
   /** Repeated-document and repeated-face clusters, computed per block of indices. */
   clusterOf(index: number): [Cluster, number] | null {
@@ -360,7 +383,8 @@ export function generateExecution(seed: string | number, index: number, opts: Ge
 
   // ---- workflow definition ----
   let def: WorkflowDefinitionInfo = r.weighted(WORKFLOW_DEFINITIONS.map((d) => [d, d.weight] as const));
-  if (attack) def = DEFINITION_BY_KEY.get(r.chance(0.7) ? '10013' : '10020')!;
+  const dataOnlyAttack = m.isDataOnlyAttacker(index);
+  if (attack) def = DEFINITION_BY_KEY.get(dataOnlyAttack ? '10031' : r.chance(0.7) ? '10013' : '10020')!;
   if (cluster) def = DEFINITION_BY_KEY.get(cluster[0].key % 4 === 0 ? '10020' : '10013')!;
   const hasId = def.categories.includes('ID');
 
@@ -377,6 +401,11 @@ export function generateExecution(seed: string | number, index: number, opts: Ge
     const ar = Rng.of(m.seedHash, 'attack', attack.day, index % 5);
     person = makePerson(r.chance(0.5) ? ar : r, createdAt, r.pick(['GBR', 'DEU', 'FRA', 'ESP', 'NLD']));
     faceVariant = attack.face;
+    if (dataOnlyAttack) {
+      const gear = m.crewGear(index, attack.day);
+      person.email = gear.email;
+      person.address = makePerson(gear.crew, new Date(m.start), 'GBR').address;
+    }
   } else person = makePerson(r, createdAt);
   if (!hasId) person.docType = r.chance(0.8) ? 'ID_CARD' : 'PASSPORT';
   if (r.chance(0.004)) person.docType = r.chance(0.5) ? 'VISA' : 'UNSUPPORTED';
@@ -398,7 +427,14 @@ export function generateExecution(seed: string | number, index: number, opts: Ge
   const clusterIds = cluster ? cluster[0].members.filter((x) => x !== index).map((x) => codec.execution(x)) : [];
   if (attack) {
     target = r.chance(0.82) ? 'REJECTED' : 'WARNING';
-    if (target === 'REJECTED')
+    if (dataOnlyAttack) {
+      signals.device = m.crewGear(index, attack.day).device;
+      failures.push(
+        target === 'REJECTED'
+          ? { capability: 'deviceRiskVerification', type: 'REJECTED', label: 'DENY' }
+          : { capability: 'deviceRiskVerification', type: 'WARNING', label: 'ALERT' },
+      );
+    } else if (target === 'REJECTED')
       failures.push({
         capability: 'imageChecks',
         type: 'REJECTED',
@@ -410,7 +446,7 @@ export function generateExecution(seed: string | number, index: number, opts: Ge
       for (const j of [index - d, index + d]) {
         if (j < 0 || j >= m.count || near.length >= 6) continue;
         const a = m.attackInfo(j);
-        if (a && a.face === attack.face) near.push(codec.execution(j));
+        if (a && a.face === attack.face && !m.isDataOnlyAttacker(j)) near.push(codec.execution(j));
       }
     signals.faceMatches = near;
   } else if (cluster) {
@@ -607,5 +643,3 @@ export function generateExecution(seed: string | number, index: number, opts: Ge
     parts: outParts,
   };
 }
-
-export { COUNTRY_BY_CODE };

@@ -16,7 +16,6 @@ export const Kind = {
   capability: 5,
   ruleExecution: 6,
 } as const;
-export type KindName = keyof typeof Kind;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function isUuid(s: string): boolean {

@@ -18,15 +18,8 @@ import {
   type SimulatorOptions,
 } from './types';
 
-export type {
-  CallbackAttempt,
-  FaultKnobs,
-  RateLimitSettings,
-  RunningSimulator,
-  SimulatorOptions,
-  SimulatorStats,
-} from './types';
-export { DEFAULT_FAULTS, DEFAULT_RATE_LIMITS } from './types';
+export type { RunningSimulator, SimulatorOptions } from './types';
+export { DEFAULT_FAULTS } from './types';
 export { generateExecution } from './generator';
 export { runDemoCaptures } from './demo-captures';
 
@@ -142,9 +135,6 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Runni
     },
   };
 }
-export { imageFor, solidJpeg, solidPng } from './images';
-export { IdCodec } from './ids';
-
 /** Loopback, the default callback URL's host and the configured hosts; anything with the flag. */
 function callbackHostPolicy(opts: SimulatorOptions): (host: string) => boolean {
   if (opts.allowAnyCallbackHost) return () => true;

@@ -1,5 +1,5 @@
 // Synthetic identities: names, dates, document numbers and MRZ lines that look and check like real ones.
-import { COUNTRIES, COUNTRY_BY_CODE, COUNTRY_WEIGHTS, NAMES, STREETS, type CountryInfo, type DocType } from './catalog';
+import { COUNTRY_BY_CODE, COUNTRY_WEIGHTS, NAMES, STREETS, type CountryInfo, type DocType } from './catalog';
 import { Rng } from './prng';
 
 export interface Address {
@@ -215,5 +215,3 @@ export function ageAt(dob: string | undefined, at: Date): number | undefined {
     a--;
   return a;
 }
-
-export { COUNTRIES };

@@ -45,6 +45,8 @@ export interface Signals {
   docMatches?: string[];
   /** Score of the behaviour rule (0 = not matched). */
   behaviourScore?: number;
+  /** The device this execution ran on when an attack crew shares it. */
+  device?: { alias: string; ip: string };
 }
 export interface BuildInput {
   rng: Rng;
@@ -267,6 +269,7 @@ export function buildExecution(inp: BuildInput): Built {
         at,
         faceMatches: signals.faceMatches ?? [],
         docMatches: signals.docMatches ?? [],
+        device: signals.device,
         newId: nextId,
         createdAt: inp.createdAt,
       };
@@ -279,6 +282,11 @@ export function buildExecution(inp: BuildInput): Built {
           response: { matchStatus: type === 'WARNING' ? 'potential_match' : 'no_match' },
         },
       };
+    // The checked address travels back in the vendor's response, as the e-mail and phone vendors do.
+    if (cap === 'emailVerification' && inp.person?.email && type !== 'NOT_EXECUTED')
+      entry.additionalInformation = { vendor: { name: 'EmailVendor', response: { email: inp.person.email } } };
+    if (cap === 'phoneVerification' && inp.person?.phone && type !== 'NOT_EXECUTED')
+      entry.additionalInformation = { vendor: { name: 'PhoneVendor', response: { phoneNumber: inp.person.phone } } };
     const list = entries.get(cap) ?? [];
     list.push(entry);
     entries.set(cap, list);

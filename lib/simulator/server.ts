@@ -15,8 +15,6 @@ export type { ServerDeps };
 export { redactUrl } from './http/limits';
 export { MAX_DOCUMENT_PAGES } from './engine/parts';
 export { isLoopbackHost } from './routes/params';
-export { unauthorized } from './errors';
-
 export function createApp(d: ServerDeps) {
   const ctx = createHttp(d);
   registerHealthAndTokenRoutes(ctx);

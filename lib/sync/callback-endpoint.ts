@@ -4,6 +4,7 @@ import { env } from '@/lib/env';
 import { parseIpAllowlist } from '@/lib/ip-allowlist';
 import { handleCallback, type CallbackDeps, type CallbackSettings } from './callbacks';
 import { DEFAULT_SYNC_OPTIONS } from './config';
+import { logFor } from '@/lib/log';
 
 /**
  * The two doors of `POST /api/idv/callback`, both onto the one receiver (`handleCallback`) with
@@ -36,7 +37,7 @@ export function callbackSettings(): CallbackSettings {
 }
 
 export function callbackDeps(): CallbackDeps {
-  return { db: db(), settings: callbackSettings(), log: (line) => console.warn(`[callback] ${line}`) };
+  return { db: db(), settings: callbackSettings(), log: (line) => logFor('callback').warn(line) };
 }
 
 /** Whether the console server answers this request itself (set CALLBACK_VIA_NEXT=1 to leave it to Next). */

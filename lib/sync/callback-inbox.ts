@@ -22,6 +22,7 @@ import { callbacks, executions } from '@/lib/db/schema';
 import type { IdvClient } from '@/lib/idv/client';
 import { isNotFound } from '@/lib/idv/errors';
 import { jobDb } from '@/lib/jobs/boss';
+import { claimDue, type LeasedTable } from '@/lib/jobs/lease';
 import { enqueueFetches, type FetchJob } from './jobs';
 import { mapPool } from './runs';
 
@@ -52,6 +53,16 @@ export interface InboxDeps {
   log?: (line: string) => void;
 }
 
+/** An undispatched callback is held by the worker that claimed it, for `claimMs` from its claim. */
+const inbox = (claimMs: number): LeasedTable => ({
+  table: 'callbacks',
+  key: 'id',
+  lease: 'claimed_at',
+  holds: 'since',
+  ms: claimMs,
+  held: sql`dispatched_at is null and claimed_at is not null`,
+});
+
 type Claimed = {
   id: number;
   execution_id: string;
@@ -66,16 +77,12 @@ export async function drainCallbacks(
   signal?: AbortSignal,
 ): Promise<number> {
   const o = { ...DEFAULT_INBOX_OPTIONS, ...opts };
-  const claimed = (
-    await deps.db.execute<Claimed>(sql`
-      update callbacks set claimed_at = now()
-      where id in (
-        select id from callbacks
-        where dispatched_at is null and (claimed_at is null or claimed_at < now() - make_interval(secs => ${o.claimMs / 1000}))
-        order by id limit ${o.batchSize}
-        for update skip locked)
-      returning id, execution_id, account_id, status`)
-  ).rows;
+  const claimed = await claimDue<Claimed>(deps.db, inbox(o.claimMs), {
+    due: sql`dispatched_at is null and claimed_at is null`,
+    orderBy: sql`id`,
+    limit: o.batchSize,
+    returning: sql`id, execution_id, account_id, status`,
+  });
   if (!claimed.length) return 0;
 
   // One decision per execution; the newest callback's status is the hint.

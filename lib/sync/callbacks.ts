@@ -1,3 +1,4 @@
+import { problem } from '@/lib/http/problem';
 /**
  * The callback receiver behind `POST /api/idv/callback`, as a plain function of a Request so
  * that it is tested with real requests without a running console.
@@ -37,10 +38,6 @@ export interface CallbackDeps {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function problem(status: number, title: string, detail: string, headers: Record<string, string> = {}): Response {
-  return Response.json({ title, status, detail }, { status, headers: { 'cache-control': 'no-store', ...headers } });
-}
 
 /** Constant-time comparison that also hides the secret's length (both sides are hashed first). */
 export function secretMatches(given: string, secret: string): boolean {

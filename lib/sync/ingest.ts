@@ -12,6 +12,7 @@ import {
 } from '@/lib/db/schema';
 import { matchCases } from '@/lib/cases/match';
 import { IdvParseError } from '@/lib/idv/errors';
+import { replaceLinkKeys } from '@/lib/rings/upkeep';
 import { toRows, UUID, type ExecutionRows, type IngestInput, type IngestOutcome } from './map';
 import { applyRollupChanges, rollupOf } from './rollup';
 import { dedupeLinks, insertChildren, upsertExecutions } from './write';
@@ -203,6 +204,12 @@ export async function ingestMany(
       };
     });
     await applyRollupChanges(tx, changes);
+    // Rings follow too: the shared values of every written execution, and the components they join.
+    await replaceLinkKeys(
+      tx,
+      [...winners.keys()],
+      all.flatMap((r) => r.linkKeys),
+    );
     // Case work follows too: a new or changed execution gets (or keeps, or changes) its queue.
     await matchCases(tx, [...winners.keys()]);
     return outcomes;

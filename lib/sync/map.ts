@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { executionLinks, executions } from '@/lib/db/schema';
+import type { executionLinks, executions, linkKeys } from '@/lib/db/schema';
 import { capabilityEntries, credentials, ruleExecutions, ruleResults, steps as stepsTable } from '@/lib/db/schema';
 import {
   listCapabilityEntries,
@@ -13,6 +13,7 @@ import {
   type WorkflowExecutionResult,
 } from '@/lib/idv/schemas';
 import { personalSearchTokens } from '@/lib/pii/search-tokens';
+import { linkKeysOf } from '@/lib/rings/link-keys';
 import { canonicalJson } from './canonical-json';
 import { stripPersonalData } from './personal-data';
 
@@ -65,6 +66,8 @@ export interface ExecutionRows {
   ruleExecutions: Array<typeof ruleExecutions.$inferInsert> | null;
   ruleResults: Array<typeof ruleResults.$inferInsert> | null;
   links: Array<typeof executionLinks.$inferInsert>;
+  /** Keyed hashes of the attributes it shares (lib/rings); none once personal data is purged. */
+  linkKeys: Array<typeof linkKeys.$inferInsert>;
   matchedRuleIds: string[] | null;
 }
 
@@ -249,6 +252,7 @@ export function toRows(input: IngestInput, opts: { personalData?: boolean } = {}
   ]
     .filter(Boolean)
     .join(' ');
+  const faces = faceLinks(parsed, id);
   return {
     execution: {
       id,
@@ -309,7 +313,14 @@ export function toRows(input: IngestInput, opts: { personalData?: boolean } = {}
     steps: stepRows,
     ruleExecutions: rules?.re ?? null,
     ruleResults: rules?.rr ?? null,
-    links: faceLinks(parsed, id).map((l) => ({ executionId: id, ...l })),
+    links: faces.map((l) => ({ executionId: id, ...l })),
+    linkKeys: keepPersonal
+      ? linkKeysOf(
+          raw,
+          faces.filter((f) => f.kind === 'face').map((f) => f.linkedId),
+          id,
+        ).map((k) => ({ executionId: id, ...k }))
+      : [],
     matchedRuleIds: rules?.matched ?? null,
   };
 }

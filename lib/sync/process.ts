@@ -5,16 +5,20 @@ import 'server-only';
  */
 import { createDb } from '@/lib/db/client';
 import { isRealServiceConfigured, type Env } from '@/lib/env';
-import { IdvClient, processLimitDeps } from '@/lib/idv/client';
+import { IdvClient } from '@/lib/idv/client';
+import { processLimitDeps } from '@/lib/server/idv-client';
 import { idvConfigFromEnv } from '@/lib/idv/config';
 import { simulatorEnv } from '@/lib/server/service-address';
 import { syncOptionsFromEnv } from './config';
 import { startWorker, type SyncWorker } from './worker';
 
-/** The service client of a command-line process: the configured service, or `npm start`'s simulator. */
-export function cliIdvClient(env: Env, dataDir: string, extra: Record<string, string> = {}): IdvClient {
-  const source = { ...process.env, ...extra };
-  if (!isRealServiceConfigured(env) && !extra.IDV_BASE_URL) {
+/**
+ * The service client of a command-line process: the configured service, or `npm start`'s
+ * simulator. Its limits are shared through `databaseUrl` (default: the process's `db()`).
+ */
+export function cliIdvClient(env: Env, dataDir: string, databaseUrl?: string): IdvClient {
+  const source = { ...process.env };
+  if (!isRealServiceConfigured(env)) {
     const sim = simulatorEnv(dataDir);
     if (!sim.IDV_BASE_URL) {
       throw new Error(
@@ -24,7 +28,7 @@ export function cliIdvClient(env: Env, dataDir: string, extra: Record<string, st
     Object.assign(source, sim);
   }
   // The customer's rate limits are held in the database for all processes together.
-  return new IdvClient(idvConfigFromEnv(source), processLimitDeps());
+  return new IdvClient(idvConfigFromEnv(source), processLimitDeps(console.warn, databaseUrl));
 }
 
 export async function startProcessWorker(opts: {

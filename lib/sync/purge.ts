@@ -2,6 +2,7 @@ import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/lib/db/client';
 import { inTx } from '@/lib/db/tx';
 import { capabilityEntries, credentials, executions, partImages } from '@/lib/db/schema';
+import { replaceLinkKeys } from '@/lib/rings/upkeep';
 import { stripPersonalData } from './personal-data';
 
 /**
@@ -68,6 +69,8 @@ export async function purgePersonalData(
         })
         .where(inArray(credentials.executionId, ids));
       await tx.delete(partImages).where(inArray(partImages.executionId, ids));
+      // The hashed values go with the personal data: a purged execution leaves its ring.
+      await replaceLinkKeys(tx, ids, []);
       return ids.length;
     });
     total += n;
@@ -84,12 +87,4 @@ export async function markGoneAtService(dbOrTx: DbOrTx, executionId: string, at:
       .where(and(eq(executions.id, executionId.toLowerCase())));
     await purgePersonalData(tx, [executionId], { reason: 'gone' });
   });
-}
-
-/** Marks executions as having newer data at the service (a callback arrived): the fetch job clears it. */
-export async function markStale(dbOrTx: DbOrTx, executionId: string, at = new Date()): Promise<void> {
-  await dbOrTx
-    .update(executions)
-    .set({ staleSince: at })
-    .where(and(eq(executions.id, executionId.toLowerCase()), sql`${executions.staleSince} is null`));
 }

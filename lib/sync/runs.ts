@@ -28,7 +28,6 @@ import { toRows, type IngestInput, type IngestOutcome } from './map';
 
 export type RunKind = 'backfill' | 'reconcile' | 'poll';
 export type SyncRun = typeof syncRuns.$inferSelect;
-export const RUN_KINDS: RunKind[] = ['backfill', 'reconcile', 'poll'];
 
 /** settings key of the last count of executions at the service. */
 export const SERVICE_COUNT_KEY = 'sync.service_count';

@@ -25,6 +25,7 @@ import {
   workerOwnerId,
 } from './runs';
 import { retentionDays, runRetention } from './retention';
+import { lineLogger } from '@/lib/log';
 
 export interface StartWorkerOptions {
   db: Db;
@@ -60,7 +61,7 @@ export interface SyncWorker {
 }
 
 export async function startWorker(o: StartWorkerOptions): Promise<SyncWorker> {
-  const log = o.log ?? ((line: string) => console.log(`[sync] ${line}`));
+  const log = o.log ?? lineLogger('sync');
   const boss = await createBoss({
     url: o.url,
     schema: o.queueSchema,

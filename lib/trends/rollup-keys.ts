@@ -3,7 +3,7 @@ import { CAPABILITY_LABELS } from '@/lib/idv/schemas';
 
 /**
  * The keys of the trends rollup, in one home for both sides: ingest's rollup (lib/sync/rollup.ts)
- * writes rows keyed by them, and the trends page's queries (lib/data/trends*) read the rollup and,
+ * writes rows keyed by them, and the trends page's queries (lib/trends/queries.ts) read the rollup and,
  * for checks and fallbacks, the raw executions with the same SQL definitions, so the two always
  * agree. No 'server-only': ingest also runs in the worker and scripts.
  */

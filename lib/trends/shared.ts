@@ -1,5 +1,5 @@
 /**
- * The trends page's URL state, periods and links: shared by the server (lib/data/trends.ts),
+ * The trends page's URL state, periods and links: shared by the server (lib/trends/queries.ts),
  * the page and the chart components. Browser-safe (no server imports). Dates are UTC calendar
  * dates (YYYY-MM-DD), as on the executions list.
  */
@@ -26,7 +26,6 @@ export const trendsQuerySchema = z.object({
   country: filterValue,
   docType: filterValue,
 });
-export type TrendsQuery = z.infer<typeof trendsQuerySchema>;
 
 export interface TrendsFilters {
   range: RangeKey;
@@ -109,6 +108,11 @@ export interface Bucket {
   /** The part of the period inside the range: what a click on it lists. */
   from: string;
   to: string;
+  /**
+   * The period has not ended (it holds today, UTC): its figures are so far, not a whole period's,
+   * and the page says so rather than drawing a fall to zero as if it were real.
+   */
+  partial?: true;
 }
 
 function truncate(day: string, g: Granularity): string {
@@ -125,12 +129,15 @@ function periodEnd(key: string, g: Granularity): string {
   return isoDay(new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)));
 }
 
-/** Every period of the range, empty ones included. */
-export function bucketsOf(f: Pick<TrendsFilters, 'from' | 'to' | 'granularity'>): Bucket[] {
+/** Every period of the range, empty ones included; the one still running at `now` is marked partial. */
+export function bucketsOf(f: Pick<TrendsFilters, 'from' | 'to' | 'granularity'>, now = new Date()): Bucket[] {
+  const today = isoDay(now);
   const out: Bucket[] = [];
   for (let key = truncate(f.from, f.granularity); key <= f.to; key = addDays(periodEnd(key, f.granularity), 1)) {
     const end = periodEnd(key, f.granularity);
-    out.push({ key, from: key < f.from ? f.from : key, to: end > f.to ? f.to : end });
+    const b: Bucket = { key, from: key < f.from ? f.from : key, to: end > f.to ? f.to : end };
+    if (key <= today && end >= today) b.partial = true;
+    out.push(b);
   }
   return out;
 }
@@ -140,14 +147,14 @@ const dayFmt = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short'
 
 /** Short axis label of a period. */
 export function bucketLabel(b: Bucket, g: Granularity): string {
-  if (g === 'month') return monthFmt.format(toDate(b.key));
-  return dayFmt.format(toDate(g === 'week' ? b.key : b.from));
+  const label = g === 'month' ? monthFmt.format(toDate(b.key)) : dayFmt.format(toDate(g === 'week' ? b.key : b.from));
+  return b.partial ? `${label} (so far)` : label;
 }
 
 /** Long label, for tables, CSV and screen readers. */
 export function bucketTitle(b: Bucket, g: Granularity): string {
-  if (g === 'day') return b.from;
-  return `${b.from} to ${b.to}`;
+  const title = g === 'day' ? b.from : `${b.from} to ${b.to}`;
+  return b.partial ? `${title} (partial: so far)` : title;
 }
 
 /** The executions list filtered to the page's filters, these days, and `extra`. */

@@ -1,12 +1,17 @@
 import 'server-only';
+import { parseRetryAfter } from '@/lib/idv/http';
 import { sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 import { audit } from '@/lib/audit';
+import { lineLogger } from '@/lib/log';
 import { db, type Tx } from '@/lib/db/client';
 import { webhookAttempts } from '@/lib/db/schema';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { retryDelayMs } from '@/lib/jobs/backoff';
 import { jobDb, QUEUES } from '@/lib/jobs/boss';
+import { claimOne, leaseCleared, leaseLapsed } from '@/lib/jobs/lease';
+import { metrics } from '@/lib/telemetry/metrics';
+import { currentTraceparent, linkTo, setSpanAttributes, SpanKind, withSpan } from '@/lib/telemetry/tracing';
 import {
   outboundPolicyFromEnv,
   pinnedLookup,
@@ -16,7 +21,7 @@ import {
   type Resolver,
 } from './outbound';
 import { eventBody } from './outbox';
-import { decryptSecret } from './secrets';
+import { decryptSecret } from '@/lib/server/secret-box';
 import { signedHeaders } from './sign';
 
 /**
@@ -72,7 +77,7 @@ export const webhookDefaults = (o: WebhookDeliveryOptions) => ({
   retryForMs: o.retryForMs ?? Number(process.env.WEBHOOK_RETRY_HOURS || 72) * 3_600_000,
   busyDelayMs: o.busyDelayMs ?? 1_000,
   drain: o.drain ?? 20,
-  log: o.log ?? ((line: string) => console.log(`[webhooks] ${line}`)),
+  log: o.log ?? lineLogger('webhooks'),
   outbound: o.outbound ?? outboundPolicyFromEnv(),
   resolve: o.resolve ?? systemResolver,
 });
@@ -98,6 +103,32 @@ export async function enqueueWebhookJobs(tx: Tx, boss: PgBoss, ids: number[], st
   );
 }
 
+/**
+ * A delivery being sent is held under a lease (`lease_until`) for the request's time limit and
+ * half a minute; past it, its worker is taken to have died and the pump hands it on again.
+ */
+export const deliveries = (ms: number) => ({
+  table: 'webhook_deliveries',
+  key: 'id',
+  lease: 'lease_until',
+  holds: 'until' as const,
+  ms,
+  held: sql`state = 'delivering'`,
+});
+
+/** What a delivery job may claim besides a lapsed lease. */
+const CLAIMABLE = sql`state in ('pending', 'queued')`;
+
+/** An endpoint's turn: one request in flight per endpoint, held (`busy_until`) as a delivery is. */
+const endpointTurn = (ms: number) => ({
+  table: 'webhook_endpoints',
+  key: 'id',
+  lease: 'busy_until',
+  holds: 'until' as const,
+  ms,
+  held: sql`busy_until is not null`,
+});
+
 interface Claimed {
   id: number;
   eventId: string;
@@ -107,6 +138,8 @@ interface Claimed {
   url: string;
   secrets: string[];
   event: { type: string; payload: Record<string, unknown>; createdAt: Date };
+  /** The trace of the change that caused the event (lib/webhooks/outbox.ts). */
+  traceParent: string | null;
 }
 
 export async function deliverWebhook(
@@ -135,7 +168,8 @@ async function attemptOne(
   deliveryId: number,
   o: Opts,
 ): Promise<{ kind: WebhookOutcome; endpointId?: string }> {
-  const leaseSec = Math.ceil(o.timeoutMs / 1000) + 30;
+  // The request's time limit and half a minute: a live worker always records its outcome in time.
+  const lease = deliveries((Math.ceil(o.timeoutMs / 1000) + 30) * 1000);
   const claim = await db().transaction(async (tx): Promise<Claimed | WebhookOutcome> => {
     const r = await tx.execute<{
       id: string;
@@ -147,43 +181,45 @@ async function attemptOne(
       claimable: boolean;
     }>(sql`
       select d.id, d.event_id, d.endpoint_id, d.attempts, d.created_at, e.enabled,
-             (d.state in ('pending', 'queued') or (d.state = 'delivering' and d.lease_until < now())) as claimable
+             (${CLAIMABLE} or ${leaseLapsed(lease)}) as claimable
         from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
        where d.id = ${deliveryId}
          for update of d`);
     const d = r.rows[0];
     if (!d || !d.claimable) return 'nothing';
     if (!d.enabled) {
+      const released = leaseCleared(lease);
       await tx.execute(sql`
-        update webhook_deliveries set state = 'cancelled', lease_until = null, last_error = 'The endpoint is disabled.'
+        update webhook_deliveries set state = 'cancelled', ${released}, last_error = 'The endpoint is disabled.'
          where id = ${deliveryId}`);
       return 'cancelled';
     }
-    const ep = await tx.execute<{
+    const endpoint = await claimOne<{
       url: string;
       secret_enc: string;
       previous_secret_enc: string | null;
       overlap: boolean;
-    }>(
-      sql`
-      update webhook_endpoints set busy_until = now() + make_interval(secs => ${leaseSec})
-       where id = ${d.endpoint_id} and (busy_until is null or busy_until < now())
-       returning url, secret_enc, previous_secret_enc, coalesce(previous_secret_until > now(), false) as overlap`,
-    );
-    const endpoint = ep.rows[0];
+    }>(tx, endpointTurn(lease.ms), d.endpoint_id, {
+      free: sql`busy_until is null`,
+      returning: sql`url, secret_enc, previous_secret_enc, coalesce(previous_secret_until > now(), false) as overlap`,
+    });
     if (!endpoint) {
       await tx.execute(sql`update webhook_deliveries set state = 'queued' where id = ${deliveryId}`);
       await enqueueWebhookJobs(tx, boss, [deliveryId], new Date(Date.now() + o.busyDelayMs));
       return 'busy';
     }
-    await tx.execute(sql`
-      update webhook_deliveries
-         set state = 'delivering', attempts = attempts + 1, last_attempt_at = now(),
-             lease_until = now() + make_interval(secs => ${leaseSec})
-       where id = ${deliveryId}`);
-    const ev = await tx.execute<{ type: string; payload: Record<string, unknown>; created_at: string }>(
-      sql`select type, payload, created_at from webhook_events where id = ${d.event_id}`,
-    );
+    // The row is locked by this transaction since the select: the claim cannot miss.
+    await claimOne(tx, lease, deliveryId, {
+      free: CLAIMABLE,
+      set: sql`state = 'delivering', attempts = attempts + 1, last_attempt_at = now()`,
+      returning: sql`id`,
+    });
+    const ev = await tx.execute<{
+      type: string;
+      payload: Record<string, unknown>;
+      created_at: string;
+      trace_parent: string | null;
+    }>(sql`select type, payload, created_at, trace_parent from webhook_events where id = ${d.event_id}`);
     const secrets = [
       endpoint.secret_enc,
       ...(endpoint.overlap && endpoint.previous_secret_enc ? [endpoint.previous_secret_enc] : []),
@@ -197,10 +233,32 @@ async function attemptOne(
       url: endpoint.url,
       secrets: secrets.map(decryptSecret),
       event: { type: ev.rows[0].type, payload: ev.rows[0].payload, createdAt: new Date(ev.rows[0].created_at) },
+      traceParent: ev.rows[0].trace_parent,
     };
   });
   if (typeof claim === 'string') return { kind: claim };
+  // The attempt continues the trace of the change that caused the event; the job that drains it is linked.
+  return withSpan(
+    'webhook deliver',
+    {
+      kind: SpanKind.CLIENT,
+      parent: claim.traceParent,
+      links: claim.traceParent ? linkTo(currentTraceparent()) : [],
+      attributes: {
+        'verdict.webhook.endpoint': claim.endpointId,
+        'verdict.webhook.event_type': claim.event.type,
+        'verdict.webhook.attempt': claim.attempt,
+      },
+    },
+    () => sendAndRecord(boss, claim, o),
+  );
+}
 
+async function sendAndRecord(
+  boss: PgBoss,
+  claim: Claimed,
+  o: Opts,
+): Promise<{ kind: WebhookOutcome; endpointId?: string }> {
   const sent = await send(claim, o);
   const ok = sent.status !== null && sent.status >= 200 && sent.status < 300;
   const gone = sent.status === 410;
@@ -210,6 +268,7 @@ async function attemptOne(
   const giveUp = sent.refused || (!ok && !gone && next.getTime() > claim.createdAt.getTime() + o.retryForMs);
   const kind: WebhookOutcome = ok ? 'delivered' : gone ? 'disabled' : giveUp ? 'failed' : 'retry_scheduled';
 
+  const released = leaseCleared(deliveries(0));
   await db().transaction(async (tx) => {
     await tx.insert(webhookAttempts).values({
       deliveryId: claim.id,
@@ -221,21 +280,21 @@ async function attemptOne(
       error: sent.error,
       responseExcerpt: sent.excerpt,
     });
-    await tx.execute(sql`update webhook_endpoints set busy_until = null where id = ${claim.endpointId}`);
+    await tx.execute(sql`update webhook_endpoints set ${leaseCleared(endpointTurn(0))} where id = ${claim.endpointId}`);
     const summary = sent.error ?? `HTTP ${sent.status}`;
     if (ok) {
       await tx.execute(sql`
-        update webhook_deliveries set state = 'delivered', delivered_at = now(), lease_until = null,
+        update webhook_deliveries set state = 'delivered', delivered_at = now(), ${released},
                last_status = ${sent.status}, last_error = null
          where id = ${claim.id}`);
     } else if (gone || giveUp) {
       await tx.execute(sql`
-        update webhook_deliveries set state = 'failed', lease_until = null, last_status = ${sent.status},
+        update webhook_deliveries set state = 'failed', ${released}, last_status = ${sent.status},
                last_error = ${gone ? 'The receiver answered 410 Gone: the endpoint was disabled.' : sent.refused ? summary : `Gave up after ${claim.attempt} attempts: ${summary}`}
          where id = ${claim.id}`);
     } else {
       await tx.execute(sql`
-        update webhook_deliveries set state = 'queued', lease_until = null, next_attempt_at = ${next.toISOString()},
+        update webhook_deliveries set state = 'queued', ${released}, next_attempt_at = ${next.toISOString()},
                last_status = ${sent.status}, last_error = ${summary}
          where id = ${claim.id}`);
       await enqueueWebhookJobs(tx, boss, [claim.id], next);
@@ -258,6 +317,11 @@ async function attemptOne(
         tx,
       );
     }
+  });
+  metrics().webhookAttempts.inc({ endpoint: claim.endpointId, outcome: kind });
+  setSpanAttributes({
+    'verdict.webhook.outcome': kind,
+    ...(sent.status ? { 'http.response.status_code': sent.status } : {}),
   });
   if (!ok)
     o.log(
@@ -320,7 +384,7 @@ async function send(c: Claimed, o: Opts): Promise<Sent> {
       latencyMs: elapsed(),
       error: null,
       excerpt,
-      retryAfterMs: parseRetryAfter(res.headers.get('retry-after')),
+      retryAfterMs: retryAfterAtMostADay(res.headers.get('retry-after')),
     };
   } catch (err) {
     return {
@@ -368,14 +432,6 @@ export function excerptOf(text: string): string | null {
   return chars.length > EXCERPT_CHARS ? `${chars.slice(0, EXCERPT_CHARS - 1).join('')}…` : clean;
 }
 
-/** Retry-After in seconds or as an HTTP date (RFC 9110 §10.2.3), at most a day. */
-export function parseRetryAfter(value: string | null): number | undefined {
-  if (!value) return undefined;
-  const s = Number(value);
-  const ms = Number.isFinite(s) ? s * 1000 : Date.parse(value) - Date.now();
-  return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 86_400_000) : undefined;
-}
-
 /** The class of a network failure, for the server log. */
 function failureClass(err: unknown): string {
   if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return 'timeout';
@@ -388,4 +444,10 @@ function failureClass(err: unknown): string {
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'unresolved';
   if (code?.startsWith('UND_ERR_') && code.includes('TIMEOUT')) return 'timeout';
   return code ?? 'other';
+}
+
+/** A receiver's Retry-After (seconds or an HTTP date), at most a day: a receiver cannot park a delivery for longer. */
+function retryAfterAtMostADay(value: string | null): number | undefined {
+  const ms = parseRetryAfter(value, Date.now());
+  return ms ? Math.min(ms, 86_400_000) : undefined;
 }

@@ -5,7 +5,7 @@ import { db } from '@/lib/db/client';
 import { webhookEndpoints, webhookEvents } from '@/lib/db/schema';
 import { TEST_EVENT_TYPE, type WebhookEventType } from './event-types';
 import { newMessageId } from './outbox';
-import { encryptSecret, generateSecret } from './secrets';
+import { encryptSecret, generateSecret } from '@/lib/server/secret-box';
 
 /**
  * What admins do with endpoints. Each change and its audit entry commit together; a secret is

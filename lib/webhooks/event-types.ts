@@ -9,6 +9,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'feedback.failed',
   'trend.spike',
   'sync.failed',
+  'ring.detected',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -22,6 +23,7 @@ export const EVENT_TYPE_LABELS: Record<WebhookEventType, string> = {
   'feedback.failed': 'The service refused feedback',
   'trend.spike': 'A spike alert appeared',
   'sync.failed': 'Sync is stuck or the service unreachable',
+  'ring.detected': 'A fraud ring reached the detection size',
 };
 
 /** Longest endpoint URL accepted. */

@@ -44,7 +44,7 @@ const effectivePort = (u: URL) => Number(u.port || (u.protocol === 'https:' ? 44
 /** The URL parser keeps IPv6 literals in brackets; addresses are compared without them. */
 const bare = (host: string) => host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
 
-/** The policy of this process, from its configuration (lib/env.ts documents each variable). */
+/** The policy of this process, from its configuration (lib/env/index.ts documents each variable). */
 export function outboundPolicyFromEnv(source: Record<string, string | undefined> = process.env): OutboundPolicy {
   const allowed = parseHostAllowlist(source.WEBHOOK_ALLOWED_HOSTS ?? '');
   const self: OutboundPolicy['self'] = { origins: [], hosts: [], port: Number(source.PORT || 3000) };
@@ -54,7 +54,7 @@ export function outboundPolicyFromEnv(source: Record<string, string | undefined>
     try {
       return raw ? new URL(raw) : null;
     } catch {
-      return null; // validated at start-up (lib/env.ts)
+      return null; // validated at start-up (lib/env/index.ts)
     }
   };
   const consoleUrl = urlOf(source.NEXTAUTH_URL);

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Tx } from '@/lib/db/client';
 import { webhookEvents } from '@/lib/db/schema';
+import { currentTraceparent } from '@/lib/telemetry/tracing';
 import type { WebhookEventType } from './event-types';
 import { PAYLOAD_SCHEMAS, type WebhookPayload } from './payloads';
 
@@ -31,7 +32,7 @@ export async function emitEvent<T extends WebhookEventType>(
 ): Promise<string> {
   const data = PAYLOAD_SCHEMAS[type].parse(payload) as Record<string, unknown>;
   const id = newMessageId();
-  await tx.insert(webhookEvents).values({ id, type, payload: data });
+  await tx.insert(webhookEvents).values({ id, type, payload: data, traceParent: currentTraceparent() ?? null });
   await tx.execute(sql`
     insert into webhook_deliveries (event_id, endpoint_id)
     select ${id}, e.id from webhook_endpoints e where e.enabled and ${type} = any(e.event_types)`);

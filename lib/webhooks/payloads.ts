@@ -78,6 +78,18 @@ export const PAYLOAD_SCHEMAS = {
     thresholdMinutes: z.number().int(),
     detectedAt: at,
   }),
+  // Counts and link kinds only: the ring's members and the values they share stay in Verdict.
+  'ring.detected': z.strictObject({
+    ringId: id,
+    size: z.number().int(),
+    linkKinds: z.array(label).max(20),
+    rejected: z.number().int(),
+    fraud: z.number().int(),
+    score: z.number(),
+    firstSeen: at,
+    lastSeen: at,
+    detectedAt: at,
+  }),
 } satisfies Record<WebhookEventType, z.ZodType>;
 
 export type WebhookPayload<T extends WebhookEventType> = z.input<(typeof PAYLOAD_SCHEMAS)[T]>;

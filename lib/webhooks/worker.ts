@@ -5,7 +5,6 @@ import { QUEUES } from '@/lib/jobs/boss';
 import { logError } from '@/lib/log';
 import { deliverWebhook, type WebhookDeliveryOptions } from './deliver';
 import { pumpWebhooks } from './pump';
-import { announceSpikes, announceSyncFailures } from './watch';
 
 export interface WebhookWorkerOptions extends WebhookDeliveryOptions {
   /** Requests in flight in this process (WEBHOOK_CONCURRENCY). Default 4. */
@@ -14,21 +13,16 @@ export interface WebhookWorkerOptions extends WebhookDeliveryOptions {
   pollingIntervalSeconds?: number;
   /** How often the outbox is pumped into the queue. Default 1 s. */
   pumpIntervalMs?: number;
-  /** SYNC_FAILED_AFTER_MINUTES. Default 30. */
-  syncFailedAfterMinutes?: number;
-  /** Announce spikes and sync incidents every minute. Default true. */
-  watch?: boolean;
 }
 
-/** The worker's settings from the configuration (lib/env.ts). */
+/** The worker's settings from the configuration (lib/env/index.ts). */
 export function webhookOptionsFromEnv(
-  env: Pick<Env, 'WEBHOOK_CONCURRENCY' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_HOURS' | 'SYNC_FAILED_AFTER_MINUTES'>,
+  env: Pick<Env, 'WEBHOOK_CONCURRENCY' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_HOURS'>,
 ): WebhookWorkerOptions {
   return {
     concurrency: env.WEBHOOK_CONCURRENCY,
     timeoutMs: env.WEBHOOK_TIMEOUT_MS,
     retryForMs: env.WEBHOOK_RETRY_HOURS * 3_600_000,
-    syncFailedAfterMinutes: env.SYNC_FAILED_AFTER_MINUTES,
   };
 }
 
@@ -38,8 +32,8 @@ export interface WebhookWorker {
 
 /**
  * Starts outgoing webhooks on a started pg-boss: `concurrency` delivery loops (one job each, so a
- * slow receiver takes one of them), the outbox pump, and the minute's watch for spikes and sync
- * incidents (a pg-boss schedule: one run per minute across all workers).
+ * slow receiver takes one of them) and the outbox pump. The events themselves are emitted by the
+ * domains that cause them (the minute's watch for spikes and sync incidents: lib/sync/watch.ts).
  */
 export async function registerWebhookWorkers(boss: PgBoss, options: WebhookWorkerOptions = {}): Promise<WebhookWorker> {
   const ids: string[] = [];
@@ -64,16 +58,6 @@ export async function registerWebhookWorkers(boss: PgBoss, options: WebhookWorke
           }
         },
       ),
-    );
-  }
-  if (options.watch ?? true) {
-    const minutes = options.syncFailedAfterMinutes ?? Number(process.env.SYNC_FAILED_AFTER_MINUTES || 30);
-    await boss.schedule(QUEUES.webhookWatch, '* * * * *');
-    ids.push(
-      await boss.work(QUEUES.webhookWatch, async () => {
-        await announceSpikes();
-        await announceSyncFailures(minutes);
-      }),
     );
   }
   let running = false;

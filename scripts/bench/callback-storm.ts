@@ -19,6 +19,7 @@ import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { generateExecution, startSimulator } from '@/lib/simulator';
 import { callbackRequest, type CallbackStorm } from './callback-request';
+import { benchDatabaseName, pct as percentile } from './verdict';
 
 export interface StormOptions {
   embedded: boolean;
@@ -31,14 +32,19 @@ export interface StormOptions {
   appDir: string;
   /** A local Postgres server's URL (any database); the storm's own database is created beside it. */
   adminUrl: string;
+  /** `--break=lose`: one stored callback of the storm is deleted before counting, so a loss is seen. */
+  loseOne?: boolean;
 }
 
 export interface StormResult {
   sent: number;
   answered: number;
+  /** Answers with a 2xx status: the only ones that count as throughput. */
+  succeeded: number;
   statuses: Record<string, number>;
   errors: number;
   timeouts: number;
+  /** Successful answers per second of the storm. */
   achieved: number;
   p50: number;
   p95: number;
@@ -54,7 +60,7 @@ export interface StormResult {
   retrieval: { requests: number; peakPerSec: number; rejected: number };
 }
 
-const DB_NAME = 'verdict_bench_callbacks';
+const DB_NAME = benchDatabaseName('callbacks');
 const log = (s: string) => console.log(`[bench] ${s}`);
 
 async function freshDatabase(adminUrl: string): Promise<string> {
@@ -77,9 +83,6 @@ async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeou
     await new Promise((r) => setTimeout(r, stepMs));
   }
 }
-
-const pct = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
 
 export async function runStorm(o: StormOptions): Promise<StormResult> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-bench-callbacks-'));
@@ -156,6 +159,11 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
     });
     const stormEnded = Date.now();
     const loadAfter = os.loadavg()[0];
+    if (o.loseOne)
+      await db.query(
+        `delete from callbacks where id = (select id from callbacks where body->>'userReference' like $1 limit 1)`,
+        [`${runTag}:%`],
+      );
     // Stored: every callback of this run in the database (acknowledged or still in flight when the storm ended).
     const refs = (
       await db.query<{ ref: string; n: string }>(
@@ -183,17 +191,21 @@ export async function runStorm(o: StormOptions): Promise<StormResult> {
       drainSec = (Date.now() - stormEnded) / 1000;
     }
     const sorted = latencies.slice().sort((a, b) => a - b);
+    const succeeded = Object.entries(statuses)
+      .filter(([code]) => Number(code) >= 200 && Number(code) < 300)
+      .reduce((n, [, k]) => n + k, 0);
     const r = sim.stats().rates.retrieval;
     return {
       sent: storm.sent,
       answered: latencies.length,
+      succeeded,
       statuses,
       errors: result.errors,
       timeouts: result.timeouts,
-      achieved: latencies.length / o.duration,
-      p50: pct(sorted, 50),
-      p95: pct(sorted, 95),
-      p99: pct(sorted, 99),
+      achieved: succeeded / o.duration,
+      p50: percentile(sorted, 50),
+      p95: percentile(sorted, 95),
+      p99: percentile(sorted, 99),
       max: sorted.at(-1) ?? NaN,
       acknowledged: storm.acknowledged.size,
       lost: [...storm.acknowledged].filter((ref) => !storedRefs.has(ref)).length,

@@ -20,6 +20,10 @@ export interface SeedJob {
   batch: number;
   /** Also store the full result JSON (slower, ~9 KB per row; the list never reads it). */
   withJson: boolean;
+  /** Also write the executions' ring link keys (`npm run bench:rings`), as ingest derives them. */
+  withLinks?: boolean;
+  /** Write only indices below this (the generator still spreads `count` executions over `days`). */
+  upTo?: number;
 }
 
 const SEP = '\u001f';
@@ -79,6 +83,9 @@ async function run(job: SeedJob) {
   await client.connect();
   await client.query('set synchronous_commit = off');
   const text = insertSql(job.withJson);
+  const linksText = `insert into link_keys (execution_id, kind, key_hash, evidence)
+    select * from unnest($1::uuid[], $2::text[], $3::text[], $4::text[])`;
+  const end = Math.min(job.count, job.upTo ?? job.count);
   const opts = { count: job.count, days: job.days, anchor: new Date(job.anchor) };
   const fetchedAt = new Date(job.anchor);
   let pending: Promise<unknown> | null = null;
@@ -86,27 +93,44 @@ async function run(job: SeedJob) {
   const build = (from: number) => {
     const cols: unknown[][] = COLUMNS.map(() => []);
     const json: string[] = [];
+    const links: string[][] = [[], [], [], []];
     let n = 0;
-    for (let i = from; i < job.count && n < job.batch; i += job.stride, n++) {
+    for (let i = from; i < end && n < job.batch; i += job.stride, n++) {
       const g = generateExecution(job.seed, i, opts);
       // Only the result: the list reads the executions row, which toRows derives from the result.
-      const row = toRows({ result: g.result, fetchedAt }).execution as Row;
+      const mapped = toRows({ result: g.result, fetchedAt });
+      const row = mapped.execution as Row;
+      if (job.withLinks) {
+        // One row per (execution, kind, value), as ingest's insert keeps it (its ON CONFLICT DO NOTHING).
+        const seen = new Set<string>();
+        for (const k of mapped.linkKeys) {
+          const sig = `${k.kind}\0${k.keyHash}`;
+          if (seen.has(sig)) continue;
+          seen.add(sig);
+          links[0].push(k.executionId);
+          links[1].push(k.kind);
+          links[2].push(k.keyHash);
+          links[3].push(k.evidence);
+        }
+      }
       // Delivery state is local to Verdict (not in the service's data): most feedback was
       // delivered long ago, a few are still waiting, as in a running installation.
       if (row.feedbackStatus) row.feedbackDelivery = i % 40 === 0 ? 'pending' : i % 97 === 0 ? 'failed' : 'delivered';
       COLUMNS.forEach(([, , get], k) => cols[k].push(get(row) ?? null));
       if (job.withJson) json.push(JSON.stringify(row.result));
     }
-    return { cols: job.withJson ? [...cols, json] : cols, n };
+    return { cols: job.withJson ? [...cols, json] : cols, links, n };
   };
-  for (let i = job.start; i < job.count;) {
-    const { cols, n } = build(i);
+  for (let i = job.start; i < end;) {
+    const { cols, links, n } = build(i);
     i += n * job.stride;
     if (pending) await pending;
-    pending = client.query(text, cols).then(() => {
-      done += n;
-      parentPort?.postMessage({ done: n });
-    });
+    pending = Promise.all([client.query(text, cols), links[0].length ? client.query(linksText, links) : null]).then(
+      () => {
+        done += n;
+        parentPort?.postMessage({ done: n });
+      },
+    );
   }
   if (pending) await pending;
   await client.end();

@@ -11,7 +11,11 @@ import type { SeedJob } from './seed-worker';
 
 const log = (s: string) => console.log(s);
 
-export async function seed(url: string, rows: number, opts: { threads?: string; withJson?: boolean } = {}) {
+export async function seed(
+  url: string,
+  rows: number,
+  opts: { threads?: string; withJson?: boolean; withLinks?: boolean; upTo?: number; anchor?: Date; seed?: string } = {},
+) {
   const c = new Client({ connectionString: url });
   await c.connect();
   // Loading into a table without its secondary indexes and building them once afterwards is
@@ -22,8 +26,8 @@ export async function seed(url: string, rows: number, opts: { threads?: string; 
   for (const i of idx.rows) await c.query(`drop index ${i.indexname}`);
 
   const threads = Math.max(1, Math.min(4, Number(opts.threads ?? os.availableParallelism())));
-  const anchor = new Date();
-  anchor.setUTCMinutes(0, 0, 0);
+  const anchor = opts.anchor ?? new Date();
+  if (!opts.anchor) anchor.setUTCMinutes(0, 0, 0);
   const bar = new cliProgress.SingleBar(
     {
       format: '  seeding {bar} {percentage}% | {value}/{total} rows | {rate} rows/s | eta {eta_formatted}',
@@ -32,14 +36,14 @@ export async function seed(url: string, rows: number, opts: { threads?: string; 
     cliProgress.Presets.shades_classic,
   );
   const t0 = performance.now();
-  bar.start(rows, 0, { rate: 0 });
+  bar.start(Math.min(rows, opts.upTo ?? rows), 0, { rate: 0 });
   let done = 0;
   const workerFile = new URL('./seed-worker.ts', import.meta.url).href;
   await Promise.all(
     Array.from({ length: threads }, (_, k) => {
       const job: SeedJob = {
         url,
-        seed: 'verdict-bench',
+        seed: opts.seed ?? 'verdict-bench',
         count: rows,
         days: 365,
         anchor: anchor.toISOString(),
@@ -47,6 +51,8 @@ export async function seed(url: string, rows: number, opts: { threads?: string; 
         stride: threads,
         batch: 2000,
         withJson: Boolean(opts.withJson),
+        withLinks: Boolean(opts.withLinks),
+        upTo: opts.upTo,
       };
       return new Promise<void>((resolve, reject) => {
         // tsx's loader is registered inside the worker: workers do not inherit it.

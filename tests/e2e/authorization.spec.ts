@@ -10,8 +10,8 @@ import { signInAs, signOut, storageState } from './helpers';
  * case: a cookie that is still validly signed but whose session was ended, so the proxy lets
  * it through and only the page's, route's or action's own guard can refuse it.
  */
-// `api-key` ranks above every role: no session reaches it.
-const RANK: Record<Access, number> = { public: 0, analyst: 1, manager: 2, admin: 3, 'api-key': 4 };
+// `api-key` and `metrics-token` rank above every role: no session reaches them.
+const RANK: Record<Access, number> = { public: 0, analyst: 1, manager: 2, admin: 3, 'api-key': 4, 'metrics-token': 4 };
 const DUMMY_ID = '00000000-0000-4000-8000-000000000000';
 
 function routesOf(file: 'page.tsx' | 'route.ts'): string[] {
@@ -110,8 +110,8 @@ test.describe('authorization of every route and action', () => {
       const access = ROUTE_ACCESS[route];
       if (access === 'public') continue;
       const url = concrete(route);
-      if (access === 'api-key') {
-        // The read API takes a key, never a session: every caller without one gets 401.
+      if (access === 'api-key' || access === 'metrics-token') {
+        // The read API takes a key and /metrics its token, never a session: every caller without one gets 401.
         for (const [who, ctx] of Object.entries({ ...contexts, admin })) {
           const r = await ctx.get(url, { maxRedirects: 0 });
           expect(r.status(), `${who} GET ${url} without a key`).toBe(401);

@@ -4,7 +4,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import * as schema from '@/lib/db/schema';
 import { ingestMany } from '@/lib/sync/ingest';
 import { buildExecution } from '../fixtures/execution';
-import { withE2eDb } from './db';
+import { demoCasesDone, withE2eDb } from './db';
 import { storageState, type RoleName } from './helpers';
 
 /**
@@ -15,8 +15,6 @@ import { storageState, type RoleName } from './helpers';
  * reporting criteria of their own, which the queue's filters select.
  */
 
-/** The settings key the demo history writes when done (DEMO_CASES_KEY, lib/cases/demo.ts: server-only). */
-const DEMO_CASES_KEY = 'cases.demo_history';
 const TAG = `e2e-cases-${randomUUID().slice(0, 8)}`;
 const QUEUE = `Warnings ${TAG}`;
 let ids: string[] = [];
@@ -41,15 +39,7 @@ test('a saved queue, next case, a decline with FRAUD feedback, the queues page, 
 }) => {
   // The console's first demo start rewrites the history of the cases it found (lib/cases/demo.ts)
   // once its backfill is done: this test's cases come after that.
-  await expect
-    .poll(
-      () =>
-        withE2eDb(
-          async (db) => (await db.select().from(schema.settings).where(eq(schema.settings.key, DEMO_CASES_KEY))).length,
-        ),
-      { timeout: 90_000 },
-    )
-    .toBe(1);
+  await demoCasesDone();
 
   // 1. The admin filters the list and saves it as a queue (4-hour SLA, first in priority).
   const admin = await as(browser, 'admin');

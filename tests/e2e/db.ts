@@ -1,3 +1,5 @@
+import { expect } from '@playwright/test';
+import { eq } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { Pool } from 'pg';
 import type { Db } from '@/lib/db/client';
@@ -15,4 +17,25 @@ export async function withE2eDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
   } finally {
     await pool.end();
   }
+}
+
+/** The settings key the demo history writes when done (DEMO_CASES_KEY, lib/cases/demo.ts: server-only). */
+const DEMO_CASES_KEY = 'cases.demo_history';
+
+/**
+ * Waits for the console's first demo start to finish rewriting the history of the cases it found
+ * (lib/cases/demo.ts), so that a test's own cases come after it.
+ */
+export async function demoCasesDone() {
+  await expect
+    .poll(
+      () =>
+        withE2eDb(
+          async (db) => (await db.select().from(schema.settings).where(eq(schema.settings.key, DEMO_CASES_KEY))).length,
+        ),
+      // Global set-up waits for it first (after a backfill of the demo's 1,000 executions, which
+      // takes minutes on a loaded 2-core machine); in a test it is there already.
+      { timeout: 240_000 },
+    )
+    .toBe(1);
 }

@@ -99,6 +99,22 @@ test.describe('as a manager', () => {
     expect(check.entries).toBeGreaterThan(1);
   });
 
+  test('an export without dates is refused on the audit page itself, the choices kept', async ({ page }) => {
+    await page.goto('/audit');
+    await page.getByText('Export for an examiner').click();
+    const form = page.getByRole('form', { name: 'Export the audit log' });
+    await form.getByLabel('Format').selectOption('jsonl');
+    await form.getByRole('button', { name: 'Export' }).click();
+    await expect(form.getByRole('alert')).toContainText('Choose a period (from and to), a user or an execution');
+    await expect(page).toHaveURL(/\/audit/);
+    await expect(form.getByLabel('Format')).toHaveValue('jsonl');
+    await form.getByLabel('From').fill('2024-01-01');
+    await form.getByLabel('To').fill('2026-01-01');
+    await form.getByRole('button', { name: 'Export' }).click();
+    await expect(form.getByRole('alert')).toContainText('longer than a year');
+    await expect(form.getByLabel('From')).toHaveValue('2024-01-01');
+  });
+
   test('bad export requests get a 4xx with a message, never a 500', async ({ request }) => {
     const cases: Array<[string, number, RegExp]> = [
       ['from=2024-01-01&to=2026-01-01', 400, /longer than a year/],

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { chromium, type FullConfig } from '@playwright/test';
+import { demoCasesDone } from './db';
 import { signInAs, storageState, type RoleName } from './helpers';
 import { seedReviewData } from './seed';
 
@@ -17,4 +18,7 @@ export default async function globalSetup(config: FullConfig) {
   await browser.close();
   // Fixture executions for the review workspace (unusual results, hostile text, images).
   await seedReviewData();
+  // The demo's case history is written once the backfill is done; tests that make cases of their
+  // own come after it. Waited for here, once, instead of racing it in the first test that needs it.
+  await demoCasesDone();
 }

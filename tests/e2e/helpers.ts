@@ -34,3 +34,10 @@ export async function signOut(page: Page) {
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/login/);
 }
+
+/** /metrics credential of the console under test (playwright.config.ts). */
+export const METRICS_TOKEN = 'e2e-metrics-token-0123456789';
+/** The worker's own /metrics listener: beside the console's port, clear of other runs on the machine. */
+export const workerMetricsPort = (consolePort: number) => consolePort + 6000;
+/** Where both processes of the console under test append their JSON log lines. */
+export const e2eLogFile = () => `${process.env.E2E_DATA_DIR || '.data/e2e'}/verdict.log`;

@@ -3,11 +3,11 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import { hashPassword } from '@/lib/auth/password';
 import * as schema from '@/lib/db/schema';
-import { weekOf } from '@/lib/qa/week';
 import { ingestMany } from '@/lib/sync/ingest';
 import { buildExecution } from '../fixtures/execution';
-import { withE2eDb } from './db';
+import { demoCasesDone, withE2eDb } from './db';
 import { signIn, storageState, type RoleName } from './helpers';
+import { sampleWeekOfCase } from './qa-steps';
 
 /**
  * QA sampling in a real browser: an analyst of the test's own declines a case (with a note); the
@@ -17,8 +17,6 @@ import { signIn, storageState, type RoleName } from './helpers';
  * settles it to approve, and the quality page counts it as overturned, linked to its list.
  */
 
-/** The settings key the demo history writes when done (DEMO_CASES_KEY, lib/cases/demo.ts: server-only). */
-const DEMO_CASES_KEY = 'cases.demo_history';
 const TAG = `e2e-qa-${randomUUID().slice(0, 8)}`;
 const FIRST = { email: `${TAG}@verdict.local`, name: `QA first ${TAG}`, password: 'qa-first-password-123' };
 const COMMENT = 'The font of the date of birth differs.';
@@ -34,15 +32,7 @@ test('sampling picks a resolved case, a second analyst re-reviews it blind, a ma
 }) => {
   test.setTimeout(120_000);
   // The demo history rewrites the cases it finds once its backfill is done: this test's case comes after.
-  await expect
-    .poll(
-      () =>
-        withE2eDb(
-          async (db) => (await db.select().from(schema.settings).where(eq(schema.settings.key, DEMO_CASES_KEY))).length,
-        ),
-      { timeout: 90_000 },
-    )
-    .toBe(1);
+  await demoCasesDone();
 
   // An analyst of the test's own (whose only resolution this week is the test's), a queue and one
   // execution, labelled Not fraud at the service, with an identity document no other execution has
@@ -86,23 +76,7 @@ test('sampling picks a resolved case, a second analyst re-reviews it blind, a ma
 
   // 2. The manager sets the rate and samples this week; the job's progress ends with the count.
   const manager = await as(browser, 'manager');
-  await manager.goto('/quality');
-  const rate = manager.getByRole('form', { name: 'Sampling rate' });
-  await rate.getByLabel(/Rate/).fill('5');
-  await rate.getByLabel(/At least/).fill('1');
-  await rate.getByRole('button', { name: 'Save rate' }).click();
-  await expect(rate.getByRole('status')).toContainText('Sampling rate saved.');
-  // The week of the resolution (Monday, UTC): "this week" unless one turned since (Sunday midnight).
-  const resolvedAt = await withE2eDb(
-    async (db) => (await db.select().from(schema.cases).where(eq(schema.cases.executionId, x.id)))[0].resolvedAt!,
-  );
-  const week = weekOf(resolvedAt);
-  const sample = manager.getByRole('form', { name: 'Sample now' });
-  await sample.getByLabel('Week').selectOption(week);
-  await sample.getByRole('button', { name: 'Sample now' }).click();
-  await expect(sample.getByTestId('qa-run')).toContainText(/cases? sampled from \d+ (person|people)/, {
-    timeout: 30_000,
-  });
+  await sampleWeekOfCase(manager, x.id);
   const review = await withE2eDb(
     async (db) => (await db.select().from(schema.qaReviews).where(eq(schema.qaReviews.executionId, x.id)))[0],
   );

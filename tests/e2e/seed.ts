@@ -11,7 +11,7 @@ import { FIXTURE_IMAGES, generatedExecutions, unusualExecutions } from '../fixtu
  * start-up backfill has finished keeps them whole for the run (and the simulator's executions
  * are in the cache by then, so lists do not change under the tests).
  */
-async function waitForStartupBackfill(pool: Pool, timeoutMs = 180_000) {
+async function waitForStartupBackfill(pool: Pool, timeoutMs = 420_000) {
   const until = Date.now() + timeoutMs;
   let sawRun = false;
   while (Date.now() < until) {

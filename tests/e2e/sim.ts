@@ -18,8 +18,8 @@ export const simAddress = (): SimAddress =>
   JSON.parse(fs.readFileSync(path.join(e2eDataDir(), 'simulator.json'), 'utf8'));
 const basic = (sim: SimAddress) => `Basic ${Buffer.from(`${sim.clientId}:${sim.clientSecret}`).toString('base64')}`;
 
-/** T: an access token for the client credentials. */
-export async function simToken(api: APIRequestContext, sim: SimAddress = simAddress()): Promise<string> {
+/** T: an access token for the client credentials, with its lifetime in seconds. */
+async function requestToken(api: APIRequestContext, sim: SimAddress): Promise<{ token: string; seconds: number }> {
   const r = await api.post(`${sim.url}/oauth2/token`, {
     headers: {
       authorization: basic(sim),
@@ -29,13 +29,29 @@ export async function simToken(api: APIRequestContext, sim: SimAddress = simAddr
     data: 'grant_type=client_credentials',
   });
   expect(r.status()).toBe(200);
-  return ((await r.json()) as { access_token: string }).access_token;
+  const body = (await r.json()) as { access_token: string; expires_in: number };
+  return { token: body.access_token, seconds: body.expires_in };
 }
 
-/** Headers of an API call with a fresh access token. */
+/**
+ * Tokens by simulator and client, kept for most of their life as a real client keeps them: a token
+ * per call would run into the service's token limit (10/s) once a test reads many pages.
+ */
+const tokens = new Map<string, { token: string; until: number }>();
+async function cachedToken(api: APIRequestContext, sim: SimAddress): Promise<string> {
+  const key = `${sim.url} ${sim.clientId}`;
+  const held = tokens.get(key);
+  if (held && held.until > Date.now()) return held.token;
+  const { token, seconds } = await requestToken(api, sim);
+  // Renewed a minute before it runs out, as lib/idv's token manager does.
+  tokens.set(key, { token, until: Date.now() + Math.max(0, seconds - 60) * 1000 });
+  return token;
+}
+
+/** Headers of an API call with an access token. */
 export async function simHeaders(api: APIRequestContext, sim: SimAddress = simAddress()) {
   return {
-    authorization: `Bearer ${await simToken(api, sim)}`,
+    authorization: `Bearer ${await cachedToken(api, sim)}`,
     accept: 'application/json',
     'user-agent': 'Verdict e2e/1.0',
   };

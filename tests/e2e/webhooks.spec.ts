@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { storageState } from './helpers';
+import { parseWallTime } from '@/lib/format';
 
 /**
  * Outgoing webhooks end to end: an admin adds an endpoint pointing at a receiver this test runs
@@ -67,6 +68,14 @@ test('an admin adds an endpoint, sends a test event and sees it delivered in the
   await expect(row).toContainText('HTTP 200');
   await expect(row).toContainText('delivered');
   await expect(row).toContainText('received by the e2e receiver');
+
+  // The replay range is prefilled as it is typed: the last day, to the minute, in the reader's zone (UTC here).
+  const from = await page.getByLabel('Events from').inputValue();
+  const to = await page.getByLabel('to', { exact: true }).inputValue();
+  for (const v of [from, to]) expect(v).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+  const span = parseWallTime(to)!.getTime() - parseWallTime(from)!.getTime();
+  expect(Math.abs(span - 24 * 3_600_000)).toBeLessThanOrEqual(2 * 60_000);
+  expect(Math.abs(parseWallTime(to)!.getTime() - Date.now())).toBeLessThan(5 * 60_000);
 
   // What arrived is signed with the secret that was shown once.
   expect(receiver.requests).toHaveLength(1);

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { audit } from '@/lib/audit';
-import { getAuditIntegrity } from '@/lib/data/audit';
+import { getAuditIntegrity } from '@/lib/evidence/audit-log';
 import { createDb, db } from '@/lib/db/client';
 import { entryHash, GENESIS_HASH } from '@/lib/evidence/chain';
 import { runVerification, writeCheckpoint } from '@/lib/evidence/checkpoint';

@@ -9,7 +9,7 @@ import { attemptSucceeded, lockedMinutes, reserveAttempt, throttleKeys } from '@
 import { hashPassword, verifyPassword } from '@/lib/auth/password';
 import { audit } from '@/lib/audit';
 import { db } from '@/lib/db/client';
-import { listUsers } from '@/lib/data/users';
+import { listUsers } from '@/lib/auth/users';
 import { auditLog, loginThrottle, userSessions, users } from '@/lib/db/schema';
 import { sessionCookieFor } from './feedback-helpers';
 import { request } from './next-headers';

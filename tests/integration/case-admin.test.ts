@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { claimNextCase } from '@/lib/cases/claim';
 import { analystFigureLinks, DISAGREEMENT_LINKS, queueFigureLinks } from '@/lib/cases/figures';
 import { resolveCase } from '@/lib/cases/resolve';
-import { listCaseEvents } from '@/lib/data/case-history';
-import { getCaseOfExecution, getQueuesPage, listCaseReasons } from '@/lib/data/cases';
+import { listCaseEvents } from '@/lib/cases/history';
+import { getCaseOfExecution, getQueuesPage, listCaseReasons } from '@/lib/cases/queries';
 import { db } from '@/lib/db/client';
 import { auditLog, caseEvents, caseQueues, caseReasons, cases, executions, qaReviews } from '@/lib/db/schema';
 import { DEFAULT_LIST_PARAMS, type ListParams } from '@/lib/executions/list-params';
@@ -47,7 +47,9 @@ async function work(u: User, outcome: 'approve' | 'decline' | 'escalate', commen
   if (!k.ok || !k.data) throw new Error('no case to work');
   const c = await caseOf(k.data.executionId);
   const reason = outcome === 'approve' ? 'DOCUMENT_GENUINE' : outcome === 'decline' ? 'DOCUMENT_FORGED' : 'OTHER';
-  const r = await resolveCase(u, { caseId: c.id, version: c.version, outcome, reason, comment });
+  // An outcome against the service's decision needs a comment (lib/cases/schema.ts).
+  const said = comment ?? (outcome === 'escalate' ? undefined : 'Against the service: see the documents.');
+  const r = await resolveCase(u, { caseId: c.id, version: c.version, outcome, reason, comment: said });
   if (!r.ok) throw new Error(r.error);
   return c;
 }
@@ -271,7 +273,7 @@ describe('resolution reasons (admin)', () => {
     expect((await audits('case_reason.retire')).length).toBe(1);
     expect((await listCaseReasons()).map((x) => x.code)).not.toContain('DOCUMENT_GENUINE');
     // The past resolution keeps its reason, shown with its label.
-    expect(await getCaseOfExecution(c.executionId, admin.id)).toMatchObject({
+    expect(await getCaseOfExecution(c.executionId, admin)).toMatchObject({
       reason: 'DOCUMENT_GENUINE',
       reasonLabel: 'Document checked and genuine',
     });

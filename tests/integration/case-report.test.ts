@@ -6,9 +6,10 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getCaseReportData } from '@/lib/data/case-report';
-import { cachePart } from '@/lib/data/executions/detail';
-import { createReveal } from '@/lib/data/reveals';
+import { getCaseReportData } from '@/lib/evidence/report/case-data';
+import type { Role } from '@/lib/auth/roles';
+import { cachePart } from '@/lib/executions/detail';
+import { createReveal } from '@/lib/pii/reveals';
 import { db } from '@/lib/db/client';
 import { addNote } from '@/lib/cases/notes';
 import { auditLog, caseQueues, cases, feedbackSubmissions, users } from '@/lib/db/schema';
@@ -23,8 +24,8 @@ import { FIXTURE_IMAGES, FX, PERSON, personExecution, unusualExecutions } from '
  * clear with one (its images then embedded and recorded), a wiped execution says what is gone.
  */
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-case-report-'));
-const analyst = { id: randomUUID(), email: `report-analyst-${Date.now()}@example.test` };
-const revealer = { id: randomUUID(), email: `report-revealer-${Date.now()}@example.test` };
+const analyst = { id: randomUUID(), email: `report-analyst-${Date.now()}@example.test`, role: 'analyst' as const };
+const revealer = { id: randomUUID(), email: `report-revealer-${Date.now()}@example.test`, role: 'analyst' as const };
 
 /**
  * Names beyond Latin-1 (the standard PDF fonts printed "Şahin" as "?ahin"): Turkish, Polish,
@@ -54,7 +55,7 @@ const FREE = {
   decision: 'Decision comment: 王小明 approved',
 };
 
-async function render(executionId: string, user: { id: string; email: string }, name: string) {
+async function render(executionId: string, user: { id: string; email: string; role: Role }, name: string) {
   const data = await getCaseReportData(executionId, user);
   if (!data) throw new Error('no report data');
   const chunks: Buffer[] = [];
@@ -82,7 +83,8 @@ beforeAll(async () => {
   await ingestMany(db(), [{ ...personExecution(WORLD, NAMES), fetchedAt: new Date() }]);
   const [queue] = await db()
     .insert(caseQueues)
-    .values({ name: `Report queue ${Date.now()}`, slaHours: 24 })
+    // A definition of its own: an empty one would match every later file's executions.
+    .values({ name: `Report queue ${Date.now()}`, slaHours: 24, definition: `criteria=report-${Date.now()}` })
     .returning();
   await db()
     .insert(cases)

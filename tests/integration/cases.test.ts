@@ -313,12 +313,33 @@ describe('the actions: bad input and races get a clear message and write nothing
     expect(r).toMatchObject({ ok: false, code: 'INVALID', error: 'Unknown case.' });
     r = await actions.resolveCaseAction({ ...base, caseId: 'not-a-case', outcome: 'approve', reason: 'OTHER' });
     expect(r).toMatchObject({ ok: false, code: 'INVALID', error: 'Unknown case.' });
+    // Approving what the service flagged (WARNING) overrides it: only with a comment saying why.
+    r = await actions.resolveCaseAction({ ...base, outcome: 'approve', reason: 'DOCUMENT_GENUINE' });
+    expect(r).toMatchObject({
+      ok: false,
+      code: 'INVALID',
+      fieldErrors: { comment: ["The service's decision is WARNING: say in the comment why you approve it."] },
+    });
+    // A comment over the limit is refused whole, never cut.
+    r = await actions.resolveCaseAction({
+      ...base,
+      outcome: 'approve',
+      reason: 'DOCUMENT_GENUINE',
+      comment: 'x'.repeat(3000),
+    });
+    expect(r).toMatchObject({
+      ok: false,
+      code: 'INVALID',
+      fieldErrors: { comment: ['A comment is at most 2,000 characters.'] },
+    });
     expect(await footprint(k.caseId, k.executionId)).toEqual(before);
 
-    r = await actions.resolveCaseAction({ ...base, outcome: 'approve', reason: 'DOCUMENT_GENUINE' });
+    const comment = 'The flag is a glare on the hologram; the document is genuine.';
+    r = await actions.resolveCaseAction({ ...base, outcome: 'approve', reason: 'DOCUMENT_GENUINE', comment });
     expect(r).toMatchObject({ ok: true, data: { state: 'resolved' } });
+    expect((await db().select().from(cases).where(eq(cases.id, k.caseId)))[0].comment).toBe(comment);
     // The form of the same page again: the case changed, so it is refused.
-    r = await actions.resolveCaseAction({ ...base, outcome: 'approve', reason: 'DOCUMENT_GENUINE' });
+    r = await actions.resolveCaseAction({ ...base, outcome: 'approve', reason: 'DOCUMENT_GENUINE', comment });
     expect(r).toMatchObject({ ok: false, code: 'CONFLICT' });
   });
 
@@ -338,7 +359,18 @@ describe('the actions: bad input and races get a clear message and write nothing
     expect(await footprint(k.caseId, k.executionId)).toEqual(before);
 
     await as(manager);
-    r = await actions.resolveCaseAction({ caseId: k.caseId, version: k.version, outcome: 'approve', reason: 'OTHER' });
+    const takeover = { caseId: k.caseId, version: k.version, outcome: 'approve' as const, reason: 'OTHER' };
+    const comment = 'Resolved for the analyst while they are away.';
+    // The manager is told whose claim it is and must confirm acting in their place.
+    r = await actions.resolveCaseAction({ ...takeover, comment });
+    expect(r).toMatchObject({
+      ok: false,
+      code: 'CONFLICT',
+      error: expect.stringMatching(/has claimed this case: confirm/),
+      fieldErrors: { confirmTakeover: [expect.any(String)] },
+    });
+    expect(await footprint(k.caseId, k.executionId)).toEqual(before);
+    r = await actions.resolveCaseAction({ ...takeover, comment, confirmTakeover: 'on' });
     expect(r.ok).toBe(true);
     const ev = (await eventsOf(k.caseId)).at(-1)!;
     expect(ev).toMatchObject({ type: 'resolved', actorId: manager.id, details: { overrodeClaimOf: analyst2.id } });

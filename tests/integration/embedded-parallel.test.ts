@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool, type PoolClient } from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { db } from '@/lib/db/client';
-import { getTrendsData } from '@/lib/data/trends';
+import { getTrendsData } from '@/lib/trends/queries';
 import { resolveTrendsFilters } from '@/lib/trends/shared';
 import { ingestMany } from '@/lib/sync/ingest';
 import { trendExecution } from '../fixtures/trends';

@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { db } from '@/lib/db/client';
-import {
-  countList,
-  readListPage,
-  readListWithTotal,
-  readNeighbours,
-  type ListRowRaw,
-} from '@/lib/data/executions/list';
+import { countList, readListPage, readListWithTotal, readNeighbours, type ListRowRaw } from '@/lib/executions/list';
 import { listWhere } from '@/lib/executions/where';
 import { searchTermTokens } from '@/lib/pii/search-tokens';
 import { parseListParams } from '@/lib/executions/list-params';

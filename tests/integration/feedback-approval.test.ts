@@ -15,7 +15,7 @@ import {
   getFeedbackDeliveryStats,
   getFeedbackPanel,
   listAwaitingApproval,
-} from '@/lib/data/feedback';
+} from '@/lib/feedback/queries';
 import { bulkFeedbackSchema, rejectSchema } from '@/lib/feedback/schema';
 import { getFourEyes, setFourEyes } from '@/lib/feedback/settings';
 import { decideFeedback } from '@/lib/feedback/decide';
@@ -36,6 +36,7 @@ import {
   until,
   type CachedExecution,
   type Sim,
+  refreshThroughIngest,
 } from './feedback-helpers';
 
 let s: Sim;
@@ -50,7 +51,11 @@ const delivery = async (id: string) =>
 
 async function withWorkers<T>(fn: () => Promise<T>): Promise<T> {
   const boss = await getBoss();
-  const ids = await registerFeedbackWorkers(boss, { pollingIntervalSeconds: 0.5, log: () => undefined });
+  const ids = await registerFeedbackWorkers(boss, {
+    pollingIntervalSeconds: 0.5,
+    refresh: refreshThroughIngest,
+    log: () => undefined,
+  });
   try {
     return await fn();
   } finally {

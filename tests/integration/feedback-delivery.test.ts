@@ -12,7 +12,8 @@ import { deliverFeedback, rescueStuckFeedback, retryDelayMs } from '@/lib/feedba
 import { retryFeedback } from '@/lib/feedback/decide';
 import { submitFeedback } from '@/lib/feedback/submit';
 import { registerFeedbackWorkers, type FeedbackWorkerOptions } from '@/lib/feedback/worker';
-import { getIdvClient, IdvHttpError } from '@/lib/idv';
+import { IdvHttpError } from '@/lib/idv';
+import { getIdvClient } from '@/lib/server/idv-client';
 import { getBoss, QUEUES, stopBoss } from '@/lib/jobs/boss';
 import {
   createUser,
@@ -25,12 +26,14 @@ import {
   until,
   type CachedExecution,
   type Sim,
+  refreshThroughIngest,
 } from './feedback-helpers';
 
 let s: Sim;
 let ex: CachedExecution[];
 let analyst: Awaited<ReturnType<typeof createUser>>;
 const quiet: FeedbackWorkerOptions = {
+  refresh: refreshThroughIngest,
   pollingIntervalSeconds: 0.5,
   retryBaseMs: 300,
   retryMaxMs: 1_000,

@@ -10,11 +10,13 @@ import { expect } from 'vitest';
 import { createSession, revokeSession } from '@/lib/auth/sessions';
 import { db } from '@/lib/db/client';
 import { auditLog, feedbackEvents, feedbackSubmissions, users, type Role } from '@/lib/db/schema';
-import { IdvClient, IDV_CONFIG_DEFAULTS, setIdvClient } from '@/lib/idv';
+import { IdvClient, IDV_CONFIG_DEFAULTS } from '@/lib/idv';
+import { setIdvClient } from '@/lib/server/idv-client';
 import { QUEUES } from '@/lib/jobs/boss';
 import type { RunningSimulator, SimulatorOptions } from '@/lib/simulator';
 import { startTestSimulator } from '../support/simulator';
 import { ingestExecution } from '@/lib/sync/ingest';
+import type { RefreshExecution } from '@/lib/feedback/deliver';
 
 export const SECRET = 'feedback-test-secret-0123456789-0123456789';
 process.env.NEXTAUTH_SECRET ??= SECRET;
@@ -137,7 +139,7 @@ export const processedWithoutFeedback = (r: { status: string; wiped: boolean; fe
 
 /** The feedback R2 shows at the simulator. */
 export async function serviceFeedback(e: CachedExecution): Promise<{ status: string; reason?: string } | undefined> {
-  const { getIdvClient } = await import('@/lib/idv');
+  const { getIdvClient } = await import('@/lib/server/idv-client');
   return (await getIdvClient().getExecution(e.accountId, e.id)).feedback as
     { status: string; reason?: string } | undefined;
 }
@@ -145,14 +147,6 @@ export async function serviceFeedback(e: CachedExecution): Promise<{ status: str
 export const newKey = () => randomUUID().replace(/-/g, '');
 
 export { until } from '../support/wait';
-
-export async function submissionsOf(executionId: string) {
-  return db()
-    .select()
-    .from(feedbackSubmissions)
-    .where(eq(feedbackSubmissions.executionId, executionId))
-    .orderBy(feedbackSubmissions.submittedAt);
-}
 
 export async function stateOf(submissionId: string) {
   const [s] = await db().select().from(feedbackSubmissions).where(eq(feedbackSubmissions.id, submissionId));
@@ -185,3 +179,6 @@ export async function sessionCookieFor(user: { id: string }): Promise<{ value: s
   const value = await encode({ token: { sid, sub: user.id }, secret: process.env.NEXTAUTH_SECRET! });
   return { value, end: () => revokeSession(sid) };
 }
+
+/** What the process's worker wiring gives feedback delivery (lib/workers): the refetched execution goes through ingest. */
+export const refreshThroughIngest: RefreshExecution = (fetched) => ingestExecution(db(), fetched);

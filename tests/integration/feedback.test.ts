@@ -21,6 +21,7 @@ import {
   until,
   type CachedExecution,
   type Sim,
+  refreshThroughIngest,
 } from './feedback-helpers';
 
 // The actions read the session cookie through next/headers; here it comes from `cookie.value`,
@@ -109,7 +110,11 @@ describe('submitting feedback', () => {
     expect(s.writes.get(e.id)).toBeUndefined();
 
     const boss = await getBoss();
-    const workers = await registerFeedbackWorkers(boss, { pollingIntervalSeconds: 0.5, log: () => undefined });
+    const workers = await registerFeedbackWorkers(boss, {
+      pollingIntervalSeconds: 0.5,
+      refresh: refreshThroughIngest,
+      log: () => undefined,
+    });
     try {
       const done = await until(
         () => stateOf(r.data.submissionId),

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GET } from '@/app/api/health/route';
 import { db } from '@/lib/db/client';
 import { readiness } from '@/lib/server/health';
-import { markDraining } from '@/lib/server/shutdown';
+import { markDraining } from '@/lib/db/shutdown';
 
 describe('/api/health', () => {
   it('liveness answers without the database; readiness checks the database and this build’s migrations', async () => {

@@ -17,19 +17,18 @@ import { db } from '@/lib/db/client';
 import { caseQueues, cases, feedbackSubmissions, qaReviews } from '@/lib/db/schema';
 import { getBoss, stopBoss } from '@/lib/jobs/boss';
 import { resolveCase } from '@/lib/cases/resolve';
-import { getCaseReportData } from '@/lib/data/case-report';
-import { getExecutionDetail } from '@/lib/data/executions/detail';
-import { listExecutions } from '@/lib/data/executions/queries';
-import { getBulkFeedbackPreview, getFeedbackPanel } from '@/lib/data/feedback';
+import { getCaseReportData } from '@/lib/evidence/report/case-data';
+import { getExecutionDetail } from '@/lib/executions/detail';
+import { listExecutions } from '@/lib/executions/queries';
+import { getBulkFeedbackPreview, getFeedbackPanel } from '@/lib/feedback/queries';
 import { parseListParams, type RawSearchParams } from '@/lib/executions/list-params';
 import { SEALED_LABEL_MESSAGE } from '@/lib/feedback/submit';
-import { runQaSampling, startQaSampling } from '@/lib/qa/sample';
 import { weekOf } from '@/lib/qa/week';
 import { ingestMany } from '@/lib/sync/ingest';
 import { buildExecution } from '../fixtures/execution';
 import { createUser, sessionCookieFor } from './feedback-helpers';
 import { request } from './next-headers';
-import { keepResolvedInWeek } from './qa-helpers';
+import { keepResolvedInWeek, sampleWeek } from './qa-helpers';
 
 vi.mock('next/headers', async () => (await import('./next-headers')).nextHeaders);
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
@@ -65,7 +64,8 @@ async function resolve(executionId: string, outcome: 'approve' | 'decline', labe
     version: k.version,
     outcome,
     reason: outcome === 'decline' ? 'DOCUMENT_FORGED' : 'DOCUMENT_GENUINE',
-    comment: outcome === 'decline' ? 'First analyst: forged.' : undefined,
+    // A comment either way: approving the service's WARNING needs one too.
+    comment: outcome === 'decline' ? 'First analyst: forged.' : 'First analyst: genuine despite the flag.',
     feedbackStatus: label,
     feedbackVersion: 'none',
     idempotencyKey: `qa-label-${randomUUID()}`,
@@ -128,15 +128,7 @@ beforeAll(async () => {
   await keepResolvedInWeek([ids.a, ids.b, ids.c], week);
   // The real weekly draw: at least 3 of each person's resolutions this week, so all of the first
   // analyst's 3 (others' cases resolved this week by earlier files get up to 3 reviews each).
-  const { runId } = await db().transaction((tx) =>
-    startQaSampling(tx, boss, {
-      week,
-      settings: { ratePercent: 0.1, minPerAnalyst: 3, enabled: true },
-      trigger: 'manual',
-      actor: manager,
-    }),
-  );
-  await runQaSampling(runId);
+  await sampleWeek(boss, week, manager);
   const reviews = await db()
     .select({ executionId: qaReviews.executionId, state: qaReviews.state })
     .from(qaReviews)

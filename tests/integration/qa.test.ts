@@ -23,10 +23,10 @@ import {
 import { getBoss, stopBoss } from '@/lib/jobs/boss';
 import { resolveCase } from '@/lib/cases/resolve';
 import { addNote } from '@/lib/cases/notes';
-import { getCaseOfExecution, listNotes } from '@/lib/data/cases';
-import { getExecutionDetail } from '@/lib/data/executions/detail';
-import { listExecutions } from '@/lib/data/executions/queries';
-import { getQaOfExecution, getQualityPage, listQaReviews } from '@/lib/data/quality';
+import { getCaseOfExecution, listNotes } from '@/lib/cases/queries';
+import { getExecutionDetail } from '@/lib/executions/detail';
+import { listExecutions } from '@/lib/executions/queries';
+import { getQaOfExecution, getQualityPage, listQaReviews } from '@/lib/qa/quality';
 import { parseListParams } from '@/lib/executions/list-params';
 import { runQaSampling, startQaSampling } from '@/lib/qa/sample';
 import { weekOf } from '@/lib/qa/week';
@@ -73,7 +73,8 @@ async function resolvedBy(who: User, n: number, outcome: 'approve' | 'decline') 
       version: k.version,
       outcome,
       reason: outcome === 'decline' ? 'DOCUMENT_FORGED' : 'DOCUMENT_GENUINE',
-      comment: outcome === 'decline' ? 'First analyst: the font is wrong.' : undefined,
+      // A comment either way: approving the service's WARNING needs one too.
+      comment: outcome === 'decline' ? 'First analyst: the font is wrong.' : 'First analyst: genuine despite the flag.',
       // Declines are labelled Fraud in the same step: a settlement to approve must correct it.
       feedbackStatus: outcome === 'decline' ? 'FRAUD' : undefined,
       feedbackReason: outcome === 'decline' ? 'IDENTITY_FRAUD' : undefined,
@@ -197,9 +198,9 @@ describe('sampling', () => {
 describe('the blind re-review', () => {
   it('seals the first outcome from everyone but the first analyst in every read function', async () => {
     const ex = firstIds[0];
-    const sealed = await getCaseOfExecution(ex, second.id);
+    const sealed = await getCaseOfExecution(ex, second);
     expect(sealed).toMatchObject({ state: 'resolved', sealed: true, outcome: null, reason: null, comment: null });
-    expect(await getCaseOfExecution(ex, first.id)).toMatchObject({ sealed: false, outcome: 'decline' });
+    expect(await getCaseOfExecution(ex, first)).toMatchObject({ sealed: false, outcome: 'decline' });
     // The notes: only one's own while sealed.
     expect(await listNotes(ex, second.id)).toEqual([]);
     expect(await listNotes(ex, first.id)).toHaveLength(1);
@@ -290,7 +291,7 @@ describe('the blind re-review', () => {
       first: { outcome: 'decline', reason: 'DOCUMENT_FORGED' },
       review: { outcome: 'approve', comment: 'Looks genuine to me.' },
     });
-    expect(await getCaseOfExecution(firstIds[0], second.id)).toMatchObject({ sealed: false, outcome: 'decline' });
+    expect(await getCaseOfExecution(firstIds[0], second)).toMatchObject({ sealed: false, outcome: 'decline' });
     expect(await listNotes(firstIds[0], second.id)).toHaveLength(1);
   });
 });

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getExecutionDetail } from '@/lib/data/executions/detail';
-import { createReveal, endReveal, getActiveReveal, revealedIds } from '@/lib/data/reveals';
-import { countList } from '@/lib/data/executions/list';
+import { getExecutionDetail } from '@/lib/executions/detail';
+import { createReveal, endReveal, getActiveReveal, revealedIds } from '@/lib/pii/reveals';
+import { countList } from '@/lib/executions/list';
 import { listWhere } from '@/lib/executions/where';
-import { listWhereOf, resolveSearch } from '@/lib/data/executions/queries';
-import { adoptSearchTerm, resolveSearchTerm, saveSearchTerm, SEARCHES_PER_MINUTE } from '@/lib/data/search-terms';
+import { listWhereOf, resolveSearch } from '@/lib/executions/queries';
+import { adoptSearchTerm, resolveSearchTerm, saveSearchTerm, SEARCHES_PER_MINUTE } from '@/lib/executions/search-terms';
 import { DEFAULT_LIST_PARAMS as LIST_DEFAULTS } from '@/lib/executions/list-params';
 import { db } from '@/lib/db/client';
 import { auditLog, searchTerms, users } from '@/lib/db/schema';

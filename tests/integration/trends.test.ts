@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { db } from '@/lib/db/client';
-import { getTrendsData } from '@/lib/data/trends';
+import { getTrendsData } from '@/lib/trends/queries';
 import { resolveTrendsFilters, type TrendsFilters } from '@/lib/trends/shared';
 import { ingestExecution, ingestMany } from '@/lib/sync/ingest';
 import { rebuildRollup } from '@/lib/sync/rollup';

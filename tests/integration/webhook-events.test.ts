@@ -11,13 +11,13 @@ import { db } from '@/lib/db/client';
 import { settings, syncRuns, webhookDeliveries, webhookEndpoints, webhookEvents } from '@/lib/db/schema';
 import { deliverFeedback } from '@/lib/feedback/deliver';
 import { submitFeedback } from '@/lib/feedback/submit';
-import { getIdvClient } from '@/lib/idv';
+import { getIdvClient } from '@/lib/server/idv-client';
 import { stopBoss } from '@/lib/jobs/boss';
 import { ingestMany } from '@/lib/sync/ingest';
 import { SERVICE_COUNT_KEY } from '@/lib/sync/runs';
 import { createEndpoint } from '@/lib/webhooks/endpoints';
 import { WEBHOOK_EVENT_TYPES } from '@/lib/webhooks/event-types';
-import { announceSpikes, announceSyncFailures } from '@/lib/webhooks/watch';
+import { announceSpikes, announceSyncFailures } from '@/lib/sync/watch';
 import { trendExecution } from '../fixtures/trends';
 import {
   createUser,

@@ -16,7 +16,7 @@ import { createEndpoint, replayDeliveries, rotateEndpointSecret, sendTestEvent }
 import { UNREACHABLE } from '@/lib/webhooks/deliver';
 import { outboundPolicyFromEnv } from '@/lib/webhooks/outbound';
 import { emitEvent } from '@/lib/webhooks/outbox';
-import { generateSecret } from '@/lib/webhooks/secrets';
+import { generateSecret } from '@/lib/server/secret-box';
 import { registerWebhookWorkers, type WebhookWorker, type WebhookWorkerOptions } from '@/lib/webhooks/worker';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { until } from '../support/wait';
@@ -31,7 +31,6 @@ const fast: WebhookWorkerOptions = {
   retryMaxMs: 600,
   busyDelayMs: 100,
   timeoutMs: 2_000,
-  watch: false,
   log: () => undefined,
   // The receivers run on this machine, which a deployment refuses unless allowed (webhooks-outbound.test.ts).
   outbound: outboundPolicyFromEnv({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }),

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { createTestDatabase } from '../../lib/db/test-database';
+import { createTestDatabase } from '@/scripts/support/test-database';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DrizzleQueryError } from 'drizzle-orm/errors';
-import { logError } from '@/lib/log';
+import { log, logError } from '@/lib/log';
 
 describe('a failed action is logged without its parameters', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('logs the class, the database code and the constraint, never the query or its params', () => {
-    const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const spy = vi.spyOn(log, 'error').mockImplementation(() => undefined);
     const cause = Object.assign(new Error('duplicate key value violates unique constraint "notes_pkey"'), {
       code: '23505',
       constraint: 'notes_pkey',
@@ -17,7 +17,8 @@ describe('a failed action is logged without its parameters', () => {
       cause,
     );
     logError('action addNoteAction', err);
-    const printed = spy.mock.calls.flat().map(String).join(' ');
+    // What the logger is given is what its JSON line holds.
+    const printed = JSON.stringify(spy.mock.calls);
     expect(printed).toContain('addNoteAction');
     expect(printed).toContain('23505');
     expect(printed).toContain('notes_pkey');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseEnv } from '@/lib/env';
 
-describe('configuration (lib/env.ts)', () => {
+describe('configuration (lib/env/index.ts)', () => {
   it('has working defaults for a fresh machine', () => {
     const env = parseEnv({});
     expect(env.PORT).toBe(3000);

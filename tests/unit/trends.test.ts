@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { listHref } from '@/lib/trends/list-links';
-import { bucketsOf, previousPeriod, resolveTrendsFilters, trendsHref, trendsListHref } from '@/lib/trends/shared';
+import {
+  bucketLabel,
+  bucketsOf,
+  bucketTitle,
+  previousPeriod,
+  resolveTrendsFilters,
+  trendsHref,
+  trendsListHref,
+} from '@/lib/trends/shared';
 import { getTableName, isTable } from 'drizzle-orm';
 import * as trendSchema from '@/lib/db/schema/trends';
 import { labelsOfTags, ROLLUP_TABLES } from '@/lib/sync/rollup';
@@ -115,5 +123,21 @@ describe('ROLLUP_TABLES', () => {
       .map((t) => getTableName(t))
       .sort();
     expect([...ROLLUP_TABLES].sort()).toEqual(tables);
+  });
+});
+
+describe('the period still running', () => {
+  it('is marked partial and labelled as so far, by day, week and month', () => {
+    const now = new Date('2031-03-12T09:30:00Z');
+    const days = bucketsOf({ from: '2031-03-10', to: '2031-03-12', granularity: 'day' }, now);
+    expect(days.map((b) => b.partial ?? false)).toEqual([false, false, true]);
+    expect(bucketLabel(days[2], 'day')).toBe('12 Mar (so far)');
+    expect(bucketTitle(days[2], 'day')).toBe('2031-03-12 (partial: so far)');
+    expect(bucketLabel(days[1], 'day')).toBe('11 Mar');
+    const weeks = bucketsOf({ from: '2031-03-01', to: '2031-03-12', granularity: 'week' }, now);
+    expect(weeks.at(-1)).toMatchObject({ key: '2031-03-10', partial: true });
+    expect(weeks.filter((b) => b.partial)).toHaveLength(1);
+    const past = bucketsOf({ from: '2031-01-01', to: '2031-02-28', granularity: 'month' }, now);
+    expect(past.some((b) => b.partial)).toBe(false);
   });
 });

@@ -2,7 +2,8 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { Suspense } from 'react';
 import { Alert } from '@/components/ui/alert';
-import { getCurrentUser } from '@/lib/auth/guards';
+import { Logo } from '@/components/ui/logo';
+import { getCurrentUser, SECOND_FACTOR_PAGE } from '@/lib/auth/guards';
 import { OIDC_ENABLED } from '@/lib/auth/options';
 import { LoginForm } from './login-form';
 
@@ -23,7 +24,8 @@ export default async function LoginPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  if (await getCurrentUser()) redirect('/');
+  const current = await getCurrentUser();
+  if (current) redirect(current.pending ? SECOND_FACTOR_PAGE : '/');
   const sp = await searchParams;
   const reason =
     typeof sp.reason === 'string' ? REASONS[sp.reason] : typeof sp.error === 'string' ? REASONS[sp.error] : undefined;
@@ -32,17 +34,7 @@ export default async function LoginPage({
     <main className="flex min-h-screen items-center justify-center px-4">
       <div className="w-full max-w-sm">
         <div className="mb-6 flex items-center gap-2">
-          <svg aria-hidden viewBox="0 0 32 32" className="h-8 w-8">
-            <rect width="32" height="32" rx="7" fill="var(--primary)" />
-            <path
-              d="M9 16.5l4.5 4.5L23 11"
-              stroke="#fff"
-              strokeWidth="3.2"
-              fill="none"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            />
-          </svg>
+          <Logo className="h-8 w-8" />
           <div>
             <h1 className="text-xl font-semibold">Sign in to Verdict</h1>
             <p className="text-xs text-muted-fg">Identity-verification review console</p>

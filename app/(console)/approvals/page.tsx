@@ -9,9 +9,10 @@ import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { requireRole } from '@/lib/auth/guards';
-import { listAwaitingApproval } from '@/lib/data/feedback';
+import { listAwaitingApproval } from '@/lib/feedback/queries';
 import { getFourEyes } from '@/lib/feedback/settings';
-import { formatDateTime, formatNumber, formatRelative, shortId } from '@/lib/format';
+import { formatNumber, shortId } from '@/lib/format';
+import { LocalTime } from '@/components/time/local-time';
 
 export const metadata: Metadata = { title: 'Approvals' };
 
@@ -71,8 +72,8 @@ export default async function ApprovalsPage() {
                   </TD>
                   <TD className="text-xs">
                     <div>{i.submittedByEmail}</div>
-                    <div className="text-muted-fg" title={formatDateTime(i.submittedAt)}>
-                      {formatRelative(i.submittedAt)}
+                    <div className="text-muted-fg">
+                      <LocalTime value={i.submittedAt} shape="relative" />
                     </div>
                   </TD>
                   <TD className="text-right tabular-nums">

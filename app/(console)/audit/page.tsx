@@ -1,13 +1,16 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { AuditDetails } from '@/components/audit/audit-details';
+import { LocalTime } from '@/components/time/local-time';
 import { AuditExportForm } from '@/components/audit/export-form';
 import { IntegrityStatus } from '@/components/audit/integrity-status';
+import { VerifyNow } from '@/components/audit/verify-now';
 import { PageHeader } from '@/components/shell/page-header';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Input, Label, Select } from '@/components/ui/input';
+import { Label, Select } from '@/components/ui/input';
 import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { requireRole } from '@/lib/auth/guards';
 import {
@@ -16,11 +19,18 @@ import {
   listAuditActions,
   listAuditActors,
   listAuditEntries,
-} from '@/lib/data/audit';
+} from '@/lib/evidence/audit-log';
 import { consoleSigningKey, publicKeyPem } from '@/lib/evidence/signing';
-import { formatDateTime, shortId } from '@/lib/format';
+import { auditRecordHref } from '@/lib/evidence/record-link';
+import { shortId } from '@/lib/format';
+import { dayFormatError, isIsoDay } from '@/lib/utils';
+import { DateInput } from '@/components/ui/date-input';
+import type { Role } from '@/lib/auth/roles';
 
 export const metadata: Metadata = { title: 'Audit log' };
+
+/** An entry whose outcome or label the seal took out for this viewer (lib/qa/seal.ts). */
+const isSealed = (d: unknown) => Boolean(d && typeof d === 'object' && (d as { sealed?: unknown }).sealed === true);
 
 const OUTCOME_TONE = { success: 'ok', failure: 'reject', denied: 'warn' } as const;
 
@@ -29,17 +39,23 @@ export default async function AuditPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await requireRole('manager');
+  const user = await requireRole('manager');
   const raw = await searchParams;
   const q = auditQuerySchema.parse(
     Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v || undefined])),
   );
   const [{ rows, nextBefore }, actions, actors, integrity] = await Promise.all([
-    listAuditEntries(q),
+    listAuditEntries(q, user.id),
     listAuditActions(),
     listAuditActors(),
     getAuditIntegrity(),
   ]);
+  // A day that is not one filters nothing and says so under its field, with the text kept.
+  const rawDay = (k: 'from' | 'to') => (typeof raw[k] === 'string' ? raw[k].trim() : undefined);
+  const dayError = (k: 'from' | 'to') => {
+    const v = rawDay(k);
+    return v && !isIsoDay(v) ? dayFormatError(v) : null;
+  };
   const qs = (extra: Record<string, string | undefined>) => {
     const p = new URLSearchParams();
     for (const [k, v] of Object.entries({ ...q, ...extra })) if (v) p.set(k, v);
@@ -56,7 +72,9 @@ export default async function AuditPage({
         lastOk={integrity.lastOk}
         checkpoint={integrity.checkpoint}
         unsealed={integrity.unsealed}
+        sinceVerified={integrity.sinceVerified}
       />
+      <VerifyNow />
       <AuditExportForm
         actors={actors}
         defaults={{ from: q.from, to: q.to }}
@@ -64,7 +82,7 @@ export default async function AuditPage({
       />
       <form
         method="get"
-        className="mb-4 flex flex-wrap items-end gap-3"
+        className="mb-4 flex flex-wrap items-start gap-3"
         role="search"
         aria-label="Filter the audit log"
       >
@@ -92,15 +110,18 @@ export default async function AuditPage({
         </div>
         <div className="flex flex-col gap-1">
           <Label htmlFor="f-from">From</Label>
-          <Input id="f-from" name="from" type="date" defaultValue={q.from} className="w-40" />
+          <DateInput id="f-from" name="from" defaultValue={rawDay('from')} hint="UTC" error={dayError('from')} />
         </div>
         <div className="flex flex-col gap-1">
           <Label htmlFor="f-to">To</Label>
-          <Input id="f-to" name="to" type="date" defaultValue={q.to} className="w-40" />
+          <DateInput id="f-to" name="to" defaultValue={rawDay('to')} hint="UTC" error={dayError('to')} />
         </div>
         {q.target ? <input type="hidden" name="target" value={q.target} /> : null}
-        <Button type="submit">Apply</Button>
-        <Button asChild variant="ghost">
+        {/* Level with the fields, below their labels (the date fields' format hint makes them taller). */}
+        <Button type="submit" className="mt-6">
+          Apply
+        </Button>
+        <Button asChild variant="ghost" className="mt-6">
           <Link href="/audit">Clear</Link>
         </Button>
       </form>
@@ -124,21 +145,25 @@ export default async function AuditPage({
             <TBody>
               {rows.map((r) => (
                 <TR key={r.id}>
-                  <TD className="whitespace-nowrap text-xs">{formatDateTime(r.at)}</TD>
+                  <TD className="whitespace-nowrap text-xs">
+                    <LocalTime value={r.at} />
+                  </TD>
                   <TD className="text-xs">{r.actorEmail ?? <span className="text-muted-fg">system</span>}</TD>
                   <TD className="font-mono text-xs">{r.action}</TD>
                   <TD className="whitespace-nowrap font-mono text-xs" title={r.targetId ?? undefined}>
-                    {r.targetType ? `${r.targetType}:${shortId(r.targetId ?? '')}` : '—'}
+                    <RecordCell type={r.targetType} id={r.targetId} role={user.role} />
                   </TD>
                   <TD>
                     <Badge tone={OUTCOME_TONE[r.outcome]}>{r.outcome}</Badge>
                   </TD>
                   <TD className="font-mono text-xs">{r.ip ?? '—'}</TD>
-                  <TD
-                    className="max-w-xs truncate font-mono text-xs"
-                    title={r.details ? JSON.stringify(r.details) : undefined}
-                  >
-                    {r.details ? JSON.stringify(r.details) : ''}
+                  <TD className="min-w-64 max-w-md text-xs">
+                    {isSealed(r.details) ? (
+                      <Badge tone="warn" title="Sealed for you until the case's QA review is decided">
+                        sealed
+                      </Badge>
+                    ) : null}
+                    <AuditDetails details={r.details} />
                   </TD>
                 </TR>
               ))}
@@ -159,5 +184,19 @@ export default async function AuditPage({
         ) : null}
       </nav>
     </>
+  );
+}
+
+/** The entry's record, as a link to where it is shown (lib/evidence/record-link.ts). */
+function RecordCell({ type, id, role }: { type: string | null; id: string | null; role: Role }) {
+  if (!type) return <>—</>;
+  const text = `${type}:${shortId(id ?? '')}`;
+  const href = auditRecordHref(type, id, role);
+  return href ? (
+    <Link href={href} className="text-primary underline underline-offset-2">
+      {text}
+    </Link>
+  ) : (
+    <>{text}</>
   );
 }

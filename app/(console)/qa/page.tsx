@@ -4,8 +4,8 @@ import { QaReviewsCard } from '@/components/qa/qa-reviews-table';
 import { PageHeader } from '@/components/shell/page-header';
 import { requireRole } from '@/lib/auth/guards';
 import { hasRole } from '@/lib/auth/roles';
-import { listCaseReasons } from '@/lib/data/cases';
-import { getQaQueue } from '@/lib/data/quality';
+import { listCaseReasons } from '@/lib/cases/queries';
+import { getQaQueue } from '@/lib/qa/quality';
 
 export const metadata: Metadata = { title: 'QA reviews' };
 

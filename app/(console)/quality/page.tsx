@@ -2,8 +2,8 @@ import type { Metadata } from 'next';
 import { QualityView } from '@/components/qa/quality-view';
 import { PageHeader } from '@/components/shell/page-header';
 import { requireRole } from '@/lib/auth/guards';
-import { listCaseReasons } from '@/lib/data/cases';
-import { getQualityPage } from '@/lib/data/quality';
+import { listCaseReasons } from '@/lib/cases/queries';
+import { getQualityPage } from '@/lib/qa/quality';
 import { weekOf } from '@/lib/qa/week';
 
 export const metadata: Metadata = { title: 'Quality' };

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { QueuesView } from '@/components/cases/queues-view';
 import { PageHeader } from '@/components/shell/page-header';
 import { requireRole } from '@/lib/auth/guards';
-import { getQueuesPage, getRematchProgress } from '@/lib/data/cases';
+import { getQueuesPage, getRematchProgress } from '@/lib/cases/queries';
 
 export const metadata: Metadata = { title: 'Queues' };
 

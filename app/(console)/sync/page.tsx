@@ -7,13 +7,14 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { requireRole } from '@/lib/auth/guards';
-import { getFeedbackDeliveryStats } from '@/lib/data/feedback';
-import { getSyncOverview, type SyncRun } from '@/lib/data/sync';
+import { getFeedbackDeliveryStats } from '@/lib/feedback/queries';
+import { getSyncOverview, type SyncRun } from '@/lib/sync/status';
 import { FeedbackDeliveryStatsCard } from '@/components/feedback/delivery-stats';
 import { WebhookHealthCard } from '@/components/webhooks/webhook-health';
-import { listWebhookEndpoints } from '@/lib/data/webhooks';
-import { formatDateTime, formatNumber, formatRelative } from '@/lib/format';
+import { listWebhookEndpoints } from '@/lib/webhooks/queries';
+import { formatNumber } from '@/lib/format';
 import { retryFailedAction, startSyncRunAction } from '@/lib/actions/sync';
+import { LocalTime } from '@/components/time/local-time';
 
 export const metadata: Metadata = { title: 'Sync' };
 
@@ -52,7 +53,7 @@ function RunProgress({ run }: { run: SyncRun }) {
           {KIND_LABEL[run.kind] ?? run.kind} {run.state === 'queued' ? 'queued' : 'running'}
         </CardTitle>
         <span className="text-xs text-muted-fg">
-          started {formatRelative(run.startedAt)}
+          started <LocalTime value={run.startedAt} shape="relative" />
           {run.startedBy ? ` by ${run.startedBy}` : ''}
         </span>
       </CardHeader>
@@ -78,9 +79,12 @@ function RunProgress({ run }: { run: SyncRun }) {
         <p className="text-sm tabular-nums">
           Page {formatNumber(Math.max(run.nextPage - 1, 0))} · {formatNumber(run.seen)}
           {total ? ` of about ${formatNumber(total)}` : ''} executions listed · {formatNumber(run.written)} written
-          {run.stopBefore
-            ? ` · stops at ${formatDateTime(run.stopBefore)}, where the cache already has everything`
-            : ''}
+          {run.stopBefore ? (
+            <>
+              {' '}
+              · stops at <LocalTime value={run.stopBefore} />, where the cache already has everything
+            </>
+          ) : null}
         </p>
       </CardContent>
     </Card>
@@ -120,9 +124,14 @@ export default async function SyncPage() {
       <AutoRefresh active={working} />
       <section aria-label="Sync health" className="mb-6 grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <Stat label="Executions at the service" value={o.service ? formatNumber(o.service.count) : '—'}>
-          {o.service
-            ? `${o.service.source === 'walk' ? 'counted by a full walk' : 'estimated from the list'} ${formatRelative(o.service.at)}`
-            : 'not counted yet: the next poll or backfill counts them'}
+          {o.service ? (
+            <>
+              {o.service.source === 'walk' ? 'counted by a full walk' : 'estimated from the list'}{' '}
+              <LocalTime value={o.service.at} shape="relative" />
+            </>
+          ) : (
+            'not counted yet: the next poll or backfill counts them'
+          )}
         </Stat>
         <Stat label="Executions cached" value={`${o.cached.exact ? '' : 'about '}${formatNumber(o.cached.count)}`}>
           {diff === null
@@ -133,7 +142,10 @@ export default async function SyncPage() {
                 ? `${formatNumber(diff)} behind the service`
                 : `${formatNumber(-diff)} more than the service counted`}
         </Stat>
-        <Stat label="Last callback" value={o.lastCallback ? formatRelative(o.lastCallback.receivedAt) : 'none yet'}>
+        <Stat
+          label="Last callback"
+          value={o.lastCallback ? <LocalTime value={o.lastCallback.receivedAt} shape="relative" /> : 'none yet'}
+        >
           {o.lastCallback
             ? `${o.lastCallback.status ?? 'no status'} · ${formatNumber(o.callbacks24h)} in 24 h${o.callbackLagSec !== null ? ` · median ${o.callbackLagSec.toFixed(1)} s to the cache` : ''}${o.callbacksWaiting ? ` · ${formatNumber(o.callbacksWaiting)} waiting` : ''}`
             : 'callbacks arrive at /api/idv/callback'}
@@ -202,7 +214,9 @@ export default async function SyncPage() {
                       {f.state === 'failed' ? 'gave up' : 'retrying'}
                     </Badge>
                   </TD>
-                  <TD className="whitespace-nowrap text-xs">{formatDateTime(f.lastAt)}</TD>
+                  <TD className="whitespace-nowrap text-xs">
+                    <LocalTime value={f.lastAt} />
+                  </TD>
                 </TR>
               ))}
             </TBody>
@@ -247,8 +261,12 @@ export default async function SyncPage() {
                   <TD>
                     <Badge tone={STATE_TONE[r.state as keyof typeof STATE_TONE] ?? 'neutral'}>{r.state}</Badge>
                   </TD>
-                  <TD className="whitespace-nowrap text-xs">{formatDateTime(r.startedAt)}</TD>
-                  <TD className="whitespace-nowrap text-xs">{r.finishedAt ? formatDateTime(r.finishedAt) : '—'}</TD>
+                  <TD className="whitespace-nowrap text-xs">
+                    <LocalTime value={r.startedAt} />
+                  </TD>
+                  <TD className="whitespace-nowrap text-xs">
+                    <LocalTime value={r.finishedAt} />
+                  </TD>
                   <TD className="text-right tabular-nums">{formatNumber(r.seen)}</TD>
                   <TD className="text-right tabular-nums">{formatNumber(r.written)}</TD>
                   <TD className="max-w-sm text-xs break-words">{runResult(r)}</TD>

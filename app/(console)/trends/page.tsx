@@ -7,9 +7,10 @@ import { PageHeader } from '@/components/shell/page-header';
 import { KpiCards } from '@/components/trends/kpi-cards';
 import { TrendsControls } from '@/components/trends/trends-controls';
 import { requireRole } from '@/lib/auth/guards';
-import { getTrendsData } from '@/lib/data/trends';
+import { getTrendsData } from '@/lib/trends/queries';
 import { resolveTrendsFilters } from '@/lib/trends/shared';
-import { formatDate, formatDateTime, formatRelative } from '@/lib/format';
+import { formatDate } from '@/lib/format';
+import { LocalTime } from '@/components/time/local-time';
 
 export const metadata: Metadata = { title: 'Trends' };
 
@@ -28,10 +29,14 @@ export default async function TrendsPage({
         description={
           <>
             {formatDate(filters.from)} – {formatDate(filters.to)} (UTC), by {filters.granularity}.{' '}
-            <span data-testid="data-as-of" title={data.asOf ? formatDateTime(data.asOf) : undefined}>
-              {data.asOf
-                ? `Data as of ${formatDateTime(data.asOf)} (${formatRelative(data.asOf)})`
-                : 'No data synced yet'}
+            <span data-testid="data-as-of">
+              {data.asOf ? (
+                <>
+                  Data as of <LocalTime value={data.asOf} /> (<LocalTime value={data.asOf} shape="relative" />)
+                </>
+              ) : (
+                'No data synced yet'
+              )}
             </span>
           </>
         }

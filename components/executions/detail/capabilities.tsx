@@ -1,7 +1,7 @@
 import { DecisionBadge } from '@/components/executions/badges';
-import type { CapabilityGroup } from '@/lib/review/result';
+import type { CapabilityGroup } from '@/lib/executions/result';
 import { DataView, Fields } from './data-view';
-import { DecisionIcon, Section } from './section';
+import { DecisionIcon, Section } from '@/components/ui/section';
 
 function CredentialChips({ credentials }: { credentials: CapabilityGroup['entries'][number]['credentials'] }) {
   if (!credentials.length) return <span className="text-xs text-muted-fg">no credential named</span>;

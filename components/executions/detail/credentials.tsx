@@ -1,9 +1,10 @@
 import { Lock } from 'lucide-react';
-import type { ComparisonRow, ImagePart } from '@/lib/data/executions/detail';
+import type { ComparisonRow, ImagePart } from '@/lib/executions/detail';
+import { comparisonSummary } from '@/lib/executions/comparison';
 import { cn } from '@/lib/utils';
 import { humanizeKey, Scalar } from './data-view';
 import { ImageViewer } from './image-viewer';
-import { Field, Section } from './section';
+import { Field, Section } from '@/components/ui/section';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -149,30 +150,25 @@ export function CredentialsSection({
 
 /** Extracted data beside what the customer supplied, differences highlighted. */
 export function ComparisonSection({ rows }: { rows: ComparisonRow[] }) {
-  const supplied = rows.some((r) => r.supplied !== undefined);
-  const mismatches = rows.filter((r) => r.mismatch).length;
+  const { supplied, extracted, description } = comparisonSummary(rows);
   return (
-    <Section
-      id="data"
-      title="Extracted and supplied data"
-      description={
-        supplied
-          ? `${mismatches ? `${mismatches} field${mismatches === 1 ? '' : 's'} differ` : 'No differences'} between the document and the prepared data.`
-          : 'The customer supplied no prepared data: extracted data only.'
-      }
-    >
+    <Section id="data" title="Extracted and supplied data" description={description}>
       {rows.length ? (
         <div tabIndex={0} className="overflow-x-auto">
           <table className="w-full text-sm">
-            <caption className="sr-only">Extracted data{supplied ? ' and supplied data' : ''}</caption>
+            <caption className="sr-only">
+              {[extracted && 'Extracted data', supplied && 'supplied data'].filter(Boolean).join(' and ')}
+            </caption>
             <thead className="text-left text-xs uppercase tracking-wide text-muted-fg">
               <tr>
                 <th scope="col" className="py-1 pr-3 font-medium">
                   Field
                 </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  From the document
-                </th>
+                {extracted ? (
+                  <th scope="col" className="py-1 pr-3 font-medium">
+                    From the document
+                  </th>
+                ) : null}
                 {supplied ? (
                   <th scope="col" className="py-1 font-medium">
                     Supplied by the customer
@@ -191,9 +187,11 @@ export function ComparisonSection({ rows }: { rows: ComparisonRow[] }) {
                       </span>
                     ) : null}
                   </th>
-                  <td className="py-1 pr-3">
-                    <Scalar value={r.extracted} />
-                  </td>
+                  {extracted ? (
+                    <td className="py-1 pr-3">
+                      <Scalar value={r.extracted} />
+                    </td>
+                  ) : null}
                   {supplied ? (
                     <td className="py-1">
                       <Scalar value={r.supplied} />

@@ -1,7 +1,8 @@
 import { Badge } from '@/components/ui/badge';
-import { formatDate, formatDateTime } from '@/lib/format';
+import { formatDate } from '@/lib/format';
 import { isMasked } from '@/lib/pii/mask';
 import { cn } from '@/lib/utils';
+import { LocalTime } from '@/components/time/local-time';
 
 /**
  * Any JSON from the service as labelled fields: dates formatted, MATCH-style values as badges,
@@ -78,7 +79,7 @@ export function Scalar({ value }: { value: unknown }) {
     );
   if (MATCH_TONE[s]) return <Badge tone={MATCH_TONE[s]}>{s}</Badge>;
   if (DATE_RE.test(s)) return <time dateTime={s}>{formatDate(s)}</time>;
-  if (DATETIME_RE.test(s) && !Number.isNaN(Date.parse(s))) return <time dateTime={s}>{formatDateTime(s)}</time>;
+  if (DATETIME_RE.test(s) && !Number.isNaN(Date.parse(s))) return <LocalTime value={s} />;
   return <span className="break-words">{s}</span>;
 }
 

@@ -3,6 +3,7 @@ import { ChevronLeft, ChevronRight, List, Loader2 } from 'lucide-react';
 import Link, { useLinkStatus } from 'next/link';
 import { useRouter } from 'next/navigation';
 import * as React from 'react';
+import { isShortcutEvent, SHORTCUTS } from '@/components/shortcuts/shortcuts';
 import { Button } from '@/components/ui/button';
 
 /** A spinner while the link it sits in is loading its page. */
@@ -29,10 +30,15 @@ export function DetailNav({
   const [pending, start] = React.useTransition();
   React.useEffect(() => {
     function onKey(e: KeyboardEvent) {
-      if (e.defaultPrevented || e.metaKey || e.ctrlKey || e.altKey) return;
-      const t = e.target as HTMLElement | null;
-      if (t?.closest('input, textarea, select, [contenteditable="true"], [role="dialog"], [role="menu"]')) return;
-      const href = e.key === 'j' ? nextHref : e.key === 'k' ? prevHref : e.key === 'u' ? listHref : null;
+      if (!isShortcutEvent(e)) return;
+      const href =
+        e.key === SHORTCUTS.detailNext.key
+          ? nextHref
+          : e.key === SHORTCUTS.detailPrev.key
+            ? prevHref
+            : e.key === SHORTCUTS.detailList.key
+              ? listHref
+              : null;
       if (href) {
         e.preventDefault();
         start(() => router.push(href));
@@ -46,7 +52,7 @@ export function DetailNav({
       <Button asChild variant="ghost" size="sm">
         <Link href={listHref}>
           <List aria-hidden className="h-4 w-4" /> Back to list{' '}
-          <kbd className="ml-1 font-mono text-[10px] text-muted-fg">u</kbd>
+          <kbd className="ml-1 font-mono text-[10px] text-muted-fg">{SHORTCUTS.detailList.key}</kbd>
           <Pending />
         </Link>
       </Button>
@@ -60,7 +66,7 @@ export function DetailNav({
           <Button asChild variant="secondary" size="sm">
             <Link href={prevHref} rel="prev">
               <ChevronLeft aria-hidden className="h-4 w-4" /> Previous{' '}
-              <kbd className="font-mono text-[10px] text-muted-fg">k</kbd>
+              <kbd className="font-mono text-[10px] text-muted-fg">{SHORTCUTS.detailPrev.key}</kbd>
               <Pending />
             </Link>
           </Button>
@@ -72,7 +78,7 @@ export function DetailNav({
         {nextHref ? (
           <Button asChild variant="secondary" size="sm">
             <Link href={nextHref} rel="next">
-              Next <kbd className="font-mono text-[10px] text-muted-fg">j</kbd>
+              Next <kbd className="font-mono text-[10px] text-muted-fg">{SHORTCUTS.detailNext.key}</kbd>
               <ChevronRight aria-hidden className="h-4 w-4" />
               <Pending />
             </Link>

@@ -3,16 +3,16 @@ import * as React from 'react';
 import { DecisionBadge, FeedbackBadge, SealedLabel, StatusBadge } from '@/components/executions/badges';
 import { Alert } from '@/components/ui/alert';
 import type { ActionResult } from '@/lib/auth/guards';
-import type { ExecutionDetail } from '@/lib/data/executions/detail';
+import type { ExecutionDetail } from '@/lib/executions/detail';
 import { listHref } from '@/lib/executions/list-params';
-import { formatDateTime } from '@/lib/format';
-import { capabilityGroups, matchedRules, ruleExecutions, stepViews } from '@/lib/review/result';
+import { LocalTime } from '@/components/time/local-time';
+import { capabilityGroups, matchedRules, ruleExecutions, stepViews } from '@/lib/executions/result';
 import { CapabilitiesSection } from './capabilities';
 import { ComparisonSection, CredentialsSection } from './credentials';
 import { DetailNav } from './detail-keys';
 import { RefreshButton } from './refresh-button';
 import { RevealBanner, RevealControls } from './reveal-controls';
-import { Field } from './section';
+import { Field } from '@/components/ui/section';
 import { AuditSection, CaptureSection, FeedbackSection, LinkedSection, RawSection } from './side';
 import { RulesSection, StepsSection } from './timeline';
 import { RiskBar, WhyPane } from './why';
@@ -77,17 +77,17 @@ export function ExecutionDetailView({
               <StatusBadge status={d.status} />
               {d.wipedOutAt ? (
                 <span className="rounded bg-muted px-1.5 py-0.5 text-xs">
-                  Wiped at the service {formatDateTime(d.wipedOutAt)}
+                  Wiped at the service <LocalTime value={d.wipedOutAt} />
                 </span>
               ) : null}
               {d.goneAt ? (
                 <span className="rounded bg-danger/10 px-1.5 py-0.5 text-xs text-danger">
-                  Deleted at the service {formatDateTime(d.goneAt)}
+                  Deleted at the service <LocalTime value={d.goneAt} />
                 </span>
               ) : null}
               {d.staleSince ? (
                 <span className="rounded bg-warn/10 px-1.5 py-0.5 text-xs text-warn">
-                  Newer data announced {formatDateTime(d.staleSince)}
+                  Newer data announced <LocalTime value={d.staleSince} />
                 </span>
               ) : null}
               <span data-testid="execution-label">
@@ -150,10 +150,18 @@ export function ExecutionDetailView({
                 {d.accountId}
               </Link>
             </Field>
-            <Field label="Created">{formatDateTime(d.createdAt)}</Field>
-            <Field label="Started">{formatDateTime(d.startedAt)}</Field>
-            <Field label="Completed">{formatDateTime(d.completedAt)}</Field>
-            <Field label="Fetched from the service">{formatDateTime(d.fetchedAt)}</Field>
+            <Field label="Created">
+              <LocalTime value={d.createdAt} />
+            </Field>
+            <Field label="Started">
+              <LocalTime value={d.startedAt} />
+            </Field>
+            <Field label="Completed">
+              <LocalTime value={d.completedAt} />
+            </Field>
+            <Field label="Fetched from the service">
+              <LocalTime value={d.fetchedAt} />
+            </Field>
           </dl>
         </div>
         {caseHeader}

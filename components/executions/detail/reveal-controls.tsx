@@ -1,13 +1,16 @@
 'use client';
+import { useStepUp } from '@/components/account/step-up';
 import { Eye, EyeOff } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import * as React from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
-import { FieldError, Label, Textarea } from '@/components/ui/input';
+import { FieldError, Label } from '@/components/ui/input';
 import { hidePersonalDataAction, revealPersonalDataAction } from '@/lib/actions/review';
-import { formatDateTime } from '@/lib/format';
+import { LimitedTextarea } from '@/components/ui/limited-field';
+import { REVEAL_REASON_MAX } from '@/lib/actions/schemas/review';
+import { LocalTime } from '@/components/time/local-time';
 
 /** Reveal (with a reason, for 15 minutes) or hide this execution's personal data. */
 export function RevealControls({
@@ -24,6 +27,7 @@ export function RevealControls({
   const [error, setError] = React.useState<string | null>(null);
   const [fieldError, setFieldError] = React.useState<string[] | undefined>();
   const [pending, start] = React.useTransition();
+  const stepUp = useStepUp();
 
   // When the reveal runs out, the page masks itself again without a reload.
   React.useEffect(() => {
@@ -75,7 +79,7 @@ export function RevealControls({
             const fd = new FormData(e.currentTarget);
             fd.set('executionId', executionId);
             start(async () => {
-              const r = await revealPersonalDataAction(fd);
+              const r = await stepUp(() => revealPersonalDataAction(fd));
               if (!r.ok) {
                 setError(r.fieldErrors?.reason ? null : r.error);
                 setFieldError(r.fieldErrors?.reason);
@@ -89,12 +93,12 @@ export function RevealControls({
           {error ? <Alert tone="error">{error}</Alert> : null}
           <div className="flex flex-col gap-1.5">
             <Label htmlFor="reveal-reason">Reason</Label>
-            <Textarea
+            <LimitedTextarea
               id="reveal-reason"
+              limit={REVEAL_REASON_MAX}
               name="reason"
               required
               minLength={10}
-              maxLength={500}
               placeholder="e.g. Comparing the selfie with the document for case 4711"
               aria-invalid={Boolean(fieldError)}
               aria-describedby="reveal-reason-error"
@@ -121,7 +125,11 @@ export function RevealBanner({ reveal }: { reveal: { expiresAt: string; reason: 
     <Alert tone="warn" className="flex flex-wrap items-center gap-x-2">
       <Eye aria-hidden className="h-4 w-4 text-warn" />
       <span>
-        Personal data is revealed to you until <strong>{formatDateTime(reveal.expiresAt)}</strong>.
+        Personal data is revealed to you until{' '}
+        <strong>
+          <LocalTime value={reveal.expiresAt} />
+        </strong>
+        .
       </span>
       <span className="text-muted-fg">Reason: “{reveal.reason}”</span>
     </Alert>

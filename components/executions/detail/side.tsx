@@ -1,11 +1,11 @@
 import Link from 'next/link';
 import * as React from 'react';
 import { DecisionBadge, FeedbackBadge, LABEL_SEALED, RiskScore, SealedLabel } from '@/components/executions/badges';
-import type { ExecutionDetail, LinkedExecution } from '@/lib/data/executions/detail';
+import type { ExecutionDetail, LinkedExecution } from '@/lib/executions/detail';
 import { listHref } from '@/lib/executions/list-params';
-import { formatDateTime, formatDateTimeCompact } from '@/lib/format';
 import { Scalar } from './data-view';
-import { Field, Section } from './section';
+import { Field, Section } from '@/components/ui/section';
+import { LocalTime } from '@/components/time/local-time';
 
 function LinkedList({
   title,
@@ -36,7 +36,9 @@ function LinkedList({
                 href={`/executions/${r.id}`}
                 className="flex flex-wrap items-center gap-2 px-2 py-1.5 text-sm hover:bg-muted/50"
               >
-                <span className="whitespace-nowrap text-primary">{formatDateTimeCompact(r.createdAt)}</span>
+                <span className="whitespace-nowrap text-primary">
+                  <LocalTime value={r.createdAt} shape="compact" />
+                </span>
                 <DecisionBadge type={r.decisionType} />
                 <RiskScore score={r.riskScore} />
                 {r.sealed ? (
@@ -129,7 +131,9 @@ export function FeedbackSection({ detail, slot }: { detail: ExecutionDetail; slo
           <Field label="Reason">
             <Scalar value={f.reason && f.reason !== 'NA' ? f.reason : null} />
           </Field>
-          <Field label="Provided at">{formatDateTime(f.providedAt)}</Field>
+          <Field label="Provided at">
+            <LocalTime value={f.providedAt} />
+          </Field>
         </dl>
       )}
       {/* feedbackSlot: the feedback form, its delivery state and history (the feedback feature). */}
@@ -268,9 +272,7 @@ export function AuditSection({
                   {e.outcome !== 'success' ? <span className="ml-1 text-xs text-danger">({e.outcome})</span> : null}
                 </span>
                 {reason ? <span className="text-xs">Reason: “{reason}”</span> : null}
-                <time className="text-xs text-muted-fg" dateTime={e.at.toISOString()}>
-                  {formatDateTime(e.at)}
-                </time>
+                <LocalTime value={e.at} className="text-xs text-muted-fg" />
               </li>
             );
           })}

@@ -1,8 +1,8 @@
 import { DecisionBadge } from '@/components/executions/badges';
-import { formatDateTime } from '@/lib/format';
-import { capabilityTitle } from '@/lib/review/glossary';
-import type { RuleExecutionView, StepView } from '@/lib/review/result';
-import { DecisionIcon, Section } from './section';
+import { capabilityTitle } from '@/lib/executions/glossary';
+import type { RuleExecutionView, StepView } from '@/lib/executions/result';
+import { DecisionIcon, Section } from '@/components/ui/section';
+import { LocalTime } from '@/components/time/local-time';
 
 export function StepsSection({ steps }: { steps: StepView[] }) {
   return (
@@ -65,8 +65,8 @@ export function RulesSection({ executions }: { executions: RuleExecutionView[] }
           {executions.map((x, i) => (
             <div key={x.id ?? i} className="flex flex-col gap-3">
               <p className="text-xs text-muted-fg">
-                Run <span className="font-mono">{x.id ?? i + 1}</span> · {formatDateTime(x.startedAt)} →{' '}
-                {formatDateTime(x.completedAt)}
+                Run <span className="font-mono">{x.id ?? i + 1}</span> · <LocalTime value={x.startedAt} /> →{' '}
+                <LocalTime value={x.completedAt} />
               </p>
               {x.rulesets.map((rs, k) => (
                 <article

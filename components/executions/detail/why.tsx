@@ -1,9 +1,9 @@
 import { DecisionBadge } from '@/components/executions/badges';
-import { RISK_BANDS, riskBandOf } from '@/lib/review/risk';
-import { blockedBy, rulesForCapability, type CapabilityGroup, type RuleRow } from '@/lib/review/result';
-import { explainLabel } from '@/lib/review/glossary';
+import { RISK_BANDS, riskBandOf } from '@/lib/executions/risk';
+import { blockedBy, rulesForCapability, type CapabilityGroup, type RuleRow } from '@/lib/executions/result';
+import { explainLabel } from '@/lib/executions/glossary';
 import { cn } from '@/lib/utils';
-import { DecisionIcon, Section } from './section';
+import { DecisionIcon, Section } from '@/components/ui/section';
 
 const BAND_COLOR: Record<string, string> = { PASSED: 'bg-ok/70', WARNING: 'bg-warn/70', REJECTED: 'bg-reject/70' };
 
@@ -128,7 +128,7 @@ export function WhyPane({
 
         <ol className="flex flex-col" aria-label="Checks in dependency order">
           {groups.map((g, i) => {
-            const related = rulesForCapability(g, rules);
+            const related = rulesForCapability(g, rules, groups);
             const blockers = blockedBy(g, groups);
             return (
               <li key={g.name} className="relative flex gap-3 pb-4 last:pb-0">

@@ -6,9 +6,10 @@ import * as React from 'react';
 import type { DataTableFeatures, DataTableSort } from '@/components/data-table/data-table';
 import { CaseStateBadge, DueText } from '@/components/cases/case-badges';
 import { DecisionBadge, FeedbackBadge, RiskScore, SealedLabel, StatusBadge } from '@/components/executions/badges';
-import type { ExecutionListRow } from '@/lib/data/executions/list';
-import { detailHref, SORT_LABELS, type ListParams } from '@/lib/executions/list-params';
-import { formatDateTimeCompact } from '@/lib/format';
+import type { ExecutionListRow } from '@/lib/executions/list';
+import type { ListColumnId } from '@/lib/executions/columns';
+import { detailHref, isCaseView, SORT_LABELS, type ListParams } from '@/lib/executions/list-params';
+import { LocalTime, ZoneHeading } from '@/components/time/local-time';
 
 /** The executions list's columns (ids as in lib/executions/columns.ts, hidden per user). */
 const helper = createColumnHelper<DataTableFeatures, ExecutionListRow>();
@@ -18,7 +19,18 @@ export const EXECUTION_SORT_COLUMNS: DataTableSort['columns'] = {
   createdAt: { key: 'created', name: SORT_LABELS.created },
   completedAt: { key: 'completed', name: SORT_LABELS.completed },
   riskScore: { key: 'risk', name: SORT_LABELS.risk },
+  due: { key: 'due', name: SORT_LABELS.due },
 };
+
+/** The columns a case view (My cases, a queue) leads with, after the selection and the row link. */
+const CASE_VIEW_LEAD = ['case', 'due', 'assignee'];
+/**
+ * What a case view leaves out so that case, due and assignee fit at 1440 px without a scroll:
+ * the person's data and the service's references, one click away on the detail page.
+ */
+export const CASE_VIEW_HIDDEN: ListColumnId[] = ['name', 'document', 'definitionKey', 'references', 'status'];
+/** Kept in view while the table scrolls sideways: the selection and the row's link. */
+export const STICKY_COLUMNS = ['select', 'createdAt'];
 
 function Muted({ children }: { children: React.ReactNode }) {
   return <span className="text-xs text-muted-fg">{children}</span>;
@@ -26,7 +38,7 @@ function Muted({ children }: { children: React.ReactNode }) {
 
 // Columns are built once per list state: the row link carries the list's filters and sort.
 export function buildExecutionColumns(params: ListParams) {
-  return helper.columns([
+  const all = helper.columns([
     helper.display({
       id: 'select',
       header: ({ table }) => (
@@ -53,14 +65,14 @@ export function buildExecutionColumns(params: ListParams) {
     }),
     helper.accessor('createdAt', {
       id: 'createdAt',
-      header: 'Created (UTC)',
+      header: () => <ZoneHeading label="Created" />,
       cell: ({ row }) => (
         <Link
           data-row-link
           href={detailHref(row.original.id, params)}
           className="whitespace-nowrap font-medium text-primary underline-offset-2 hover:underline focus-visible:underline"
         >
-          {formatDateTimeCompact(row.original.createdAt)}
+          <LocalTime value={row.original.createdAt} shape="compact" />
         </Link>
       ),
     }),
@@ -177,7 +189,7 @@ export function buildExecutionColumns(params: ListParams) {
     }),
     helper.display({
       id: 'due',
-      header: 'Due (UTC)',
+      header: () => <ZoneHeading label="Due" />,
       cell: ({ row }) => {
         const c = row.original.caseInfo;
         return c && c.state !== 'resolved' ? <DueText dueAt={c.dueAt} overdue={c.overdue} /> : <Muted>—</Muted>;
@@ -185,9 +197,11 @@ export function buildExecutionColumns(params: ListParams) {
     }),
     helper.accessor('completedAt', {
       id: 'completedAt',
-      header: 'Completed (UTC)',
+      header: () => <ZoneHeading label="Completed" />,
       cell: ({ row }) => (
-        <span className="whitespace-nowrap text-xs">{formatDateTimeCompact(row.original.completedAt)}</span>
+        <span className="whitespace-nowrap text-xs">
+          <LocalTime value={row.original.completedAt} shape="compact" />
+        </span>
       ),
     }),
     helper.accessor('reportingCriteria', {
@@ -206,4 +220,11 @@ export function buildExecutionColumns(params: ListParams) {
       cell: ({ row }) => <span className="font-mono text-[11px]">{row.original.accountId}</span>,
     }),
   ]);
+  if (!isCaseView(params)) return all;
+  // A case view: the selection and the row link, then case (with its queue), due and assignee.
+  const rank = (id: string | undefined) => {
+    const lead = CASE_VIEW_LEAD.indexOf(id ?? '');
+    return STICKY_COLUMNS.includes(id ?? '') ? -1 : lead >= 0 ? lead : CASE_VIEW_LEAD.length;
+  };
+  return [...all].sort((a, b) => rank(a.id) - rank(b.id));
 }

@@ -4,22 +4,26 @@ import type { RowSelectionState } from '@tanstack/react-table';
 import dynamic from 'next/dynamic';
 import { useRouter } from 'next/navigation';
 import * as React from 'react';
+import { SHORTCUTS } from '@/components/shortcuts/shortcuts';
 import { BulkAssign } from '@/components/cases/bulk-assign';
 import { NextCaseButton } from '@/components/cases/next-case-button';
 import { SaveQueueDialog } from '@/components/cases/save-queue-dialog';
 import type { CaseWorkOptions } from '@/components/cases/types';
 import { DataTable } from '@/components/data-table/data-table';
+import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { OnFirstUse } from '@/components/ui/on-first-use';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Select } from '@/components/ui/input';
+import { useCheckedDownload } from '@/components/ui/use-checked-download';
 import { bulkAssignCasesAction } from '@/lib/actions/cases';
 import { saveHiddenColumnsAction } from '@/lib/actions/review';
-import type { ListFacets } from '@/lib/data/executions/facets';
-import type { ExecutionListRow, ListTotal } from '@/lib/data/executions/list';
-import type { SearchNotice } from '@/lib/data/executions/queries';
+import type { ListFacets } from '@/lib/executions/facets';
+import type { ExecutionListRow, ListTotal } from '@/lib/executions/list';
+import type { SearchNotice } from '@/lib/executions/queries';
 import type { ListColumnId } from '@/lib/executions/columns';
 import {
+  EXPORT_MAX_ROWS,
   activeFilterCount,
   detailHref,
   listHref,
@@ -29,12 +33,14 @@ import {
   type ListParams,
   type PageSize,
   type SortKey,
+  isCaseView,
 } from '@/lib/executions/list-params';
 import { formatApproximate, formatNumber } from '@/lib/format';
 import { ActiveFilters } from './active-filters';
 import { ColumnsButton } from './column-menu-button';
-import { buildExecutionColumns, EXECUTION_SORT_COLUMNS } from './executions-columns';
+import { buildExecutionColumns, CASE_VIEW_HIDDEN, EXECUTION_SORT_COLUMNS, STICKY_COLUMNS } from './executions-columns';
 import { ListNavProvider, useListNav } from './list-nav';
+import { SavedViews, type SavedViewLink } from './saved-views';
 import { SEARCH_INPUT_ID, SearchBox } from './search-box';
 
 // The bulk feedback dialog appears only with a selection: loaded then, not with the list.
@@ -64,6 +70,8 @@ export interface ExecutionsViewProps {
   role: 'analyst' | 'manager' | 'admin';
   /** Case work: the queues and people the filters offer, and names for their chips. */
   caseWork: CaseWorkOptions;
+  /** The viewer's own saved views (queues are the managers' shared ones). */
+  savedViews: SavedViewLink[];
 }
 
 export function totalText(t: ListTotal): string {
@@ -71,9 +79,6 @@ export function totalText(t: ListTotal): string {
     ? `${formatNumber(t.count)} execution${t.count === 1 ? '' : 's'}`
     : `${formatApproximate(t.estimate)} executions`;
 }
-
-/** Hard limit of one export; the button says so. */
-export const EXPORT_MAX_ROWS = 100_000;
 
 const ColumnMenu = React.lazy(() => import('./column-menu'));
 
@@ -94,7 +99,8 @@ function Pager({ next, prev, count }: { next: string | null; prev: string | null
         <label htmlFor="page-size">Rows per page</label>
         <Select
           id="page-size"
-          className="h-8 w-20"
+          // Wide enough for "100" and the arrow at any zoom: w-20 cut "25" off.
+          className="h-8 w-24 pr-8"
           value={params.size}
           onChange={(e) => go({ size: Number(e.target.value) as PageSize })}
         >
@@ -148,10 +154,11 @@ function View(props: ExecutionsViewProps) {
   // Selection belongs to the view (the bulk actions act on it); a new page starts with none.
   const [selection, setSelection] = React.useState<RowSelectionState>({});
   const [notice, setNotice] = React.useState<string | null>(null);
+  const exporting = useCheckedDownload();
   // Case work on the active row (j/k): `a` assigns its case to me, `r` opens its resolve panel.
   const rowKeys = React.useMemo(
     () => ({
-      a: (r: ExecutionListRow) => {
+      [SHORTCUTS.rowAssign.key]: (r: ExecutionListRow) => {
         if (!r.caseInfo || r.caseInfo.state === 'resolved') return setNotice('This execution has no open case.');
         void bulkAssignCasesAction({ executionIds: [r.id], assignee: 'me' }).then((out) => {
           setNotice(
@@ -160,7 +167,7 @@ function View(props: ExecutionsViewProps) {
           router.refresh();
         });
       },
-      r: (r: ExecutionListRow) => {
+      [SHORTCUTS.rowResolve.key]: (r: ExecutionListRow) => {
         if (!r.caseInfo || r.caseInfo.state === 'resolved') return setNotice('This execution has no open case.');
         router.push(`${detailHref(r.id, params)}#resolve`);
       },
@@ -175,7 +182,12 @@ function View(props: ExecutionsViewProps) {
   }
   const selected = Object.keys(selection).filter((id) => selection[id]);
   const columns = React.useMemo(() => buildExecutionColumns(params), [params]);
-  const columnVisibility = React.useMemo(() => Object.fromEntries(hidden.map((c) => [c, false])), [hidden]);
+  // A case view has its own column set: the person's hidden columns, and what it leaves out to fit.
+  const caseView = isCaseView(params);
+  const columnVisibility = React.useMemo(
+    () => Object.fromEntries([...hidden, ...(caseView ? CASE_VIEW_HIDDEN : [])].map((c) => [c, false])),
+    [hidden, caseView],
+  );
   const filters = activeFilterCount(params);
   const exportQuery = toSearchParams(params, { withCursor: false }).toString();
 
@@ -200,21 +212,22 @@ function View(props: ExecutionsViewProps) {
         <ColumnChooser hidden={hidden} onChange={changeHidden} />
         {manages ? <SaveQueueDialog params={params} /> : null}
         <Button asChild variant="ghost">
-          <a href={listHref({ assignee: 'me', caseState: ['in_review'] })}>My cases</a>
+          <a href={listHref({ assignee: 'me', caseState: ['in_review'], sort: 'due', dir: 'asc' })}>My cases</a>
         </Button>
         <span className="ml-auto">
           <NextCaseButton size="md" />
         </span>
-        <Button asChild variant="secondary">
-          <a
-            href={`/api/executions/export${exportQuery ? `?${exportQuery}` : ''}`}
-            download
-            title={`Export the filtered list as CSV (at most ${formatNumber(EXPORT_MAX_ROWS)} rows, masked as on screen)`}
-          >
-            <Download aria-hidden className="h-4 w-4" /> Export CSV
-          </a>
+        <Button
+          variant="secondary"
+          disabled={exporting.checking}
+          onClick={() => exporting.download(`/api/executions/export${exportQuery ? `?${exportQuery}` : ''}`)}
+          title={`Export the filtered list as CSV (at most ${formatNumber(EXPORT_MAX_ROWS)} rows, masked as on screen)`}
+        >
+          <Download aria-hidden className="h-4 w-4" /> {exporting.checking ? 'Checking…' : 'Export CSV'}
         </Button>
       </div>
+      {exporting.error ? <Alert tone="error">{exporting.error}</Alert> : null}
+      <SavedViews views={props.savedViews} params={params} />
       <div id="filter-panel" hidden={!showFilters}>
         {showFilters ? (
           <FilterPanel facets={props.facets} caseWork={props.caseWork} onDone={() => setShowFilters(false)} />
@@ -247,13 +260,17 @@ function View(props: ExecutionsViewProps) {
                 router.refresh();
               }}
             />
-            <Button asChild size="sm" variant="secondary">
-              <a
-                href={`/api/executions/export?${new URLSearchParams(selected.map((id) => ['id', id])).toString()}`}
-                download
-              >
-                <Download aria-hidden className="h-4 w-4" /> Export selected
-              </a>
+            <Button
+              size="sm"
+              variant="secondary"
+              disabled={exporting.checking}
+              onClick={() =>
+                exporting.download(
+                  `/api/executions/export?${new URLSearchParams(selected.map((id) => ['id', id])).toString()}`,
+                )
+              }
+            >
+              <Download aria-hidden className="h-4 w-4" /> Export selected
             </Button>
             <Button size="sm" variant="ghost" onClick={() => setSelection({})}>
               Clear selection
@@ -261,10 +278,11 @@ function View(props: ExecutionsViewProps) {
           </div>
         ) : (
           <p className="hidden text-xs text-muted-fg md:block">
-            Keys: <kbd className="font-mono">/</kbd> search · <kbd className="font-mono">j</kbd>/
-            <kbd className="font-mono">k</kbd> move · <kbd className="font-mono">Enter</kbd> open ·{' '}
-            <kbd className="font-mono">x</kbd> select · <kbd className="font-mono">n</kbd> next case ·{' '}
-            <kbd className="font-mono">a</kbd> assign to me · <kbd className="font-mono">r</kbd> resolve
+            Keys: <kbd className="font-mono">{SHORTCUTS.search.key}</kbd> search ·{' '}
+            <kbd className="font-mono">{SHORTCUTS.rowDown.key}</kbd>/
+            <kbd className="font-mono">{SHORTCUTS.rowUp.key}</kbd> move ·{' '}
+            <kbd className="font-mono">{SHORTCUTS.rowOpen.key}</kbd> open ·{' '}
+            <kbd className="font-mono">{SHORTCUTS.help.key}</kbd> all keys
           </p>
         )}
       </div>
@@ -279,7 +297,9 @@ function View(props: ExecutionsViewProps) {
             changeHidden(
               Object.entries(next)
                 .filter(([, v]) => v === false)
-                .map(([k]) => k as ListColumnId),
+                .map(([k]) => k as ListColumnId)
+                // What the case view leaves out is its own, not the person's choice.
+                .filter((k) => !caseView || !CASE_VIEW_HIDDEN.includes(k) || hidden.includes(k)),
             )
           }
           rowSelection={selection}
@@ -293,6 +313,7 @@ function View(props: ExecutionsViewProps) {
           onOpen={(r) => router.push(detailHref(r.id, params))}
           rowClassName={(r) => (r.caseInfo?.overdue ? 'overdue shadow-[inset_3px_0_0_var(--danger)]' : undefined)}
           rowKeys={rowKeys}
+          sticky={STICKY_COLUMNS}
           searchInputId={SEARCH_INPUT_ID}
           busy={pending}
         />

@@ -2,7 +2,7 @@
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Input, Label, Select } from '@/components/ui/input';
-import type { ListFacets } from '@/lib/data/executions/facets';
+import type { ListFacets } from '@/lib/executions/facets';
 import type { CaseWorkOptions } from '@/components/cases/types';
 import {
   CASE_STATE_FILTERS,
@@ -17,7 +17,10 @@ import {
   type FeedbackFilter,
   type ListParams,
 } from '@/lib/executions/list-params';
+import { CountryField, countryOfForm } from './country-field';
 import { useListNav } from './list-nav';
+import { DateInput } from '@/components/ui/date-input';
+import { dayFormatError, isIsoDay } from '@/lib/utils';
 
 const str = (fd: FormData, k: string) => {
   const v = String(fd.get(k) ?? '').trim();
@@ -72,7 +75,7 @@ function Range({
   legend: string;
   from: string;
   to: string;
-  type: 'date' | 'number';
+  type: 'number';
   fromValue?: string | number;
   toValue?: string | number;
   min?: number;
@@ -81,13 +84,7 @@ function Range({
   return (
     <fieldset className="flex flex-col gap-1">
       <legend className="mb-1 text-sm font-medium">{legend}</legend>
-      <div
-        className={
-          type === 'date'
-            ? 'flex flex-col gap-1.5'
-            : 'grid grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)] items-center gap-2'
-        }
-      >
+      <div className="grid grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)] items-center gap-2">
         <label className="sr-only" htmlFor={`f-${from}`}>{`${legend} from`}</label>
         <Input
           id={`f-${from}`}
@@ -96,14 +93,12 @@ function Range({
           min={min}
           max={max}
           defaultValue={fromValue ?? ''}
-          placeholder={type === 'number' ? 'min' : undefined}
+          placeholder="min"
           className="min-w-0 px-2"
         />
-        {type === 'date' ? null : (
-          <span aria-hidden className="text-muted-fg">
-            –
-          </span>
-        )}
+        <span aria-hidden className="text-muted-fg">
+          –
+        </span>
         <label className="sr-only" htmlFor={`f-${to}`}>{`${legend} to`}</label>
         <Input
           id={`f-${to}`}
@@ -112,13 +107,50 @@ function Range({
           min={min}
           max={max}
           defaultValue={toValue ?? ''}
-          placeholder={type === 'number' ? 'max' : undefined}
+          placeholder="max"
           className="min-w-0 px-2"
         />
       </div>
     </fieldset>
   );
 }
+
+/** A range of days (UTC), each typed as YYYY-MM-DD with the format beside it. */
+function DayRange({
+  legend,
+  from,
+  to,
+  fromValue,
+  toValue,
+  errors,
+}: {
+  legend: string;
+  from: string;
+  to: string;
+  fromValue?: string;
+  toValue?: string;
+  errors: Record<string, string>;
+}) {
+  return (
+    <fieldset className="flex flex-col gap-1">
+      <legend className="mb-1 text-sm font-medium">{legend}</legend>
+      <div className="flex flex-col gap-1">
+        <label className="sr-only" htmlFor={`f-${from}`}>{`${legend} from`}</label>
+        <DateInput
+          id={`f-${from}`}
+          name={from}
+          defaultValue={fromValue ?? ''}
+          error={errors[from]}
+          className="w-full"
+        />
+        <label className="sr-only" htmlFor={`f-${to}`}>{`${legend} to`}</label>
+        <DateInput id={`f-${to}`} name={to} defaultValue={toValue ?? ''} error={errors[to]} className="w-full" />
+      </div>
+    </fieldset>
+  );
+}
+
+const DAY_FIELDS = ['createdFrom', 'createdTo', 'completedFrom', 'completedTo'] as const;
 
 /** Every filter of the list in one form; applying it starts again at the first page. */
 export function FilterPanel({
@@ -133,9 +165,23 @@ export function FilterPanel({
   const { params, go } = useListNav();
   const firstCap = params.cap[0] ?? '';
   const [capability, setCapability] = React.useState(firstCap.split(':')[0] ?? '');
+  const [dayErrors, setDayErrors] = React.useState<Record<string, string>>({});
   const capOptions = facets.capabilities.find((c) => c.capability === capability)?.options ?? [];
 
   function apply(fd: FormData) {
+    // A day that is not one stays in its field with its message; nothing is applied.
+    const bad = Object.fromEntries(
+      DAY_FIELDS.flatMap((k) => {
+        const v = str(fd, k);
+        return v && !isIsoDay(v) ? [[k, dayFormatError(v)]] : [];
+      }),
+    );
+    setDayErrors(bad);
+    const firstBad = DAY_FIELDS.find((k) => bad[k]);
+    if (firstBad) return document.getElementById(`f-${firstBad}`)?.focus();
+    const country = countryOfForm(fd);
+    // A name that is no country stays in the field with its message; nothing is applied.
+    if (country === null) return document.getElementById('f-country')?.focus();
     const outcome = str(fd, 'capOutcome');
     const cap =
       outcome && capability && outcome.startsWith(`${capability}:`)
@@ -151,7 +197,7 @@ export function FilterPanel({
       completedFrom: str(fd, 'completedFrom'),
       completedTo: str(fd, 'completedTo'),
       definition: str(fd, 'definition'),
-      country: str(fd, 'country')?.toUpperCase(),
+      country: country ?? undefined,
       docType: str(fd, 'docType'),
       criteria: str(fd, 'criteria'),
       feedback: fd.getAll('feedback').map(String) as FeedbackFilter[],
@@ -238,21 +284,21 @@ export function FilterPanel({
         fromValue={params.riskMin}
         toValue={params.riskMax}
       />
-      <Range
+      <DayRange
         legend="Created (UTC)"
         from="createdFrom"
         to="createdTo"
-        type="date"
         fromValue={params.createdFrom}
         toValue={params.createdTo}
+        errors={dayErrors}
       />
-      <Range
+      <DayRange
         legend="Completed (UTC)"
         from="completedFrom"
         to="completedTo"
-        type="date"
         fromValue={params.completedFrom}
         toValue={params.completedTo}
+        errors={dayErrors}
       />
       <div className="flex flex-col gap-1.5">
         <Label htmlFor="f-cap">Capability</Label>
@@ -315,21 +361,7 @@ export function FilterPanel({
         </datalist>
       </div>
       <div className="flex flex-col gap-1.5">
-        <Label htmlFor="f-country">Issuing country</Label>
-        <Input
-          id="f-country"
-          name="country"
-          list="f-country-list"
-          defaultValue={params.country ?? ''}
-          maxLength={3}
-          placeholder="three letters, e.g. DEU"
-          autoComplete="off"
-        />
-        <datalist id="f-country-list">
-          {facets.countries.map((d) => (
-            <option key={d} value={d} />
-          ))}
-        </datalist>
+        <CountryField present={facets.countries} initial={params.country} />
         <Label htmlFor="f-doctype" className="mt-1">
           Document type
         </Label>

@@ -5,7 +5,7 @@ import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { saveSearchAction } from '@/lib/actions/review';
-import type { SearchNotice } from '@/lib/data/executions/queries';
+import type { SearchNotice } from '@/lib/executions/queries';
 import { useListNav } from './list-nav';
 
 export const SEARCH_INPUT_ID = 'execution-search';

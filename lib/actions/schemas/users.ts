@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ROLES } from '@/lib/db/schema/auth';
-import { PASSWORD_MAX, PASSWORD_MIN } from '@/lib/auth/password';
+
+export const EMAIL_MAX = 254;
+export const USER_NAME_MAX = 100;
 
 /** Shared by the form (client-side hints) and the actions (the real check). */
 export const createUserSchema = z.object({
@@ -8,16 +10,12 @@ export const createUserSchema = z.object({
     .string()
     .trim()
     .min(1, 'Enter an e-mail address.')
-    .max(254, 'That e-mail address is too long.')
+    .max(EMAIL_MAX, `An e-mail address is at most ${EMAIL_MAX} characters.`)
     .pipe(z.email('Enter a valid e-mail address.')),
-  name: z.string().trim().min(1, 'Enter a name.').max(100, 'Names are at most 100 characters.'),
+  name: z.string().trim().min(1, 'Enter a name.').max(USER_NAME_MAX, `Names are at most ${USER_NAME_MAX} characters.`),
   role: z.enum(ROLES, { error: 'Choose a role.' }),
-  password: z
-    .string()
-    .max(PASSWORD_MAX, `Passwords are at most ${PASSWORD_MAX} characters.`)
-    .refine((p) => p === '' || p.length >= PASSWORD_MIN, `Passwords are at least ${PASSWORD_MIN} characters.`)
-    .optional()
-    .transform((p) => p || undefined),
+  /** `password`: the user chooses one through a one-time link; `sso`: company SSO only, no password ever. */
+  signIn: z.enum(['password', 'sso'], { error: 'Choose how they sign in.' }).default('password'),
 });
 
 export const changeRoleSchema = z.object({

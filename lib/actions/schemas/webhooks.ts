@@ -10,7 +10,12 @@ const eventTypes = z
   .array(z.enum(WEBHOOK_EVENT_TYPES, { error: 'Unknown event type.' }))
   .min(1, 'Choose at least one event type.')
   .transform((v) => [...new Set(v)]);
-const description = z.string().trim().max(500, 'Descriptions are at most 500 characters.').default('');
+export const DESCRIPTION_MAX = 500;
+const description = z
+  .string()
+  .trim()
+  .max(DESCRIPTION_MAX, `Descriptions are at most ${DESCRIPTION_MAX} characters.`)
+  .default('');
 const endpointId = z.uuid('Unknown endpoint.');
 
 export const createWebhookSchema = z.object({
@@ -34,8 +39,9 @@ export const replayWebhookDeliverySchema = z.object({ endpointId, deliveryId: z.
 export const replayWebhookRangeSchema = z
   .object({
     endpointId,
-    from: z.coerce.date({ error: 'Enter a start time.' }),
-    to: z.coerce.date({ error: 'Enter an end time.' }),
+    // The form sends ISO moments; anything else is refused with the format, never guessed at.
+    from: z.iso.datetime({ offset: true, error: 'Enter a start time as YYYY-MM-DD HH:MM.' }).pipe(z.coerce.date()),
+    to: z.iso.datetime({ offset: true, error: 'Enter an end time as YYYY-MM-DD HH:MM.' }).pipe(z.coerce.date()),
     failedOnly: z.boolean().default(true),
   })
   .refine((v) => v.from <= v.to, { message: 'The start must be before the end.', path: ['to'] });

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -35,6 +36,8 @@ export const users = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /** The IANA zone the user reads times in; null is UTC (drizzle/0028_user_time_zone.sql). */
+    timeZone: text('time_zone'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
@@ -62,8 +65,78 @@ export const userSessions = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     ip: text('ip'),
     userAgent: text('user_agent'),
+    /** Signed in with a password by a user who needs a second factor: nothing opens until `factorAt` is set. */
+    factorRequired: boolean('factor_required').notNull().default(false),
+    /** When this session last proved a second factor (sign-in or step-up, lib/auth/step-up.ts). */
+    factorAt: timestamp('factor_at', { withTimezone: true }),
+    /** The WebAuthn challenge this session was last given (lib/auth/passkeys.ts), used once. */
+    webauthnChallenge: text('webauthn_challenge'),
   },
   (t) => [index('user_sessions_user_idx').on(t.userId)],
+);
+
+/**
+ * Second factors (lib/auth/factors.ts, lib/auth/passkeys.ts). A TOTP secret is encrypted at rest
+ * (lib/server/secret-box.ts, key outside the database) and counts once `confirmedAt` is set; a
+ * passkey keeps its credential id and public key, which are not secret.
+ */
+export const userFactors = pgTable(
+  'user_factors',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'totp' | 'passkey'>().notNull(),
+    label: text('label').notNull(),
+    secret: text('secret'),
+    credentialId: text('credential_id'),
+    publicKey: text('public_key'),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: text('transports')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** The last TOTP time step accepted: a code is never accepted twice. */
+    lastStep: bigint('last_step', { mode: 'number' }),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [index('user_factors_user_idx').on(t.userId), uniqueIndex('user_factors_credential_key').on(t.credentialId)],
+);
+
+/** Ten one-time recovery codes per user, stored as SHA-256 hashes (they are random, not chosen). */
+export const userRecoveryCodes = pgTable(
+  'user_recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('user_recovery_codes_user_idx').on(t.userId)],
+);
+
+/** One-time links with which a new user, or one whose password was reset, chooses a password (lib/auth/password-links.ts). */
+export const passwordLinks = pgTable(
+  'password_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    purpose: text('purpose').$type<'invite' | 'reset'>().notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('password_links_token_key').on(t.tokenHash), index('password_links_user_idx').on(t.userId)],
 );
 
 /**

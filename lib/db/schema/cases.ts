@@ -22,7 +22,7 @@ import {
   type CaseOutcome,
   type CaseState,
   type QueueKind,
-} from '../../cases/states';
+} from '@/lib/db/case-states';
 import { users } from './auth';
 import { executions, xid8 } from './executions';
 
@@ -118,7 +118,7 @@ export const cases = pgTable(
     index('cases_assignee_idx')
       .on(t.assigneeId)
       .where(sql`${t.state} = 'in_review'`),
-    // The queues page reads its figures from these three alone (index-only scans, lib/data/cases.ts
+    // The queues page reads its figures from these three alone (index-only scans, lib/cases/queries.ts
     // getQueuesPage): every column the figures use is a key column, as drizzle has no INCLUDE.
     // Unresolved cases per queue: backlog, in review, overdue, the oldest one.
     index('cases_unresolved_queue_idx')
@@ -179,7 +179,7 @@ export const CASE_CHANGE_TYPES = [...CASE_EVENT_TYPES, 'withdrawn'] as const;
 export type CaseChangeType = (typeof CASE_CHANGE_TYPES)[number];
 
 /**
- * The read API's change feed of cases (lib/data/cases-changes.ts): one row per case event with
+ * The read API's change feed of cases (lib/cases/changes.ts): one row per case event with
  * the case as it stood after it, and one per withdrawn (deleted) case. Written only by triggers
  * (migration 0015), so no code path can change a case without a row here. `txid` is the writing
  * transaction's id: the feed orders by (txid, id) and shows a row only once every transaction

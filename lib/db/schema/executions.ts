@@ -89,7 +89,7 @@ export const executions = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /**
      * The transaction that last changed `updated_at` (set by a trigger, migration 0015): the read
-     * API's change feed orders by it (lib/data/change-feed.ts). Rows older than the column hold 0.
+     * API's change feed orders by it (lib/db/change-feed.ts). Rows older than the column hold 0.
      */
     changeTxid: xid8('change_txid')
       .notNull()
@@ -138,7 +138,7 @@ export const executions = pgTable(
     index('executions_facets_idx').using('gin', t.facets),
     // The review queue "this decision, riskiest first" (the list's decision filter + risk sort).
     index('executions_decision_risk_idx').on(t.decisionType, t.riskScore.desc().nullsLast(), t.id.desc()),
-    // The read API's change feed (lib/data/executions/changes.ts): keyset order by the changing
+    // The read API's change feed (lib/executions/changes.ts): keyset order by the changing
     // transaction; updated_at for its `since`.
     index('executions_change_idx').on(t.changeTxid, t.id),
     index('executions_updated_idx').on(t.updatedAt, t.id),

@@ -94,7 +94,7 @@ export const feedbackSubmissions = pgTable(
     index('feedback_submissions_open_idx')
       .on(t.state, t.submittedAt)
       .where(sql`${t.state} in ('awaiting_approval', 'pending', 'delivering', 'failed')`),
-    // The read API's feedback feed (lib/data/feedback-states.ts): keyset order by the changing
+    // The read API's feedback feed (lib/feedback/state-changes.ts): keyset order by the changing
     // transaction; updated_at for its `since`.
     index('feedback_submissions_change_idx').on(t.changeTxid, t.id),
     index('feedback_submissions_updated_idx').on(t.updatedAt, t.id),

@@ -11,3 +11,5 @@ export * from './webhooks';
 export * from './cases';
 export * from './api';
 export * from './qa';
+export * from './rings';
+export * from './notifications';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { QA_STATES, type QaOutcome, type QaState } from '../../qa/states';
+import { QA_STATES, type QaOutcome, type QaState } from '@/lib/db/qa-states';
 import { users } from './auth';
 import { caseQueues, cases } from './cases';
 import { executions } from './executions';

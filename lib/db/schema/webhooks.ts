@@ -17,7 +17,7 @@ import { users } from './auth';
 
 /**
  * A receiver of signed webhooks (Standard Webhooks). The signing secret is stored encrypted
- * (AES-256-GCM, key outside the database: lib/webhooks/secrets.ts) because signing needs it in
+ * (AES-256-GCM, key outside the database: lib/server/secret-box.ts) because signing needs it in
  * clear; during a rotation the previous one signs too until `previous_secret_until`.
  */
 export const webhookEndpoints = pgTable(
@@ -56,6 +56,8 @@ export const webhookEvents = pgTable(
     type: text('type').notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The W3C traceparent of the change that caused it, when a trace was recorded: its deliveries continue that trace. */
+    traceParent: text('trace_parent'),
   },
   (t) => [index('webhook_events_created_idx').on(t.createdAt.desc())],
 );

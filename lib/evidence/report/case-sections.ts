@@ -1,4 +1,5 @@
-import type { CaseView, NoteView } from '@/lib/data/cases';
+import type { CaseView, NoteView } from '@/lib/cases/queries';
+// UTC, as every time of the PDF report (render.ts says why).
 import { formatDateTime } from '@/lib/format';
 
 /** A section of the case report beyond the execution itself: label and value pairs, then paragraphs. */

@@ -1,11 +1,13 @@
 import 'server-only';
 import PDFDocument from 'pdfkit';
-import type { CaseReportData } from '@/lib/data/case-report';
+import type { CaseReportData } from '@/lib/evidence/report/case-data';
 import { withheldFreeText, type ReportSection } from './case-sections';
 import { writeText, type Style } from './fonts';
+// The report's times stay UTC (formatDateTime's default), not the requester's zone: the PDF goes to
+// examiners and colleagues anywhere and sits beside the audit log, which speaks UTC.
 import { formatDateTime } from '@/lib/format';
-import { capabilityGroups, ruleExecutions } from '@/lib/review/result';
-import { riskBandOf } from '@/lib/review/glossary';
+import { capabilityGroups, ruleExecutions } from '@/lib/executions/result';
+import { riskBandOf } from '@/lib/executions/glossary';
 
 const str = (v: unknown): string => String(v ?? '—');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CaseView, NoteView } from '@/lib/data/cases';
+import type { CaseView, NoteView } from '@/lib/cases/queries';
 import { caseReportSections } from '@/lib/evidence/report/case-sections';
 
 const resolved: CaseView = {

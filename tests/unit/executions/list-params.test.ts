@@ -102,7 +102,7 @@ describe('the list URL state, defined once', () => {
       size: '7',
       sort: 'name',
       decision: ['rejected', 'x<y', 'rejected'],
-      country: 'Germany',
+      country: 'Atlantis',
       cap: 'bad tag',
     });
     expect(p).toEqual({ ...DEFAULT_LIST_PARAMS, riskMin: 20, riskMax: 80, decision: ['REJECTED'] });

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { getIdvClient, IdvClient, setIdvClient } from '@/lib/idv/client';
+import { IdvClient } from '@/lib/idv/client';
+import { getIdvClient, setIdvClient } from '@/lib/server/idv-client';
 import { IdvParseError } from '@/lib/idv/errors';
 import {
   accountResponseSample,

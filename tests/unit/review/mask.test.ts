@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvLine } from '@/lib/executions/csv';
+import { csvCell, csvLine } from '@/lib/csv';
 import { maskDeep, maskField, maskScalar, maskStyleOf } from '@/lib/pii/mask';
 
 describe('masking personal data', () => {

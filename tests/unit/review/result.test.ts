@@ -8,7 +8,7 @@ import {
   toSearchParams,
 } from '@/lib/executions/list-params';
 import { formatApproximate } from '@/lib/format';
-import { explainLabel, riskBandOf } from '@/lib/review/glossary';
+import { explainLabel, riskBandOf } from '@/lib/executions/glossary';
 import {
   blockedBy,
   capabilityGroups,
@@ -16,7 +16,7 @@ import {
   ruleExecutions,
   rulesForCapability,
   stepViews,
-} from '@/lib/review/result';
+} from '@/lib/executions/result';
 import { FX, unusualExecutions } from '../../fixtures/review';
 
 const byId = (id: string) => unusualExecutions().find((x) => (x.result.workflow as { id: string }).id === id)!;
@@ -52,12 +52,14 @@ describe('reading a result for the why pane', () => {
       rulesForCapability(
         groups.find((g) => g.name === 'imageChecks')!,
         rules,
+        groups,
       ).map((r) => r.id),
     ).toContain('R-DIGITAL-COPY');
     expect(
       rulesForCapability(
         groups.find((g) => g.name === 'watchlistScreening')!,
         rules,
+        groups,
       ).map((r) => r.id),
     ).toEqual(['R-WATCHLIST']);
     const ne = capabilityGroups(byId(FX.notExecuted).result);
@@ -67,6 +69,57 @@ describe('reading a result for the why pane', () => {
         ne,
       ).map((g) => g.name),
     ).toEqual(['usability']);
+  });
+
+  it('shows a rule only under the check it belongs to, never under a check that passed', () => {
+    // A result as the simulator writes it (lib/simulator/catalog.ts): eKYC rejected, liveness
+    // warned of the selfie's age, face similarity and the global identity check passed; the
+    // risk ruleset matched the two rules those results trigger.
+    const entry = (type: string, label: string) => ({
+      id: `${type}-${label}`,
+      credentials: [{ id: 'c1', category: 'SELFIE' }],
+      decision: { type, details: { label } },
+    });
+    const groups = capabilityGroups({
+      capabilities: {
+        similarity: [entry('PASSED', 'MATCH')],
+        liveness: [entry('WARNING', 'AGE_DIFFERENCE')],
+        ekycVerification: [entry('REJECTED', 'NOT_VERIFIED')],
+        globalIdentityCheck: [entry('PASSED', 'VERIFIED')],
+        ekycGlobalVerification: [entry('PASSED', 'VERIFIED')],
+      },
+    });
+    const rules = matchedRules(
+      ruleExecutions([
+        {
+          id: 'x',
+          rulesets: [
+            {
+              id: 'risk',
+              name: 'Risk',
+              version: 1,
+              score: 123,
+              rulesMatched: [
+                { id: 'R-EKYC-DENY', name: 'Identity data not verified', version: 2, score: 78 },
+                { id: 'R-AGE-MISMATCH', name: 'Selfie age mismatch', version: 2, score: 45 },
+              ],
+              rulesNotMatched: [],
+            },
+          ],
+        },
+      ]),
+    );
+    const under = (name: string) =>
+      rulesForCapability(
+        groups.find((g) => g.name === name)!,
+        rules,
+        groups,
+      ).map((r) => r.id);
+    expect(under('ekycVerification')).toEqual(['R-EKYC-DENY']);
+    expect(under('globalIdentityCheck')).toEqual([]);
+    expect(under('ekycGlobalVerification')).toEqual([]);
+    expect(under('liveness')).toEqual(['R-AGE-MISMATCH']);
+    expect(under('similarity')).toEqual([]);
   });
 
   it('survives missing parts and odd steps', () => {

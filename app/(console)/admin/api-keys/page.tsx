@@ -6,7 +6,7 @@ import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { CreateApiKeyForm, RevokeApiKeyButton } from '@/components/admin/api-keys-forms';
 import { listApiKeys } from '@/lib/api/keys';
 import { requireRole } from '@/lib/auth/guards';
-import { formatDateTime } from '@/lib/format';
+import { LocalTime } from '@/components/time/local-time';
 
 export const metadata: Metadata = { title: 'API keys' };
 
@@ -23,7 +23,16 @@ export default async function ApiKeysPage() {
     <>
       <PageHeader
         title="API keys"
-        description="Keys for machines reading /api/v1/ (read-only, expiring, rate limited; every call is in the audit log). The document is at /api/v1/openapi.json."
+        description={
+          <>
+            Keys for machines reading /api/v1/ (read-only, expiring, rate limited; every call is in the audit log). The
+            document is at{' '}
+            <a href="/api/v1/openapi.json" className="text-primary underline underline-offset-2">
+              /api/v1/openapi.json
+            </a>
+            .
+          </>
+        }
       />
       <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
         <Card className="self-start">
@@ -54,15 +63,23 @@ export default async function ApiKeysPage() {
                     <div className="font-medium">{k.name}</div>
                     <div className="font-mono text-xs text-muted-fg">{k.prefix}…</div>
                     <div className="text-xs text-muted-fg">
-                      {k.scope}, by {k.createdByEmail ?? 'a removed user'} on {formatDateTime(k.createdAt)}
+                      {k.scope}, by {k.createdByEmail ?? 'a removed user'} on <LocalTime value={k.createdAt} />
                     </div>
                   </TD>
                   <TD>
                     <Badge tone={STATE[k.state].tone}>{STATE[k.state].label}</Badge>
                   </TD>
-                  <TD className="text-xs text-muted-fg">{formatDateTime(k.revokedAt ?? k.expiresAt)}</TD>
                   <TD className="text-xs text-muted-fg">
-                    {k.lastUsedAt ? `${formatDateTime(k.lastUsedAt)} from ${k.lastUsedIp ?? 'unknown'}` : 'Never'}
+                    <LocalTime value={k.revokedAt ?? k.expiresAt} />
+                  </TD>
+                  <TD className="text-xs text-muted-fg">
+                    {k.lastUsedAt ? (
+                      <>
+                        <LocalTime value={k.lastUsedAt} /> from {k.lastUsedIp ?? 'unknown'}
+                      </>
+                    ) : (
+                      'Never'
+                    )}
                   </TD>
                   <TD className="text-right">
                     {k.state === 'active' ? <RevokeApiKeyButton keyId={k.id} name={k.name} /> : null}

@@ -5,7 +5,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Table, TBody, TH, THead, TR } from '@/components/ui/table';
 import { requireRole } from '@/lib/auth/guards';
-import { listCaseReasonsForAdmin } from '@/lib/data/cases';
+import { listCaseReasonsForAdmin } from '@/lib/cases/queries';
 
 export const metadata: Metadata = { title: 'Case reasons' };
 

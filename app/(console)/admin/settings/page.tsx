@@ -3,10 +3,11 @@ import { FourEyesForm } from '@/components/feedback/four-eyes-form';
 import { PageHeader } from '@/components/shell/page-header';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { requireRole } from '@/lib/auth/guards';
-import { countAwaitingApproval } from '@/lib/data/feedback';
-import { getUser } from '@/lib/data/users';
+import { countAwaitingApproval } from '@/lib/feedback/queries';
+import { getUser } from '@/lib/auth/users';
 import { getFourEyes } from '@/lib/feedback/settings';
-import { formatDateTime, formatNumber } from '@/lib/format';
+import { formatNumber } from '@/lib/format';
+import { LocalTime } from '@/components/time/local-time';
 
 export const metadata: Metadata = { title: 'Settings' };
 
@@ -27,9 +28,13 @@ export default async function SettingsPage() {
             <p className="text-xs text-muted-fg">
               A Fraud label follows the identity document to later transactions at the service, so a wrong one hurts a
               real person.
-              {fourEyes.updatedAt
-                ? ` Last changed ${formatDateTime(fourEyes.updatedAt)}${by ? ` by ${by.email}` : ''}.`
-                : ''}
+              {fourEyes.updatedAt ? (
+                <>
+                  {' '}
+                  Last changed <LocalTime value={fourEyes.updatedAt} />
+                  {by ? ` by ${by.email}` : ''}.
+                </>
+              ) : null}
               {waiting ? ` ${formatNumber(waiting)} label${waiting === 1 ? '' : 's'} currently await approval.` : ''}
             </p>
           </CardHeader>

@@ -4,9 +4,9 @@ import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { requireRole } from '@/lib/auth/guards';
-import { listUsers } from '@/lib/data/users';
-import { formatDateTime } from '@/lib/format';
+import { listUsers } from '@/lib/auth/users';
 import { CreateUserForm, UserRowActions } from '@/components/admin/users-forms';
+import { LocalTime } from '@/components/time/local-time';
 
 export const metadata: Metadata = { title: 'Users' };
 
@@ -55,12 +55,16 @@ export default async function UsersPage() {
                       ) : null}
                     </div>
                   </TD>
-                  <TD className="text-xs text-muted-fg">{formatDateTime(u.lastSignInAt)}</TD>
+                  <TD className="text-xs text-muted-fg">
+                    <LocalTime value={u.lastSignInAt} />
+                  </TD>
                   <TD className="text-right">
                     <UserRowActions
                       user={{
                         id: u.id,
                         email: u.email,
+                        name: u.name,
+                        sso: u.sso,
                         role: u.role,
                         active: u.active,
                         lockedAddresses: u.lockedAddresses,

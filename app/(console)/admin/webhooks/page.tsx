@@ -8,9 +8,10 @@ import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { CreateWebhookForm } from '@/components/webhooks/endpoint-forms';
 import { EndpointStatus, lastAnswer } from '@/components/webhooks/endpoint-status';
 import { requireRole } from '@/lib/auth/guards';
-import { listWebhookEndpoints } from '@/lib/data/webhooks';
-import { formatDateTime, formatNumber } from '@/lib/format';
+import { listWebhookEndpoints } from '@/lib/webhooks/queries';
+import { formatNumber } from '@/lib/format';
 import { describePolicy, outboundPolicyFromEnv } from '@/lib/webhooks/outbound';
+import { LocalTime } from '@/components/time/local-time';
 
 export const metadata: Metadata = { title: 'Webhooks' };
 
@@ -69,7 +70,9 @@ export default async function WebhooksPage() {
                     <TD className="text-right tabular-nums">{formatNumber(e.waiting)}</TD>
                     <TD className="text-xs">
                       <div>{lastAnswer(e)}</div>
-                      <div className="text-muted-fg">{formatDateTime(e.lastAttemptAt)}</div>
+                      <div className="text-muted-fg">
+                        <LocalTime value={e.lastAttemptAt} />
+                      </div>
                     </TD>
                   </TR>
                 ))}

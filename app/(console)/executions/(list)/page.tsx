@@ -3,12 +3,13 @@ import { redirect } from 'next/navigation';
 import { ExecutionsView } from '@/components/executions/list/executions-view';
 import { PageHeader } from '@/components/shell/page-header';
 import { requireRole } from '@/lib/auth/guards';
-import { getCaseChipNames, listAssignees, listQueues } from '@/lib/data/cases';
-import { getListFacets } from '@/lib/data/executions/facets';
+import { getCaseChipNames, listAssignees, listQueues } from '@/lib/cases/queries';
+import { getListFacets } from '@/lib/executions/facets';
 import { parseListParams, type RawSearchParams } from '@/lib/executions/list-params';
-import { getHiddenColumns } from '@/lib/data/executions/preferences';
-import { findExecutionJump, listExecutions } from '@/lib/data/executions/queries';
-import { adoptSearchTerm, saveSearchTerm, SearchRateLimited } from '@/lib/data/search-terms';
+import { getHiddenColumns } from '@/lib/executions/preferences';
+import { listSavedViews } from '@/lib/executions/saved-views';
+import { findExecutionJump, listExecutions } from '@/lib/executions/queries';
+import { adoptSearchTerm, saveSearchTerm, SearchRateLimited } from '@/lib/executions/search-terms';
 import { listHref } from '@/lib/executions/list-params';
 
 export const metadata: Metadata = { title: 'Executions' };
@@ -30,7 +31,7 @@ export default async function ExecutionsPage({ searchParams }: { searchParams: P
     redirect(listHref(st ? { ...params, st } : params));
   }
   // A search link saved by someone else runs as this user's own search: counted against their
-  // limit and audited under their name, with a token of their own (lib/data/search-terms.ts).
+  // limit and audited under their name, with a token of their own (lib/executions/search-terms.ts).
   let refused = false;
   if (params.st) {
     const own = await adoptSearchTerm(user, params.st).catch((err) => {
@@ -40,13 +41,14 @@ export default async function ExecutionsPage({ searchParams }: { searchParams: P
     if (own === 'rate_limited') refused = true;
     else if (own && own !== params.st) redirect(listHref({ ...params, st: own }));
   }
-  const [list, facets, hiddenColumns, queues, people, names] = await Promise.all([
+  const [list, facets, hiddenColumns, queues, people, names, views] = await Promise.all([
     listExecutions(params, user.id),
     getListFacets(),
     getHiddenColumns(user.id),
     listQueues(),
     listAssignees(),
     getCaseChipNames(),
+    listSavedViews(user.id),
   ]);
   return (
     <>
@@ -65,6 +67,7 @@ export default async function ExecutionsPage({ searchParams }: { searchParams: P
         searchTerm={list.searchTerm}
         searchNotice={refused ? 'rate_limited' : list.searchNotice}
         role={user.role}
+        savedViews={views}
         caseWork={{
           queues: queues.map((q) => ({ id: q.id, name: q.name })),
           people: people.map((p) => ({ id: p.id, name: p.name })),

@@ -1,6 +1,6 @@
 import { notFound } from 'next/navigation';
 import { requireRole } from '@/lib/auth/guards';
-import { executionExists } from '@/lib/data/executions/queries';
+import { executionExists } from '@/lib/executions/queries';
 import { UUID_RE } from '@/lib/executions/list-params';
 
 /**

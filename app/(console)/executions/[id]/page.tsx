@@ -11,13 +11,14 @@ import { FeedbackPanel } from '@/components/feedback/feedback-panel';
 import { requireRole } from '@/lib/auth/guards';
 import { ROUTE_ACCESS } from '@/lib/auth/access';
 import { hasRole, type Role } from '@/lib/auth/roles';
-import { listCaseEvents } from '@/lib/data/case-history';
-import { getCaseOfExecution, listAssignees, listCaseReasons, listNotes } from '@/lib/data/cases';
-import { getExecutionDetail } from '@/lib/data/executions/detail';
-import { getQaOfExecution } from '@/lib/data/quality';
-import { getFeedbackPanel } from '@/lib/data/feedback';
+import { listCaseEvents } from '@/lib/cases/history';
+import { may } from '@/lib/cases/policy';
+import { getCaseOfExecution, listAssignees, listCaseReasons, listNotes } from '@/lib/cases/queries';
+import { getExecutionDetail } from '@/lib/executions/detail';
+import { getQaOfExecution } from '@/lib/qa/quality';
+import { getFeedbackPanel } from '@/lib/feedback/queries';
 import { parseListParams, type RawSearchParams } from '@/lib/executions/list-params';
-import { getNeighbourIds } from '@/lib/data/executions/queries';
+import { getNeighbourIds } from '@/lib/executions/queries';
 import { detailHref, listHref, UUID_RE } from '@/lib/executions/list-params';
 import { refreshExecutionAction } from '@/lib/actions/executions';
 
@@ -41,7 +42,7 @@ export default async function ExecutionPage({
   const [nav, feedback, caseView, notes, reasons, people, qa] = await Promise.all([
     getNeighbourIds(list, detail.id, user.id),
     getFeedbackPanel(detail.id, user.id),
-    getCaseOfExecution(detail.id, user.id),
+    getCaseOfExecution(detail.id, user),
     listNotes(detail.id, user.id),
     listCaseReasons(),
     listAssignees(),
@@ -66,8 +67,13 @@ export default async function ExecutionPage({
         <CaseHeader
           view={caseView}
           userId={user.id}
-          manages={manages}
-          people={people.map((p) => ({ id: p.id, name: p.name }))}
+          people={
+            caseView
+              ? people
+                  .filter((p) => may(user, 'assign_other', caseView.policy, { to: p }).allowed)
+                  .map((p) => ({ id: p.id, name: p.name }))
+              : []
+          }
         />
       }
       caseSlot={
@@ -78,7 +84,8 @@ export default async function ExecutionPage({
                 view={caseView}
                 reasons={reasons}
                 feedbackVersion={feedback?.version ?? 'none'}
-                manages={manages}
+                decision={detail.decisionType}
+                userId={user.id}
               />
             ) : null
           }

@@ -4,8 +4,8 @@ import { QaReviewsTable } from '@/components/qa/qa-reviews-table';
 import { PageHeader } from '@/components/shell/page-header';
 import { Card, CardContent } from '@/components/ui/card';
 import { requireRole } from '@/lib/auth/guards';
-import { getCaseChipNames, listCaseReasons } from '@/lib/data/cases';
-import { listQaReviews, QA_LIST_LIMIT } from '@/lib/data/quality';
+import { getCaseChipNames, listCaseReasons } from '@/lib/cases/queries';
+import { listQaReviews, QA_LIST_LIMIT } from '@/lib/qa/quality';
 import { qaListParamsSchema } from '@/lib/qa/schema';
 
 export const metadata: Metadata = { title: 'QA reviews behind a figure' };

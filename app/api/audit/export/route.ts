@@ -1,25 +1,26 @@
-import { answeringOutages } from '@/lib/api/http';
+import { answeringOutages, problem } from '@/lib/http/problem';
 import { audit } from '@/lib/audit';
 import { routeUser } from '@/lib/auth/guards';
-import { auditExportChunks, parseAuditExport, prepareAuditExport } from '@/lib/data/audit-export';
+import { auditExportChunks, parseAuditExport, prepareAuditExport } from '@/lib/evidence/audit-export';
 import { logError } from '@/lib/log';
-
-const problem = (status: number, title: string, detail: string) =>
-  Response.json({ title, status, detail }, { status, headers: { 'Cache-Control': 'no-store, private' } });
 
 /**
  * The audit log for an examiner: a period (at most a year), a user or an execution, as CSV or JSON
  * lines, with each entry's position and chain hashes and a manifest signed with the checkpoint key,
  * so that `npm run audit -- verify-export` (or the examiner's script) checks the file without the
  * database. Streamed in batches; the export is itself audited, and sealed and signed first so
- * that the file runs up to its own entry.
+ * that the file runs up to its own entry. `check=1` only checks the request (204 or the refusal).
  */
 export const GET = answeringOutages(async (req: Request) => {
-  const auth = await routeUser('manager');
+  const auth = await routeUser('manager', { stepUp: 'audit.export' });
   if (auth.error) return auth.error;
   const { user } = auth;
-  const parsed = await parseAuditExport(new URL(req.url).searchParams);
+  const params = new URL(req.url).searchParams;
+  const parsed = await parseAuditExport(params);
   if (!parsed.ok) return problem(parsed.status, parsed.status === 404 ? 'Not Found' : 'Bad Request', parsed.detail);
+  // The audit page asks first, so that a refusal shows in the form and the download starts only
+  // for a request that will be answered with a file (a plain form GET would open the JSON).
+  if (params.get('check') === '1') return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
   const f = parsed.filter;
 
   await audit({
@@ -28,6 +29,7 @@ export const GET = answeringOutages(async (req: Request) => {
     targetType: f.execution ? 'execution' : f.user ? 'user' : 'audit_log',
     targetId: f.execution ?? f.user?.id,
     details: {
+      // The examiner's export speaks UTC (ISO 8601), as the log it seals, whatever the reader's zone.
       from: f.from?.toISOString() ?? null,
       to: f.to?.toISOString() ?? null,
       user: f.user?.email ?? null,

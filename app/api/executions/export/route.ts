@@ -1,20 +1,19 @@
 import { inArray } from 'drizzle-orm';
-import { answeringOutages, problem } from '@/lib/api/http';
+import { answeringOutages, problem } from '@/lib/http/problem';
 import { audit } from '@/lib/audit';
 import { routeUser } from '@/lib/auth/guards';
-import { readListPage, toListRow } from '@/lib/data/executions/list';
-import { parseListParams } from '@/lib/executions/list-params';
-import { listWhereOf } from '@/lib/data/executions/queries';
-import { revealedIds } from '@/lib/data/reveals';
+import { readListPage, toListRow } from '@/lib/executions/list';
+import { EXPORT_MAX_ROWS, parseListParams } from '@/lib/executions/list-params';
+import { listWhereOf } from '@/lib/executions/queries';
+import { revealedIds } from '@/lib/pii/reveals';
 import { db } from '@/lib/db/client';
 import { executions } from '@/lib/db/schema';
-import { csvLine } from '@/lib/executions/csv';
+import { csvLine } from '@/lib/csv';
 import { toSearchParams, UUID_RE, type ListParams } from '@/lib/executions/list-params';
 import { logError } from '@/lib/log';
 import { sealedExecutionIds } from '@/lib/qa/seal';
 
 /** Most rows one export writes; the list's export button says so. */
-const EXPORT_MAX_ROWS = 100_000;
 const BATCH = 1000;
 
 const HEADER = [
@@ -73,6 +72,9 @@ export const GET = answeringOutages(async (req: Request) => {
       'Bad request',
       'This search link was saved by another user: open it on the list first, where it runs as your own search.',
     );
+  // The list asks first (components/ui/use-checked-download.ts): a refusal shows beside the button.
+  if (url.searchParams.get('check') === '1')
+    return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
   const where = list ? list.where : inArray(executions.id, ids);
 
   await audit({
@@ -113,6 +115,7 @@ export const GET = answeringOutages(async (req: Request) => {
           chunk += csvLine([
             r.id,
             r.accountId,
+            // ISO 8601 in UTC, whatever zone the reader chose on screen: a file is read in every zone.
             r.createdAt,
             r.completedAt,
             r.status,

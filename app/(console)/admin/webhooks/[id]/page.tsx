@@ -12,9 +12,10 @@ import { EditWebhookForm, EndpointControls } from '@/components/webhooks/endpoin
 import { EndpointStatus } from '@/components/webhooks/endpoint-status';
 import { ReplayButton, ReplayRangeForm, SendTestButton } from '@/components/webhooks/log-actions';
 import { requireRole } from '@/lib/auth/guards';
-import { countUnsentWebhookDeliveries, getWebhookEndpoint, listWebhookLog } from '@/lib/data/webhooks';
+import { countUnsentWebhookDeliveries, getWebhookEndpoint, listWebhookLog } from '@/lib/webhooks/queries';
 import { UUID_RE } from '@/lib/executions/list-params';
-import { formatDateTime, formatNumber } from '@/lib/format';
+import { formatNumber } from '@/lib/format';
+import { LocalTime } from '@/components/time/local-time';
 
 export const metadata: Metadata = { title: 'Webhook endpoint' };
 
@@ -105,7 +106,9 @@ export default async function WebhookEndpointPage({
                   <TBody>
                     {log.rows.map((a) => (
                       <TR key={a.id}>
-                        <TD className="whitespace-nowrap text-xs">{formatDateTime(a.at)}</TD>
+                        <TD className="whitespace-nowrap text-xs">
+                          <LocalTime value={a.at} />
+                        </TD>
                         <TD className="text-xs">
                           <div className="font-medium">{a.eventType}</div>
                           <div className="font-mono text-muted-fg">{a.eventId}</div>
@@ -178,10 +181,13 @@ export default async function WebhookEndpointPage({
             <CardHeader>
               <CardTitle>Endpoint</CardTitle>
               <p className="text-xs text-muted-fg">
-                Added {formatDateTime(endpoint.createdAt)}.
-                {endpoint.previousSecretUntil
-                  ? ` The previous secret also signs until ${formatDateTime(endpoint.previousSecretUntil)}.`
-                  : ''}
+                Added <LocalTime value={endpoint.createdAt} />.
+                {endpoint.previousSecretUntil ? (
+                  <>
+                    {' '}
+                    The previous secret also signs until <LocalTime value={endpoint.previousSecretUntil} />.
+                  </>
+                ) : null}
               </p>
             </CardHeader>
             <CardContent>

@@ -1,12 +1,9 @@
 import { Readable } from 'node:stream';
-import { answeringOutages } from '@/lib/api/http';
+import { answeringOutages, problem } from '@/lib/http/problem';
 import { routeUser } from '@/lib/auth/guards';
-import { getCaseReportData } from '@/lib/data/case-report';
+import { getCaseReportData } from '@/lib/evidence/report/case-data';
 import { renderCaseReport } from '@/lib/evidence/report/render';
 import { UUID_RE } from '@/lib/executions/list-params';
-
-const problem = (status: number, title: string, detail: string) =>
-  Response.json({ title, status, detail }, { status, headers: { 'Cache-Control': 'no-store, private' } });
 
 /**
  * The case report of one execution as a PDF, streamed as it is drawn: masked unless the requester

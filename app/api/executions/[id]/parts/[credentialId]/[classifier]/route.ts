@@ -1,18 +1,16 @@
-import { answeringOutages } from '@/lib/api/http';
+import { answeringOutages, problem } from '@/lib/http/problem';
 import { audit } from '@/lib/audit';
 import { routeUser } from '@/lib/auth/guards';
-import { cachePart, getCachedPart, getPartTarget } from '@/lib/data/executions/detail';
-import { getActiveReveal } from '@/lib/data/reveals';
+import { cachePart, getCachedPart, getPartTarget } from '@/lib/executions/detail';
+import { getActiveReveal } from '@/lib/pii/reveals';
 import { UUID_RE } from '@/lib/executions/list-params';
-import { getIdvClient, isNotFound } from '@/lib/idv';
+import { isNotFound } from '@/lib/idv';
+import { getIdvClient } from '@/lib/server/idv-client';
 import { PART_CLASSIFIERS } from '@/lib/idv/schemas';
 import { logError } from '@/lib/log';
 
 /** Only raster images are served: an SVG or HTML body could carry script. */
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png']);
-
-const problem = (status: number, title: string, detail: string) =>
-  Response.json({ title, status, detail }, { status, headers: { 'Cache-Control': 'no-store, private' } });
 
 /**
  * One image of a credential (R1), for a signed-in analyst who has revealed this execution's

@@ -1,0 +1,26 @@
+/**
+ * The browser side of `npm run bench:rings`'s drawing measurement: loads a ring's graph data from
+ * the benchmark's server (`/ring.json?mode=kept|naive`) and draws it with the page's own code
+ * (components/rings/ring-graph-draw.ts, bundled with Cytoscape by esbuild). `window.__drawn`
+ * holds the time from navigation to the layout's `layoutstop`.
+ */
+import cytoscape from 'cytoscape';
+import { drawRingGraph, type GraphAttribute, type GraphMember } from '@/components/rings/ring-graph-draw';
+
+declare global {
+  interface Window {
+    __drawn?: { ms: number; members: number } | { error: string };
+  }
+}
+
+const mode = new URLSearchParams(location.search).get('mode') ?? 'kept';
+fetch(`/ring.json?mode=${encodeURIComponent(mode)}`)
+  .then((r) => r.json() as Promise<{ members: GraphMember[]; attributes: GraphAttribute[] }>)
+  .then((data) => {
+    drawRingGraph(cytoscape, document.getElementById('graph')!, { ...data, showWeak: false, expanded: {} }, (cy) => {
+      window.__drawn = { ms: performance.now(), members: cy.nodes('[type="member"]').length };
+    });
+  })
+  .catch((e: unknown) => {
+    window.__drawn = { error: String(e) };
+  });

@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { eq } from 'drizzle-orm';
+import { hashPassword } from '@/lib/auth/password';
+import * as schema from '@/lib/db/schema';
+import { ingestMany } from '@/lib/sync/ingest';
+import { buildExecution } from '../fixtures/execution';
+import { demoCasesDone, withE2eDb } from './db';
+import { signIn, storageState, type RoleName } from './helpers';
+import { sampleWeekOfCase } from './qa-steps';
+
+/**
+ * The case policy and the seal in a real browser (the integration walk calls every action and
+ * route; this checks what the pages render):
+ * 1. An analyst escalates a case: the detail page then shows no resolve form and no "Assign to me",
+ *    but the sentence why; the manager resolves it.
+ * 2. A case resolved by an analyst of the test's own is sampled for a blind QA review: the manager
+ *    (who could take it) finds neither the outcome, its reason and comment nor the label on the
+ *    audit page of that execution, and the audit export linked from the detail page withholds them.
+ */
+
+const TAG = `e2e-rules-${randomUUID().slice(0, 8)}`;
+const FIRST = { email: `${TAG}@verdict.local`, name: `Rules first ${TAG}`, password: 'rules-first-password-123' };
+const COMMENT = `Forged laminate ${TAG}`;
+
+async function as(browser: Browser, role: RoleName): Promise<Page> {
+  const context = await browser.newContext({ storageState: storageState(role) });
+  return context.newPage();
+}
+
+function tagged() {
+  const x = buildExecution({ decision: 'WARNING', score: 63, documentNumber: `RL${randomUUID().slice(0, 7)}` });
+  (x.result as { workflow: { reportingCriteria: string } }).workflow.reportingCriteria = TAG;
+  return x;
+}
+
+test('an escalated case offers an analyst no resolve form; a blind reviewer finds no outcome or label in the audit log', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  await demoCasesDone();
+  const esc = tagged();
+  const sealed = tagged();
+  await withE2eDb(async (db) => {
+    await db.insert(schema.users).values({
+      email: FIRST.email,
+      name: FIRST.name,
+      role: 'analyst',
+      passwordHash: await hashPassword(FIRST.password),
+    });
+    await db
+      .insert(schema.caseQueues)
+      .values({ name: `Rules ${TAG}`, priority: 901, slaHours: 24, definition: `criteria=${TAG}` });
+    await ingestMany(
+      db,
+      [esc, sealed].map((x) => ({ result: x.result, steps: x.steps, rules: x.rules, fetchedAt: new Date() })),
+    );
+  });
+
+  // 1. The analyst escalates; then the page shows why they cannot go on, and no form.
+  const analyst = await as(browser, 'analyst');
+  await analyst.goto(`/executions/${esc.id}`);
+  const form = analyst.getByRole('form', { name: 'Resolve the case' });
+  await form.getByRole('radio', { name: 'Escalate' }).check();
+  await form.getByLabel('Reason', { exact: true }).selectOption('NEEDS_SENIOR_REVIEW');
+  await form.getByLabel(/Comment/).fill('Needs a second pair of eyes.');
+  await form.getByRole('button', { name: 'Escalate' }).click();
+  await expect(analyst.getByTestId('case-resolve-refused')).toContainText(
+    /a queue for managers: only a manager may resolve it/,
+  );
+  await expect(analyst.getByRole('form', { name: 'Resolve the case' })).toHaveCount(0);
+  await expect(analyst.getByRole('button', { name: /Assign to me/ })).toHaveCount(0);
+  await expect(analyst.getByTestId('case-assign-refused')).toContainText(/only a manager may take it/);
+  // Reloaded, the same: the page is rendered from the policy, not from what the client remembers.
+  await analyst.reload();
+  await expect(analyst.getByTestId('case-resolve-refused')).toBeVisible();
+  await expect(analyst.getByRole('form', { name: 'Resolve the case' })).toHaveCount(0);
+
+  // The manager (who did not escalate it) resolves it.
+  const manager = await as(browser, 'manager');
+  await manager.goto(`/executions/${esc.id}`);
+  const mform = manager.getByRole('form', { name: 'Resolve the case' });
+  await mform.getByRole('radio', { name: 'Decline' }).check();
+  await mform.getByLabel('Reason', { exact: true }).selectOption('DOCUMENT_FORGED');
+  await mform.getByLabel(/Comment/).fill('Confirmed forged.');
+  await mform.getByRole('button', { name: 'Resolve' }).click();
+  await expect(manager.getByTestId('case-resolution')).toContainText('Decline');
+
+  // 2. The test's own analyst declines the other case with FRAUD; the manager samples the week.
+  const firstCtx = await browser.newContext();
+  const first = await firstCtx.newPage();
+  await signIn(first, FIRST.email, FIRST.password);
+  await expect(first.getByRole('button', { name: /Account menu/ })).toBeVisible();
+  await first.goto(`/executions/${sealed.id}`);
+  const ff = first.getByRole('form', { name: 'Resolve the case' });
+  await ff.getByRole('radio', { name: 'Decline' }).check();
+  await ff.getByLabel('Reason', { exact: true }).selectOption('DOCUMENT_FORGED');
+  await ff.getByLabel(/Comment/).fill(COMMENT);
+  await ff.getByRole('button', { name: 'Resolve' }).click();
+  await expect(first.getByTestId('case-resolution')).toContainText('Decline');
+  await firstCtx.close();
+
+  await sampleWeekOfCase(manager, sealed.id);
+  await expect
+    .poll(() =>
+      withE2eDb(
+        async (db) =>
+          (await db.select().from(schema.qaReviews).where(eq(schema.qaReviews.executionId, sealed.id)))[0]?.state,
+      ),
+    )
+    .toBe('open');
+
+  // The audit page of that execution: the resolution is listed, sealed, without its outcome.
+  await manager.goto(`/audit?target=${sealed.id}`);
+  const table = manager.getByRole('table');
+  const resolveRow = table.locator('tr', { hasText: 'case.resolve' });
+  await expect(resolveRow).toHaveCount(1);
+  // The badge (its title says for whom); the record's fields below it name the key too.
+  await expect(resolveRow.getByTitle(/Sealed for you until/)).toBeVisible();
+  for (const secret of ['decline', 'DOCUMENT_FORGED', COMMENT, 'FRAUD']) await expect(table).not.toContainText(secret);
+
+  // The audit export the detail page links to: the same entries, withheld, and the manifest says so.
+  // An export holds the chained entries; the sealer chains new ones within about a second.
+  let file = '';
+  await expect
+    .poll(
+      async () => {
+        const res = await manager.request.get(`/api/audit/export?execution=${sealed.id}&format=jsonl`);
+        expect(res.status()).toBe(200);
+        file = await res.text();
+        // Entries still outside the chain when the file was planned, said with the file (if it fails).
+        return `${file}\nunsealed: ${res.headers()['x-audit-unsealed']}`;
+      },
+      { timeout: 30_000 },
+    )
+    .toContain('"withheld":{"count":');
+  for (const secret of ['"decline"', 'DOCUMENT_FORGED', COMMENT]) expect(file).not.toContain(secret);
+});
