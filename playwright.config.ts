@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { METRICS_TOKEN, PASSWORD as E2E_PASSWORD, e2eLogFile, workerMetricsPort } from './tests/e2e/helpers';
+import { METRICS_TOKEN, PASSWORD as E2E_PASSWORD, e2eLogFile, workerMetricsPort } from './tests/support/e2e/helpers';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 
@@ -13,7 +13,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
-  globalSetup: './tests/e2e/global-setup.ts',
+  globalSetup: './tests/support/e2e/global-setup.ts',
   use: {
     baseURL: `http://localhost:${PORT}`,
     trace: 'retain-on-failure',

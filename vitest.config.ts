@@ -43,8 +43,8 @@ export default defineConfig({
           name: 'database',
           include: DATABASE_TESTS,
           exclude: OWN_DATABASE_TESTS,
-          globalSetup: ['tests/setup/global.ts'],
-          setupFiles: ['tests/setup/db-env.ts'],
+          globalSetup: ['tests/support/vitest/global-setup.ts'],
+          setupFiles: ['tests/support/vitest/db-env.ts'],
           // These share one database server and start processes of their own; one file at a time
           // keeps 2 cores responsive. They run after the isolated project, not beside it.
           fileParallelism: false,
@@ -56,8 +56,8 @@ export default defineConfig({
         test: {
           name: 'own-database',
           include: OWN_DATABASE_TESTS,
-          globalSetup: ['tests/setup/global.ts'],
-          setupFiles: ['tests/setup/db-env.ts'],
+          globalSetup: ['tests/support/vitest/global-setup.ts'],
+          setupFiles: ['tests/support/vitest/db-env.ts'],
           fileParallelism: false,
           sequence: { groupOrder: 2 },
         },

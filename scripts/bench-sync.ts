@@ -89,7 +89,7 @@ async function counts(db: Db) {
 
 /** Empties the cache. The cascade reaches the append-only feedback tables, whose triggers refuse
  * TRUNCATE; this throwaway database may bypass triggers for the reset (as
- * tests/integration/sync-helpers.ts). */
+ * tests/support/sync.ts). */
 async function emptyCache(db: Db) {
   await db.transaction(async (tx) => {
     await tx.execute(sql`set local session_replication_role = replica`);

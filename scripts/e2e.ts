@@ -13,11 +13,11 @@ import { ensureBuild } from '@/lib/server/build-stamp';
 import { createTestDatabase } from '@/scripts/support/test-database';
 
 /**
- * Seed hooks: every tests/e2e/seed/*.ts exports a default `(databaseUrl) => Promise<void>` that
+ * Seed hooks: every tests/support/e2e/seed/*.ts exports a default `(databaseUrl) => Promise<void>` that
  * writes the data its browser test needs into the run's database before the console starts.
  */
 async function runSeeds(dbUrl: string | null, dataDir: string, log: (s: string) => void) {
-  const dir = path.resolve('tests/e2e/seed');
+  const dir = path.resolve('tests/support/e2e/seed');
   const files = fs.existsSync(dir)
     ? fs
         .readdirSync(dir)

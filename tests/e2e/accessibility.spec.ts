@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { FX } from '../fixtures/review';
-import { storageState } from './helpers';
+import { FX } from '../support/fixtures/review';
+import { storageState } from '../support/e2e/helpers';
 
 /**
  * Every working page against axe's WCAG 2.1 A and AA rules, in both themes: zero violations of any

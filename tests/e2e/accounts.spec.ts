@@ -4,8 +4,8 @@ import { eq } from 'drizzle-orm';
 import * as OTPAuth from 'otpauth';
 import { hashPassword } from '@/lib/auth/password';
 import * as schema from '@/lib/db/schema';
-import { withE2eDb } from './db';
-import { signIn, signOut } from './helpers';
+import { withE2eDb } from '../support/e2e/db';
+import { signIn, signOut } from '../support/e2e/helpers';
 
 /**
  * Second factors in a real Chromium: a manager of the test's own (the console runs with

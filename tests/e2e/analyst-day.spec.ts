@@ -3,9 +3,9 @@ import { expect, test } from '@playwright/test';
 import { eq as sqlEq } from 'drizzle-orm';
 import * as schema from '@/lib/db/schema';
 import { ingestMany } from '@/lib/sync/ingest';
-import { buildExecution } from '../fixtures/execution';
-import { withE2eDb } from './db';
-import { storageState } from './helpers';
+import { buildExecution } from '../support/fixtures/execution';
+import { withE2eDb } from '../support/e2e/db';
+import { storageState } from '../support/e2e/helpers';
 
 /**
  * What an analyst's day trips over, in a real browser: a limit is said before it bites and the

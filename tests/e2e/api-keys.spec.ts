@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { storageState } from './helpers';
+import { storageState } from '../support/e2e/helpers';
 
 /**
  * An admin creates a read-API key, sees it once, and a machine reads with it; revoked, the same

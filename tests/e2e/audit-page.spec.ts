@@ -3,9 +3,9 @@ import { expect, test } from '@playwright/test';
 import { count, desc, eq } from 'drizzle-orm';
 import * as schema from '@/lib/db/schema';
 import { formatDateTime } from '@/lib/format';
-import { FX } from '../fixtures/review';
-import { withE2eDb } from './db';
-import { storageState } from './helpers';
+import { FX } from '../support/fixtures/review';
+import { withE2eDb } from '../support/e2e/db';
+import { storageState } from '../support/e2e/helpers';
 
 /**
  * The audit page as an examiner uses it: "Verify now" runs the verification through the worker

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { PAGE_ACCESS } from '../../lib/auth/access';
-import { signIn, signInAs, signOut, storageState, USERS } from './helpers';
+import { signIn, signInAs, signOut, storageState, USERS } from '../support/e2e/helpers';
 import { SIGN_IN_REFUSED } from '../../lib/auth/sign-in-messages';
 
 /** Chosen by the new user through the one-time link: passes the password rule (lib/auth/password-policy.ts). */

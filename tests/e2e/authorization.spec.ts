@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Browser } from '@playwright/test';
 import { ACTION_ACCESS, PAGE_ACCESS, ROUTE_ACCESS, type Access } from '../../lib/auth/access';
-import { signInAs, signOut, storageState } from './helpers';
+import { signInAs, signOut, storageState } from '../support/e2e/helpers';
 
 /**
  * Walks every page, route handler and server action of the build and checks that each refuses

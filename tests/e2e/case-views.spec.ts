@@ -3,9 +3,9 @@ import { expect, test } from '@playwright/test';
 import { eq, sql } from 'drizzle-orm';
 import * as schema from '@/lib/db/schema';
 import { ingestMany } from '@/lib/sync/ingest';
-import { buildExecution } from '../fixtures/execution';
-import { withE2eDb } from './db';
-import { storageState, USERS } from './helpers';
+import { buildExecution } from '../support/fixtures/execution';
+import { withE2eDb } from '../support/e2e/db';
+import { storageState, USERS } from '../support/e2e/helpers';
 
 /**
  * "My cases" at 1440 x 900: case, due and assignee are on screen without a horizontal scroll, and

@@ -3,9 +3,9 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import * as schema from '@/lib/db/schema';
 import { ingestMany } from '@/lib/sync/ingest';
-import { buildExecution } from '../fixtures/execution';
-import { demoCasesDone, withE2eDb } from './db';
-import { storageState, type RoleName } from './helpers';
+import { buildExecution } from '../support/fixtures/execution';
+import { demoCasesDone, withE2eDb } from '../support/e2e/db';
+import { storageState, type RoleName } from '../support/e2e/helpers';
 
 /**
  * Case work in a real browser: an admin saves the list's filters as a queue with a 4-hour SLA;

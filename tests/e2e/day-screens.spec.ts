@@ -3,9 +3,9 @@ import path from 'node:path';
 import { test, type Page } from '@playwright/test';
 import { and, eq, isNull } from 'drizzle-orm';
 import * as schema from '@/lib/db/schema';
-import { FX } from '../fixtures/review';
-import { withE2eDb } from './db';
-import { USERS, storageState, type RoleName } from './helpers';
+import { FX } from '../support/fixtures/review';
+import { withE2eDb } from '../support/e2e/db';
+import { USERS, storageState, type RoleName } from '../support/e2e/helpers';
 
 /**
  * Screenshots of the analyst's day at 1440 x 900, for review by eye: the start page, the executions

@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Download, type Page } from '@playwright/test';
 import { verifyExportFile } from '../../lib/evidence/export-file';
-import { FX, PERSON } from '../fixtures/review';
-import { storageState, USERS } from './helpers';
+import { FX, PERSON } from '../support/fixtures/review';
+import { storageState, USERS } from '../support/e2e/helpers';
 
 /**
  * Evidence for an examiner, in the browser: a manager takes the public key from the audit page,

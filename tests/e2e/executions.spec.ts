@@ -1,11 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { CRITERIA, FX, PERSON, XSS_LAST, XSS_NAME } from '../fixtures/review';
-import { storageState } from './helpers';
+import { CRITERIA, FX, PERSON, XSS_LAST, XSS_NAME } from '../support/fixtures/review';
+import { storageState } from '../support/e2e/helpers';
 
 /**
  * The review workspace in a real browser, against fixtures seeded through ingest by the global
- * setup (tests/e2e/seed.ts): search, filters, sort, keyset pages, URL state, detail, next and
+ * setup (tests/support/e2e/seed.ts): search, filters, sort, keyset pages, URL state, detail, next and
  * previous, reveal with a reason and its audit entry, images, CSV export, accessibility, and
  * hostile text rendered as text.
  */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Browser } from '@playwright/test';
-import { storageState, type RoleName } from './helpers';
+import { storageState, type RoleName } from '../support/e2e/helpers';
 
 /**
  * Screenshots of the feedback screens in light and dark, for review by eye. Runs only when

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { sql } from 'drizzle-orm';
 import { ingestMany } from '@/lib/sync/ingest';
-import { signInAs, storageState } from './helpers';
-import { withE2eDb } from './db';
-import { dataJourney, simAddress, simFaults, simGet, type SimAddress } from './sim';
+import { signInAs, storageState } from '../support/e2e/helpers';
+import { withE2eDb } from '../support/e2e/db';
+import { dataJourney, simAddress, simFaults, simGet, type SimAddress } from '../support/e2e/sim';
 
 /**
  * Feedback in the browser against the console that `npm start` runs: its built-in simulator,

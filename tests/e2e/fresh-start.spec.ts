@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { Client } from 'pg';
 import { startScript, type ChildRun } from '../support/processes';
 import { until } from '../support/wait';
-import { PASSWORD, USERS } from './helpers';
+import { PASSWORD, USERS } from '../support/e2e/helpers';
 
 /**
  * A fresh `npm start` on the embedded database, and the analyst's very first action a resolve

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { withE2eDb } from './db';
-import { PASSWORD, USERS } from './helpers';
+import { withE2eDb } from '../support/e2e/db';
+import { PASSWORD, USERS } from '../support/e2e/helpers';
 import { SIGN_IN_REFUSED } from '../../lib/auth/sign-in-messages';
 
 /**

@@ -2,8 +2,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { and, eq, isNull } from 'drizzle-orm';
 import { SHORTCUTS } from '@/components/shortcuts/shortcuts';
 import * as schema from '@/lib/db/schema';
-import { demoCasesDone, withE2eDb } from './db';
-import { storageState } from './helpers';
+import { demoCasesDone, withE2eDb } from '../support/e2e/db';
+import { storageState } from '../support/e2e/helpers';
 
 /**
  * The keyboard in a real browser: `?` lists every shortcut (the same table the handlers read),

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import * as schema from '@/lib/db/schema';
 import { ingestMany } from '@/lib/sync/ingest';
-import { buildExecution } from '../fixtures/execution';
-import { withE2eDb } from './db';
-import { storageState } from './helpers';
+import { buildExecution } from '../support/fixtures/execution';
+import { withE2eDb } from '../support/e2e/db';
+import { storageState } from '../support/e2e/helpers';
 
 /**
  * Notifications in a real browser: a manager assigns a case to the analyst, and the analyst's

@@ -3,9 +3,9 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { inArray } from 'drizzle-orm';
 import { executions } from '@/lib/db/schema';
 import { ingestMany } from '@/lib/sync/ingest';
-import { withE2eDb } from './db';
-import { METRICS_TOKEN, e2eLogFile, storageState, workerMetricsPort } from './helpers';
-import { simAddress, simGet } from './sim';
+import { withE2eDb } from '../support/e2e/db';
+import { METRICS_TOKEN, e2eLogFile, storageState, workerMetricsPort } from '../support/e2e/helpers';
+import { simAddress, simGet } from '../support/e2e/sim';
 
 /**
  * What an operator sees of the console that `npm start` runs (docs/operations.md): /metrics on

@@ -4,10 +4,10 @@ import { eq } from 'drizzle-orm';
 import { hashPassword } from '@/lib/auth/password';
 import * as schema from '@/lib/db/schema';
 import { ingestMany } from '@/lib/sync/ingest';
-import { buildExecution } from '../fixtures/execution';
-import { demoCasesDone, withE2eDb } from './db';
-import { signIn, storageState, type RoleName } from './helpers';
-import { sampleWeekOfCase } from './qa-steps';
+import { buildExecution } from '../support/fixtures/execution';
+import { demoCasesDone, withE2eDb } from '../support/e2e/db';
+import { signIn, storageState, type RoleName } from '../support/e2e/helpers';
+import { sampleWeekOfCase } from '../support/e2e/qa-steps';
 
 /**
  * QA sampling in a real browser: an analyst of the test's own declines a case (with a note); the

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { FX } from '../fixtures/review';
-import { storageState } from './helpers';
+import { FX } from '../support/fixtures/review';
+import { storageState } from '../support/e2e/helpers';
 
 /**
  * Screenshots of the review workspace in both themes (test-results/review-screens/), for a

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { sql } from 'drizzle-orm';
 import { WEAK_LINK_CUTOFF } from '@/lib/rings/kinds';
-import { withE2eDb } from './db';
-import { storageState } from './helpers';
+import { withE2eDb } from '../support/e2e/db';
+import { storageState } from '../support/e2e/helpers';
 
 /**
  * The Rings page on the console's own demo data (the simulator's attack crews, repeated

@@ -5,8 +5,8 @@ import { and, count, eq } from 'drizzle-orm';
 import * as OTPAuth from 'otpauth';
 import { hashPassword } from '@/lib/auth/password';
 import * as schema from '@/lib/db/schema';
-import { withE2eDb } from './db';
-import { signIn } from './helpers';
+import { withE2eDb } from '../support/e2e/db';
+import { signIn } from '../support/e2e/helpers';
 
 /**
  * Step-up in a real Chromium (issue 21): an admin of the test's own (the console runs with

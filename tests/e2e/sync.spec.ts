@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { storageState } from './helpers';
-import { dataJourney, e2eDataDir, simAddress, simHeaders } from './sim';
+import { storageState } from '../support/e2e/helpers';
+import { dataJourney, e2eDataDir, simAddress, simHeaders } from '../support/e2e/sim';
 
 /**
  * The sync against the running console: the built-in simulator sends its callbacks to the real

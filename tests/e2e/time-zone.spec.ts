@@ -2,9 +2,9 @@ import { expect, test } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import * as schema from '@/lib/db/schema';
 import { formatDateTime, formatDateTimeCompact } from '@/lib/format';
-import { CRITERIA, FX } from '../fixtures/review';
-import { withE2eDb } from './db';
-import { USERS, storageState } from './helpers';
+import { CRITERIA, FX } from '../support/fixtures/review';
+import { withE2eDb } from '../support/e2e/db';
+import { USERS, storageState } from '../support/e2e/helpers';
 
 /**
  * Time as people read it: an analyst picks a time zone on the account page; the execution's times

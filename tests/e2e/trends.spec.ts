@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { sql } from 'drizzle-orm';
-import { withE2eDb } from './db';
-import { storageState } from './helpers';
-import { E2E_TRENDS_WAVE_WORKFLOW, E2E_TRENDS_WORKFLOW } from '../fixtures/trends';
+import { withE2eDb } from '../support/e2e/db';
+import { storageState } from '../support/e2e/helpers';
+import { E2E_TRENDS_WAVE_WORKFLOW, E2E_TRENDS_WORKFLOW } from '../support/fixtures/trends';
 
 /**
- * The trends page in a browser, on the executions seeded by tests/e2e/seed/trends.ts (filtered
+ * The trends page in a browser, on the executions seeded by tests/support/e2e/seed/trends.ts (filtered
  * to their workflow, so other data cannot change the numbers).
  *
  * The seed writes the 60 days up to its own today, minutes before these tests run: should

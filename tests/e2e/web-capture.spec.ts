@@ -3,8 +3,8 @@ import { expect, test } from '@playwright/test';
 import { IdvClient } from '@/lib/idv/client';
 import { IDV_CONFIG_DEFAULTS } from '@/lib/idv/config';
 import { imageFor } from '@/lib/simulator/images';
-import { storageState } from './helpers';
-import { simAddress } from './sim';
+import { storageState } from '../support/e2e/helpers';
+import { simAddress } from '../support/e2e/sim';
 
 /**
  * A web-channel journey end to end (spec, What the service does 4): Verdict's client creates an

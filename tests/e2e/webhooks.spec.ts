@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver';
-import { storageState } from './helpers';
+import { storageState } from '../support/e2e/helpers';
 import { parseWallTime } from '@/lib/format';
 
 /**

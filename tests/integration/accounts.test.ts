@@ -15,9 +15,9 @@ import { loadAccessReview } from '@/lib/auth/access-review';
 import { db } from '@/lib/db/client';
 import { apiKeys, auditLog, loginThrottle, passwordLinks, piiReveals, userSessions, users } from '@/lib/db/schema';
 import { encode } from 'next-auth/jwt';
-import { request } from './next-headers';
+import { request } from '../support/next-headers';
 
-vi.mock('next/headers', async () => (await import('./next-headers')).nextHeaders);
+vi.mock('next/headers', async () => (await import('../support/next-headers')).nextHeaders);
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 process.env.NEXTAUTH_SECRET ??= 'accounts-test-secret-0123456789abcdef';
 process.env.WEBHOOK_SECRET_KEY ??= 'webhook-test-key-0123456789-0123456789-0123456789';

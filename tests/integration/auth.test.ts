@@ -11,10 +11,10 @@ import { audit } from '@/lib/audit';
 import { db } from '@/lib/db/client';
 import { listUsers } from '@/lib/auth/users';
 import { auditLog, loginThrottle, userSessions, users } from '@/lib/db/schema';
-import { sessionCookieFor } from './feedback-helpers';
-import { request } from './next-headers';
+import { sessionCookieFor } from '../support/feedback';
+import { request } from '../support/next-headers';
 
-vi.mock('next/headers', async () => (await import('./next-headers')).nextHeaders);
+vi.mock('next/headers', async () => (await import('../support/next-headers')).nextHeaders);
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 describe('users and sessions (real database)', () => {

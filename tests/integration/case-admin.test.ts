@@ -18,11 +18,11 @@ import { DEFAULT_LIST_PARAMS, type ListParams } from '@/lib/executions/list-para
 import { listWhere } from '@/lib/executions/where';
 import { getBoss, stopBoss } from '@/lib/jobs/boss';
 import { ingestMany } from '@/lib/sync/ingest';
-import { buildExecution } from '../fixtures/execution';
-import { createUser, sessionCookieFor } from './feedback-helpers';
-import { request } from './next-headers';
+import { buildExecution } from '../support/fixtures/execution';
+import { createUser, sessionCookieFor } from '../support/feedback';
+import { request } from '../support/next-headers';
 
-vi.mock('next/headers', async () => (await import('./next-headers')).nextHeaders);
+vi.mock('next/headers', async () => (await import('../support/next-headers')).nextHeaders);
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 const actions = await import('@/lib/actions/cases');

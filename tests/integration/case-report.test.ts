@@ -16,7 +16,7 @@ import { auditLog, caseQueues, cases, feedbackSubmissions, users } from '@/lib/d
 import { renderCaseReport } from '@/lib/evidence/report/render';
 import { imageFor } from '@/lib/simulator/images';
 import { ingestMany } from '@/lib/sync/ingest';
-import { FIXTURE_IMAGES, FX, PERSON, personExecution, unusualExecutions } from '../fixtures/review';
+import { FIXTURE_IMAGES, FX, PERSON, personExecution, unusualExecutions } from '../support/fixtures/review';
 
 /**
  * The case report rendered for real (pdfkit), read back with poppler's pdftotext and its first page

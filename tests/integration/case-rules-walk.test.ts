@@ -43,12 +43,12 @@ import { qaListParamsSchema } from '@/lib/qa/schema';
 import { weekOf } from '@/lib/qa/week';
 import { getRing } from '@/lib/rings/queries';
 import { ingestMany } from '@/lib/sync/ingest';
-import { buildExecution } from '../fixtures/execution';
-import { createUser, sessionCookieFor } from './feedback-helpers';
-import { request } from './next-headers';
-import { keepResolvedInWeek, sampleWeek } from './qa-helpers';
+import { buildExecution } from '../support/fixtures/execution';
+import { createUser, sessionCookieFor } from '../support/feedback';
+import { request } from '../support/next-headers';
+import { keepResolvedInWeek, sampleWeek } from '../support/qa';
 
-vi.mock('next/headers', async () => (await import('./next-headers')).nextHeaders);
+vi.mock('next/headers', async () => (await import('../support/next-headers')).nextHeaders);
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 // The key the other chain tests sign checkpoints with: one deployment has one key.

@@ -13,8 +13,8 @@ import { listExecutions } from '@/lib/executions/queries';
 import { getBoss, stopBoss } from '@/lib/jobs/boss';
 import { parseListParams } from '@/lib/executions/list-params';
 import { ingestMany } from '@/lib/sync/ingest';
-import { buildExecution } from '../fixtures/execution';
-import { createUser } from './feedback-helpers';
+import { buildExecution } from '../support/fixtures/execution';
+import { createUser } from '../support/feedback';
 
 const TAG = `views-${randomUUID().slice(0, 8)}`;
 let user: Awaited<ReturnType<typeof createUser>>;

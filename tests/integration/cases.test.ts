@@ -24,11 +24,11 @@ import { createQueue } from '@/lib/cases/queues';
 import { submitFeedback } from '@/lib/feedback/submit';
 import { runRematch } from '@/lib/cases/rematch';
 import { ingestMany } from '@/lib/sync/ingest';
-import { buildExecution } from '../fixtures/execution';
-import { createUser, sessionCookieFor } from './feedback-helpers';
-import { request } from './next-headers';
+import { buildExecution } from '../support/fixtures/execution';
+import { createUser, sessionCookieFor } from '../support/feedback';
+import { request } from '../support/next-headers';
 
-vi.mock('next/headers', async () => (await import('./next-headers')).nextHeaders);
+vi.mock('next/headers', async () => (await import('../support/next-headers')).nextHeaders);
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 const actions = await import('@/lib/actions/cases');

@@ -22,7 +22,7 @@ import { startEmbeddedDatabase, type EmbeddedDatabase } from '@/lib/db/embedded'
 import { runMigrations } from '@/lib/db/migrate';
 import { DATABASE_OUTAGE_DIGEST, DATABASE_OUTAGE_RETRY_AFTER_S } from '@/lib/db/outage';
 import { ingestExecution } from '@/lib/sync/ingest';
-import { buildExecution } from '../fixtures/execution';
+import { buildExecution } from '../support/fixtures/execution';
 import { consoleReady, startScript, type ChildRun } from '../support/processes';
 import { until } from '../support/wait';
 

@@ -13,9 +13,9 @@ import { db } from '@/lib/db/client';
 import { auditLog, deniedCallCounts } from '@/lib/db/schema';
 import { startApiServer, type ApiServer } from '../support/api-server';
 import { until } from '../support/wait';
-import { request } from './next-headers';
+import { request } from '../support/next-headers';
 
-vi.mock('next/headers', async () => (await import('./next-headers')).nextHeaders);
+vi.mock('next/headers', async () => (await import('../support/next-headers')).nextHeaders);
 
 let server: ApiServer;
 beforeAll(async () => {

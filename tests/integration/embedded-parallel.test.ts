@@ -5,14 +5,14 @@ import { db } from '@/lib/db/client';
 import { getTrendsData } from '@/lib/trends/queries';
 import { resolveTrendsFilters } from '@/lib/trends/shared';
 import { ingestMany } from '@/lib/sync/ingest';
-import { trendExecution } from '../fixtures/trends';
+import { trendExecution } from '../support/fixtures/trends';
 
 /**
  * Pages that run their queries in parallel (the trends page: 15 jobs at once) check out the
  * whole process-wide pool while the other processes hold their own connections. On the
  * embedded database (PGlite behind pglite-socket) every connection must be accepted and its
  * queries queued, never reset (ECONNRESET when the server's connection limit was below the
- * sum of the pools). Run with `TEST_DATABASE_URL=` for the embedded path (tests/setup starts
+ * sum of the pools). Run with `TEST_DATABASE_URL=` for the embedded path (tests/support/vitest starts
  * PGlite then); on a Postgres server it checks the same thing there.
  */
 const run = randomUUID().slice(0, 6);

@@ -7,7 +7,7 @@ import { searchTermTokens } from '@/lib/pii/search-tokens';
 import { parseListParams } from '@/lib/executions/list-params';
 import { DEFAULT_LIST_PARAMS, type ListParams, type SortKey } from '@/lib/executions/list-params';
 import { ingestMany } from '@/lib/sync/ingest';
-import { buildExecution } from '../fixtures/execution';
+import { buildExecution } from '../support/fixtures/execution';
 
 /**
  * The list's keyset pagination against a real database: every sort, both directions, nulls

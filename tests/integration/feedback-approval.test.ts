@@ -23,7 +23,7 @@ import { submitBulkFeedback, submitFeedback } from '@/lib/feedback/submit';
 import { registerFeedbackWorkers } from '@/lib/feedback/worker';
 import { getBoss, stopBoss } from '@/lib/jobs/boss';
 import { ingestExecution } from '@/lib/sync/ingest';
-import { buildExecution } from '../fixtures/execution';
+import { buildExecution } from '../support/fixtures/execution';
 import {
   createUser,
   footprint,
@@ -37,7 +37,7 @@ import {
   type CachedExecution,
   type Sim,
   refreshThroughIngest,
-} from './feedback-helpers';
+} from '../support/feedback';
 
 let s: Sim;
 let ex: CachedExecution[];

@@ -27,7 +27,7 @@ import {
   type CachedExecution,
   type Sim,
   refreshThroughIngest,
-} from './feedback-helpers';
+} from '../support/feedback';
 
 let s: Sim;
 let ex: CachedExecution[];

@@ -22,7 +22,7 @@ import {
   type CachedExecution,
   type Sim,
   refreshThroughIngest,
-} from './feedback-helpers';
+} from '../support/feedback';
 
 // The actions read the session cookie through next/headers; here it comes from `cookie.value`,
 // or, for calls made at the same instant as different users, from the async context of `asUser`.

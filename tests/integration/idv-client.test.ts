@@ -6,7 +6,7 @@ import { startSimulator, type RunningSimulator } from '@/lib/simulator';
 import { imageFor, solidPng } from '@/lib/simulator/images';
 import { startTestSimulator } from '../support/simulator';
 import { waitFor } from '../support/wait';
-import { testConfig } from '../unit/idv/helpers';
+import { testConfig } from '../support/idv/fault-server';
 
 /**
  * Verdict's client (lib/idv/client.ts) against the simulator over real HTTP: every operation of

@@ -13,7 +13,7 @@ import {
 } from '@/lib/db/schema';
 import { ingestExecution, ingestMany } from '@/lib/sync/ingest';
 import { markGoneAtService, purgePersonalData } from '@/lib/sync/purge';
-import { buildExecution } from '../fixtures/execution';
+import { buildExecution } from '../support/fixtures/execution';
 
 const T0 = new Date('2026-11-01T10:05:00Z');
 const later = (s: number) => new Date(T0.getTime() + s * 1000);

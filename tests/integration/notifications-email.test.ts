@@ -25,8 +25,8 @@ const { saveNotificationPreferences } = await import('@/lib/notifications/comman
 const { sendNotificationEmail } = await import('@/lib/notifications/email');
 const { registerNotificationWorkers } = await import('@/lib/notifications/worker');
 const { ingestMany } = await import('@/lib/sync/ingest');
-const { buildExecution } = await import('../fixtures/execution');
-const { createUser } = await import('./feedback-helpers');
+const { buildExecution } = await import('../support/fixtures/execution');
+const { createUser } = await import('../support/feedback');
 
 afterAll(async () => {
   await stopBoss();

@@ -17,8 +17,8 @@ import { getBoss, stopBoss } from '@/lib/jobs/boss';
 import { markNotificationsRead, saveNotificationPreferences } from '@/lib/notifications/commands';
 import { countUnreadNotifications, listNotifications } from '@/lib/notifications/queries';
 import { ingestMany } from '@/lib/sync/ingest';
-import { buildExecution } from '../fixtures/execution';
-import { createUser, newKey } from './feedback-helpers';
+import { buildExecution } from '../support/fixtures/execution';
+import { createUser, newKey } from '../support/feedback';
 
 type User = Awaited<ReturnType<typeof createUser>>;
 let analyst: User;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startSmtpReceiver } from '../support/smtp-receiver';
-import { request } from './next-headers';
+import { request } from '../support/next-headers';
 
-vi.mock('next/headers', async () => (await import('./next-headers')).nextHeaders);
+vi.mock('next/headers', async () => (await import('../support/next-headers')).nextHeaders);
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 /**

@@ -25,12 +25,12 @@ import { parseListParams, type RawSearchParams } from '@/lib/executions/list-par
 import { SEALED_LABEL_MESSAGE } from '@/lib/feedback/submit';
 import { weekOf } from '@/lib/qa/week';
 import { ingestMany } from '@/lib/sync/ingest';
-import { buildExecution } from '../fixtures/execution';
-import { createUser, sessionCookieFor } from './feedback-helpers';
-import { request } from './next-headers';
-import { keepResolvedInWeek, sampleWeek } from './qa-helpers';
+import { buildExecution } from '../support/fixtures/execution';
+import { createUser, sessionCookieFor } from '../support/feedback';
+import { request } from '../support/next-headers';
+import { keepResolvedInWeek, sampleWeek } from '../support/qa';
 
-vi.mock('next/headers', async () => (await import('./next-headers')).nextHeaders);
+vi.mock('next/headers', async () => (await import('../support/next-headers')).nextHeaders);
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 const feedbackActions = await import('@/lib/actions/feedback');

@@ -31,12 +31,12 @@ import { parseListParams } from '@/lib/executions/list-params';
 import { runQaSampling, startQaSampling } from '@/lib/qa/sample';
 import { weekOf } from '@/lib/qa/week';
 import { ingestMany } from '@/lib/sync/ingest';
-import { buildExecution } from '../fixtures/execution';
-import { createUser, sessionCookieFor } from './feedback-helpers';
-import { request } from './next-headers';
-import { keepResolvedInWeek } from './qa-helpers';
+import { buildExecution } from '../support/fixtures/execution';
+import { createUser, sessionCookieFor } from '../support/feedback';
+import { request } from '../support/next-headers';
+import { keepResolvedInWeek } from '../support/qa';
 
-vi.mock('next/headers', async () => (await import('./next-headers')).nextHeaders);
+vi.mock('next/headers', async () => (await import('../support/next-headers')).nextHeaders);
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 const actions = await import('@/lib/actions/qa');

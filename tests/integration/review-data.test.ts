@@ -11,7 +11,7 @@ import { DEFAULT_LIST_PARAMS as LIST_DEFAULTS } from '@/lib/executions/list-para
 import { db } from '@/lib/db/client';
 import { auditLog, searchTerms, users } from '@/lib/db/schema';
 import { ingestMany } from '@/lib/sync/ingest';
-import { FX, PERSON, unusualExecutions, XSS_NAME } from '../fixtures/review';
+import { FX, PERSON, unusualExecutions, XSS_NAME } from '../support/fixtures/review';
 
 /** The detail's data layer against a real database: masking, reveals and their audit, links, search tokens. */
 const user = { id: randomUUID(), email: `reviewer-${Date.now()}@example.test` };

@@ -24,7 +24,7 @@ import {
   type CachedExecution,
   type Sim,
   refreshThroughIngest,
-} from './feedback-helpers';
+} from '../support/feedback';
 
 const cookie = vi.hoisted(() => ({ value: '' }));
 vi.mock('next/headers', () => ({

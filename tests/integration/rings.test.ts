@@ -5,7 +5,7 @@ import { db } from '@/lib/db/client';
 import { WEAK_LINK_CUTOFF } from '@/lib/rings/kinds';
 import { ingestMany } from '@/lib/sync/ingest';
 import { purgePersonalData } from '@/lib/sync/purge';
-import { buildExecution } from '../fixtures/execution';
+import { buildExecution } from '../support/fixtures/execution';
 
 const T0 = new Date('2026-11-01T10:05:00Z');
 const tag = () => randomUUID().slice(0, 8);

@@ -11,7 +11,7 @@ import { drainCallbacks } from '@/lib/sync/callback-inbox';
 import { handleCallback, secretMatches, type CallbackDeps } from '@/lib/sync/callbacks';
 import { fetchExecution } from '@/lib/sync/fetch';
 import { ingestExecution } from '@/lib/sync/ingest';
-import { buildExecution } from '../fixtures/execution';
+import { buildExecution } from '../support/fixtures/execution';
 import {
   callbackServer,
   clientFor,
@@ -20,7 +20,7 @@ import {
   resetCache,
   startSim,
   TEST_OPTIONS,
-} from './sync-helpers';
+} from '../support/sync';
 
 const SECRET = 'callback-secret-0123456789';
 const schema = queueSchema();

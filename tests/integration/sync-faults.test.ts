@@ -24,7 +24,7 @@ import {
   resetCache,
   startSim,
   TEST_OPTIONS,
-} from './sync-helpers';
+} from '../support/sync';
 import { waitFor } from '../support/wait';
 
 const SECRET = 'faults-callback-secret-0042';

@@ -26,7 +26,7 @@ import {
   serviceDetails,
   startSim,
   TEST_OPTIONS,
-} from './sync-helpers';
+} from '../support/sync';
 import { waitFor } from '../support/wait';
 
 const SECRET = 'journey-callback-secret-42';

@@ -24,7 +24,7 @@ import {
   queueSchema,
   resetCache,
   startSim,
-} from './sync-helpers';
+} from '../support/sync';
 
 let sim: RunningSimulator | undefined;
 let boss: PgBoss | undefined;

@@ -4,7 +4,7 @@ import { db } from '@/lib/db/client';
 import { capabilityEntries, executions, settings } from '@/lib/db/schema';
 import { ingestExecution } from '@/lib/sync/ingest';
 import { RETENTION_KEY, retentionDays, runRetention } from '@/lib/sync/retention';
-import { buildExecution } from '../fixtures/execution';
+import { buildExecution } from '../support/fixtures/execution';
 
 // Early dates, so that purging "older than" reaches only this file's rows in the shared database.
 const now = new Date('2025-09-10T12:00:00Z');

@@ -5,9 +5,9 @@ import { executions, settings, syncRuns } from '@/lib/db/schema';
 import type { RunningSimulator } from '@/lib/simulator';
 import { ingestExecution } from '@/lib/sync/ingest';
 import { countServiceExecutions, executeRun, openRun, SERVICE_COUNT_KEY, type SyncRun } from '@/lib/sync/runs';
-import { buildExecution } from '../fixtures/execution';
+import { buildExecution } from '../support/fixtures/execution';
 import { until } from '../support/wait';
-import { clientFor, expectCacheMatchesService, journey, resetCache, startSim, TEST_OPTIONS } from './sync-helpers';
+import { clientFor, expectCacheMatchesService, journey, resetCache, startSim, TEST_OPTIONS } from '../support/sync';
 
 let sim: RunningSimulator;
 /** The journeys made while the first backfill was interrupted. */

@@ -28,10 +28,10 @@ import {
   startSim,
   type Sim,
   refreshThroughIngest,
-} from './feedback-helpers';
-import { request } from './next-headers';
+} from '../support/feedback';
+import { request } from '../support/next-headers';
 
-vi.mock('next/headers', async () => (await import('./next-headers')).nextHeaders);
+vi.mock('next/headers', async () => (await import('../support/next-headers')).nextHeaders);
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 process.env.WEBHOOK_SECRET_KEY ??= 'webhook-test-key-0123456789-0123456789-0123456789';

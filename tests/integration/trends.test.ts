@@ -6,7 +6,7 @@ import { getTrendsData } from '@/lib/trends/queries';
 import { resolveTrendsFilters, type TrendsFilters } from '@/lib/trends/shared';
 import { ingestExecution, ingestMany } from '@/lib/sync/ingest';
 import { rebuildRollup } from '@/lib/sync/rollup';
-import { trendExecution, type TrendExecutionSpec } from '../fixtures/trends';
+import { trendExecution, type TrendExecutionSpec } from '../support/fixtures/trends';
 import { until } from '../support/wait';
 
 /**

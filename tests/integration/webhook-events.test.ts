@@ -18,7 +18,7 @@ import { SERVICE_COUNT_KEY } from '@/lib/sync/runs';
 import { createEndpoint } from '@/lib/webhooks/endpoints';
 import { WEBHOOK_EVENT_TYPES } from '@/lib/webhooks/event-types';
 import { announceSpikes, announceSyncFailures } from '@/lib/sync/watch';
-import { trendExecution } from '../fixtures/trends';
+import { trendExecution } from '../support/fixtures/trends';
 import {
   createUser,
   ingestFromSim,
@@ -27,7 +27,7 @@ import {
   startSim,
   type CachedExecution,
   type Sim,
-} from './feedback-helpers';
+} from '../support/feedback';
 
 process.env.WEBHOOK_SECRET_KEY ??= 'webhook-test-key-0123456789-0123456789-0123456789';
 

@@ -20,10 +20,10 @@ import { createEndpoint, sendTestEvent } from '@/lib/webhooks/endpoints';
 import { outboundPolicyFromEnv, type Resolver } from '@/lib/webhooks/outbound';
 import { checkEndpointUrl } from '@/lib/webhooks/url';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver';
-import { createUser, sessionCookieFor } from './feedback-helpers';
-import { request } from './next-headers';
+import { createUser, sessionCookieFor } from '../support/feedback';
+import { request } from '../support/next-headers';
 
-vi.mock('next/headers', async () => (await import('./next-headers')).nextHeaders);
+vi.mock('next/headers', async () => (await import('../support/next-headers')).nextHeaders);
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 process.env.WEBHOOK_SECRET_KEY ??= 'webhook-test-key-0123456789-0123456789-0123456789';

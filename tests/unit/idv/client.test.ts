@@ -8,8 +8,15 @@ import {
   EXECUTION_ID as W,
   ID_CREDENTIAL as C,
   resultSample,
-} from './fixtures';
-import { sendJson, startServer, testConfig, tokenHandler, type Recorded, type TestServer } from './helpers';
+} from '../../support/idv/wire-samples';
+import {
+  sendJson,
+  startServer,
+  testConfig,
+  tokenHandler,
+  type Recorded,
+  type TestServer,
+} from '../../support/idv/fault-server';
 
 /**
  * A hand-written stub of the service, kept only for what the simulator cannot show or produce on

@@ -2,7 +2,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { IdvClient } from '@/lib/idv/client';
 import { IdvHttpError, IdvNetworkError, isNotFound, isPermanent, isRetryable, redactUrl } from '@/lib/idv/errors';
 import { HttpClient, parseRetryAfter } from '@/lib/idv/http';
-import { closedPortUrl, FakeClock, sendJson, startServer, testConfig, tokenHandler, type TestServer } from './helpers';
+import {
+  closedPortUrl,
+  FakeClock,
+  sendJson,
+  startServer,
+  testConfig,
+  tokenHandler,
+  type TestServer,
+} from '../../support/idv/fault-server';
 
 const A = 'acc-1';
 const W = 'wf-1';

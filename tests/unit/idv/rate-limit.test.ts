@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IdvClient } from '@/lib/idv/client';
 import { RateLimiter } from '@/lib/idv/rate-limit';
-import { FakeClock, sendJson, startServer, testConfig, tokenHandler, type TestServer } from './helpers';
+import {
+  FakeClock,
+  sendJson,
+  startServer,
+  testConfig,
+  tokenHandler,
+  type TestServer,
+} from '../../support/idv/fault-server';
 
 /** The most grants that fall in any window of `windowMs`. */
 function maxInWindow(times: number[], windowMs: number): number {

@@ -25,7 +25,13 @@ import {
   WorkflowExecutionResultSchema,
   type CapabilityEntry,
 } from '@/lib/idv/schemas';
-import { ACCOUNT_ID, accountResponseSample, EXECUTION_ID, ID_CREDENTIAL, resultSample } from './fixtures';
+import {
+  ACCOUNT_ID,
+  accountResponseSample,
+  EXECUTION_ID,
+  ID_CREDENTIAL,
+  resultSample,
+} from '../../support/idv/wire-samples';
 
 const parseResult = (v: unknown) => parseOrThrow(WorkflowExecutionResultSchema, v, 'R2 workflow execution result');
 

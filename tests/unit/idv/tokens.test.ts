@@ -11,7 +11,7 @@ import {
   tokenHandler,
   type Recorded,
   type TestServer,
-} from './helpers';
+} from '../../support/idv/fault-server';
 
 const A = 'acc-1';
 const W = 'wf-1';

@@ -17,7 +17,7 @@ import {
   rulesForCapability,
   stepViews,
 } from '@/lib/executions/result';
-import { FX, unusualExecutions } from '../../fixtures/review';
+import { FX, unusualExecutions } from '../../support/fixtures/review';
 
 const byId = (id: string) => unusualExecutions().find((x) => (x.result.workflow as { id: string }).id === id)!;
 

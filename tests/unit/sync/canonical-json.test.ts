@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '@/lib/sync/canonical-json';
 import { toRows } from '@/lib/sync/map';
-import { buildExecution } from '../../fixtures/execution';
+import { buildExecution } from '../../support/fixtures/execution';
 
 /** The definition the stored content hashes were computed with: the fast one must equal it. */
 const formerCanonicalJson = (value: unknown): string =>

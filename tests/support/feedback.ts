@@ -14,7 +14,7 @@ import { IdvClient, IDV_CONFIG_DEFAULTS } from '@/lib/idv';
 import { setIdvClient } from '@/lib/server/idv-client';
 import { QUEUES } from '@/lib/jobs/boss';
 import type { RunningSimulator, SimulatorOptions } from '@/lib/simulator';
-import { startTestSimulator } from '../support/simulator';
+import { startTestSimulator } from './simulator';
 import { ingestExecution } from '@/lib/sync/ingest';
 import type { RefreshExecution } from '@/lib/feedback/deliver';
 
@@ -146,7 +146,7 @@ export async function serviceFeedback(e: CachedExecution): Promise<{ status: str
 
 export const newKey = () => randomUUID().replace(/-/g, '');
 
-export { until } from '../support/wait';
+export { until } from './wait';
 
 export async function stateOf(submissionId: string) {
   const [s] = await db().select().from(feedbackSubmissions).where(eq(feedbackSubmissions.id, submissionId));

@@ -5,7 +5,7 @@
  *
  *   vi.mock('next/headers', async () => (await import('./next-headers')).nextHeaders);
  *
- * and sets `request.cookie` (sessionCookieFor in ./feedback-helpers) to act as a user, and
+ * and sets `request.cookie` (sessionCookieFor in ./feedback) to act as a user, and
  * `request.ip` to act from another address. No imports:
  * it is loaded while `next/headers` itself is being resolved.
  */

@@ -19,7 +19,7 @@ import { IDV_CONFIG_DEFAULTS } from '@/lib/idv/config';
 import { isRetryable } from '@/lib/idv/errors';
 import { listCapabilityEntries, type WorkflowExecutionResult } from '@/lib/idv/schemas';
 import type { RunningSimulator, SimulatorOptions } from '@/lib/simulator';
-import { startTestSimulator } from '../support/simulator';
+import { startTestSimulator } from './simulator';
 import { imageFor } from '@/lib/simulator/images';
 import { serveCallback } from '@/lib/sync/callback-endpoint';
 import type { CallbackDeps } from '@/lib/sync/callbacks';
