@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
+import { StaticTable } from '@/components/data-table/static-table';
 import Link from 'next/link';
 import { NextCaseButton } from '@/components/cases/next-case-button';
 import { PageHeader } from '@/components/shell/page-header';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { requireUser } from '@/lib/auth/guards';
 import { myWorkFigureLinks } from '@/lib/cases/figures';
 import { getMyWork, MY_CASES_SHOWN } from '@/lib/cases/my-work';
@@ -88,36 +88,36 @@ export default async function MyWorkPage() {
           </CardHeader>
           <CardContent>
             {w.cases.length ? (
-              <Table>
-                <caption className="sr-only">Cases you hold, earliest due first</caption>
-                <THead>
-                  <TR>
-                    <TH>Case</TH>
-                    <TH>Queue</TH>
-                    <TH>Due</TH>
-                    <TH>Decision</TH>
-                    <TH>Claimed</TH>
-                  </TR>
-                </THead>
-                <TBody>
-                  {w.cases.map((c) => (
-                    <TR key={c.executionId}>
-                      <TD>
-                        <Link className="font-mono text-primary underline" href={`/executions/${c.executionId}`}>
-                          {shortId(c.executionId)}
-                        </Link>
-                      </TD>
-                      <TD>{c.queue}</TD>
-                      <TD>
+              <StaticTable
+                caption="Cases you hold, earliest due first"
+                rows={w.cases}
+                rowKey={(c) => c.executionId}
+                columns={[
+                  {
+                    header: 'Case',
+                    cell: (c) => (
+                      <Link className="font-mono text-primary underline" href={`/executions/${c.executionId}`}>
+                        {shortId(c.executionId)}
+                      </Link>
+                    ),
+                  },
+                  { header: 'Queue', cell: (c) => c.queue },
+                  {
+                    header: 'Due',
+                    cell: (c) => (
+                      <>
                         <LocalTime value={c.dueAt} shape="relative" now={now} />{' '}
                         {c.overdue ? <Badge tone="reject">Overdue</Badge> : null}
-                      </TD>
-                      <TD>{c.decision ?? '—'}</TD>
-                      <TD>{c.claimedAt ? <LocalTime value={c.claimedAt} shape="relative" now={now} /> : '—'}</TD>
-                    </TR>
-                  ))}
-                </TBody>
-              </Table>
+                      </>
+                    ),
+                  },
+                  { header: 'Decision', cell: (c) => c.decision ?? '—' },
+                  {
+                    header: 'Claimed',
+                    cell: (c) => (c.claimedAt ? <LocalTime value={c.claimedAt} shape="relative" now={now} /> : '—'),
+                  },
+                ]}
+              />
             ) : (
               <EmptyState title="You hold no cases">
                 Press “Next case” (or n) to take the next one of your queues.

@@ -1,8 +1,8 @@
+import { NUMERIC, StaticTable, srOnlyHeader } from '@/components/data-table/static-table';
 import Link from 'next/link';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import type { QueuesPage, RematchProgress } from '@/lib/cases/queries';
 import { listHref, type ListParams } from '@/lib/executions/list-params';
 import { analystFigureLinks, DISAGREEMENT_LINKS, queueFigureLinks } from '@/lib/cases/figures';
@@ -42,122 +42,136 @@ export function QueuesView({ data, rematch }: { data: QueuesPage; rematch: Remat
           </p>
         </CardHeader>
         {data.queues.length ? (
-          <Table>
-            <caption className="sr-only">Queues with their backlog and resolution times</caption>
-            <THead>
-              <TR>
-                <TH>Queue</TH>
-                <TH className="text-right">Backlog</TH>
-                <TH className="text-right">In review</TH>
-                <TH className="text-right">Overdue</TH>
-                <TH className="text-right">Oldest waiting</TH>
-                <TH className="text-right">Resolved / day (7 d)</TH>
-                <TH className="text-right">Resolution p50</TH>
-                <TH className="text-right">p95</TH>
-                <TH>
-                  <span className="sr-only">Actions</span>
-                </TH>
-              </TR>
-            </THead>
-            <TBody>
-              {data.queues.map((q) => {
-                const to = queueFigureLinks(q);
-                return (
-                  <TR key={q.id} data-queue={q.name} className={q.archived ? 'opacity-60' : undefined}>
-                    <TD>
-                      <div className="flex flex-wrap items-center gap-1.5 font-medium">
-                        {q.name}
-                        {q.kind === 'escalation' ? <Badge tone="warn">Escalations</Badge> : null}
-                        {q.minRole === 'manager' ? <Badge>Managers</Badge> : null}
-                        {q.archived ? <Badge>Archived</Badge> : null}
-                      </div>
-                      <div className="text-xs text-muted-fg">
-                        Priority {q.priority} · SLA {q.slaHours} h
-                        {q.definition ? (
-                          <>
-                            {' · '}
-                            <Link className="hover:underline" href={`/executions?${q.definition}`}>
-                              filters
-                            </Link>
-                          </>
-                        ) : null}
-                      </div>
-                    </TD>
-                    <TD className="text-right" data-testid="backlog">
+          <StaticTable
+            caption="Queues with their backlog and resolution times"
+            rows={data.queues}
+            rowKey={(q) => q.id}
+            rowProps={(q) => ({ 'data-queue': q.name, className: q.archived ? 'opacity-60' : undefined })}
+            columns={[
+              {
+                header: 'Queue',
+                cell: (q) => (
+                  <>
+                    <div className="flex flex-wrap items-center gap-1.5 font-medium">
+                      {q.name}
+                      {q.kind === 'escalation' ? <Badge tone="warn">Escalations</Badge> : null}
+                      {q.minRole === 'manager' ? <Badge>Managers</Badge> : null}
+                      {q.archived ? <Badge>Archived</Badge> : null}
+                    </div>
+                    <div className="text-xs text-muted-fg">
+                      Priority {q.priority} · SLA {q.slaHours} h
+                      {q.definition ? (
+                        <>
+                          {' · '}
+                          <Link className="hover:underline" href={`/executions?${q.definition}`}>
+                            filters
+                          </Link>
+                        </>
+                      ) : null}
+                    </div>
+                  </>
+                ),
+              },
+              {
+                header: 'Backlog',
+                ...NUMERIC,
+                cellProps: () => ({ 'data-testid': 'backlog' }),
+                cell: (q) => (
+                  <Figure
+                    value={formatNumber(q.backlog)}
+                    to={queueFigureLinks(q).backlog}
+                    label={`${q.name}: ${q.backlog} unresolved`}
+                  />
+                ),
+              },
+              {
+                header: 'In review',
+                ...NUMERIC,
+                cell: (q) => (
+                  <Figure
+                    value={formatNumber(q.inReview)}
+                    to={queueFigureLinks(q).inReview}
+                    label={`${q.name}: ${q.inReview} in review`}
+                  />
+                ),
+              },
+              {
+                header: 'Overdue',
+                ...NUMERIC,
+                cell: (q) =>
+                  q.overdue ? (
+                    <span className="font-medium text-danger">
                       <Figure
-                        value={formatNumber(q.backlog)}
-                        to={to.backlog}
-                        label={`${q.name}: ${q.backlog} unresolved`}
+                        value={formatNumber(q.overdue)}
+                        to={queueFigureLinks(q).overdue}
+                        label={`${q.name}: ${q.overdue} overdue`}
                       />
-                    </TD>
-                    <TD className="text-right">
-                      <Figure
-                        value={formatNumber(q.inReview)}
-                        to={to.inReview}
-                        label={`${q.name}: ${q.inReview} in review`}
-                      />
-                    </TD>
-                    <TD className="text-right">
-                      {q.overdue ? (
-                        <span className="font-medium text-danger">
-                          <Figure
-                            value={formatNumber(q.overdue)}
-                            to={to.overdue}
-                            label={`${q.name}: ${q.overdue} overdue`}
-                          />
-                        </span>
-                      ) : (
-                        <Figure value="0" to={to.overdue} label={`${q.name}: none overdue`} />
-                      )}
-                    </TD>
-                    <TD className="text-right">
-                      {q.oldestSeconds !== null && to.oldest ? (
-                        <Figure
-                          value={formatDuration(q.oldestSeconds)}
-                          to={to.oldest}
-                          label={`${q.name}: the oldest unresolved case`}
-                        />
-                      ) : (
-                        '—'
-                      )}
-                    </TD>
-                    <TD className="text-right">
-                      <Figure
-                        value={(q.resolved7d / 7).toFixed(1)}
-                        to={to.resolved7d}
-                        label={`${q.name}: ${q.resolved7d} resolved in the last 7 days`}
-                      />
-                    </TD>
-                    <TD className="whitespace-nowrap text-right" data-testid="p50">
-                      {q.p50Seconds !== null ? (
-                        <Figure
-                          value={formatDuration(q.p50Seconds)}
-                          to={to.resolved}
-                          label={`${q.name}: median resolution time of ${q.resolved} resolved`}
-                        />
-                      ) : (
-                        '—'
-                      )}
-                    </TD>
-                    <TD className="whitespace-nowrap text-right">
-                      {q.p95Seconds !== null ? (
-                        <Figure
-                          value={formatDuration(q.p95Seconds)}
-                          to={to.resolved}
-                          label={`${q.name}: 95th percentile resolution time`}
-                        />
-                      ) : (
-                        '—'
-                      )}
-                    </TD>
-                    <TD>
-                      <QueueControls queue={q} order={order} />
-                    </TD>
-                  </TR>
-                );
-              })}
-            </TBody>
-          </Table>
+                    </span>
+                  ) : (
+                    <Figure value="0" to={queueFigureLinks(q).overdue} label={`${q.name}: none overdue`} />
+                  ),
+              },
+              {
+                header: 'Oldest waiting',
+                ...NUMERIC,
+                cell: (q) => {
+                  const to = queueFigureLinks(q);
+                  return q.oldestSeconds !== null && to.oldest ? (
+                    <Figure
+                      value={formatDuration(q.oldestSeconds)}
+                      to={to.oldest}
+                      label={`${q.name}: the oldest unresolved case`}
+                    />
+                  ) : (
+                    '—'
+                  );
+                },
+              },
+              {
+                header: 'Resolved / day (7 d)',
+                ...NUMERIC,
+                cell: (q) => (
+                  <Figure
+                    value={(q.resolved7d / 7).toFixed(1)}
+                    to={queueFigureLinks(q).resolved7d}
+                    label={`${q.name}: ${q.resolved7d} resolved in the last 7 days`}
+                  />
+                ),
+              },
+              {
+                header: 'Resolution p50',
+                headerClassName: 'text-right',
+                className: 'whitespace-nowrap text-right',
+                cellProps: () => ({ 'data-testid': 'p50' }),
+                cell: (q) =>
+                  q.p50Seconds !== null ? (
+                    <Figure
+                      value={formatDuration(q.p50Seconds)}
+                      to={queueFigureLinks(q).resolved}
+                      label={`${q.name}: median resolution time of ${q.resolved} resolved`}
+                    />
+                  ) : (
+                    '—'
+                  ),
+              },
+              {
+                header: 'p95',
+                headerClassName: 'text-right',
+                className: 'whitespace-nowrap text-right',
+                cell: (q) =>
+                  q.p95Seconds !== null ? (
+                    <Figure
+                      value={formatDuration(q.p95Seconds)}
+                      to={queueFigureLinks(q).resolved}
+                      label={`${q.name}: 95th percentile resolution time`}
+                    />
+                  ) : (
+                    '—'
+                  ),
+              },
+              { header: srOnlyHeader('Actions'), cell: (q) => <QueueControls queue={q} order={order} /> },
+            ]}
+          />
         ) : (
           <CardContent>
             <EmptyState title="No queues">Save the executions list&apos;s filters as a queue to start.</EmptyState>
@@ -174,69 +188,76 @@ export function QueuesView({ data, rematch }: { data: QueuesPage; rematch: Remat
             </p>
           </CardHeader>
           {data.analysts.length ? (
-            <Table>
-              <caption className="sr-only">Outcomes and resolution times per analyst</caption>
-              <THead>
-                <TR>
-                  <TH>Person</TH>
-                  <TH className="text-right">Approved</TH>
-                  <TH className="text-right">Declined</TH>
-                  <TH className="text-right">Escalated</TH>
-                  <TH className="text-right">Resolution p50</TH>
-                  <TH className="text-right">p95</TH>
-                </TR>
-              </THead>
-              <TBody>
-                {data.analysts.map((a) => (
-                  <TR key={a.userId}>
-                    <TD>{a.name}</TD>
-                    <TD className="text-right">
+            <StaticTable
+              caption="Outcomes and resolution times per analyst"
+              rows={data.analysts}
+              rowKey={(a) => a.userId}
+              columns={[
+                { header: 'Person', cell: (a) => a.name },
+                {
+                  header: 'Approved',
+                  ...NUMERIC,
+                  cell: (a) => (
+                    <Figure
+                      value={formatNumber(a.approved)}
+                      to={analystFigureLinks(a).approved}
+                      label={`${a.name}: ${a.approved} approved`}
+                    />
+                  ),
+                },
+                {
+                  header: 'Declined',
+                  ...NUMERIC,
+                  cell: (a) => (
+                    <Figure
+                      value={formatNumber(a.declined)}
+                      to={analystFigureLinks(a).declined}
+                      label={`${a.name}: ${a.declined} declined`}
+                    />
+                  ),
+                },
+                {
+                  header: 'Escalated',
+                  ...NUMERIC,
+                  cell: (a) => (
+                    <Figure
+                      value={formatNumber(a.escalated)}
+                      to={analystFigureLinks(a).escalated}
+                      label={`${a.name}: ${a.escalated} escalated`}
+                    />
+                  ),
+                },
+                {
+                  header: 'Resolution p50',
+                  ...NUMERIC,
+                  cell: (a) =>
+                    a.p50Seconds !== null ? (
                       <Figure
-                        value={formatNumber(a.approved)}
-                        to={analystFigureLinks(a).approved}
-                        label={`${a.name}: ${a.approved} approved`}
+                        value={formatDuration(a.p50Seconds)}
+                        to={analystFigureLinks(a).resolved}
+                        label={`${a.name}: median resolution time of ${a.approved + a.declined} resolved`}
                       />
-                    </TD>
-                    <TD className="text-right">
+                    ) : (
+                      '—'
+                    ),
+                },
+                {
+                  header: 'p95',
+                  headerClassName: 'text-right',
+                  className: 'whitespace-nowrap text-right',
+                  cell: (a) =>
+                    a.p95Seconds !== null ? (
                       <Figure
-                        value={formatNumber(a.declined)}
-                        to={analystFigureLinks(a).declined}
-                        label={`${a.name}: ${a.declined} declined`}
+                        value={formatDuration(a.p95Seconds)}
+                        to={analystFigureLinks(a).resolved}
+                        label={`${a.name}: 95th percentile resolution time`}
                       />
-                    </TD>
-                    <TD className="text-right">
-                      <Figure
-                        value={formatNumber(a.escalated)}
-                        to={analystFigureLinks(a).escalated}
-                        label={`${a.name}: ${a.escalated} escalated`}
-                      />
-                    </TD>
-                    <TD className="text-right">
-                      {a.p50Seconds !== null ? (
-                        <Figure
-                          value={formatDuration(a.p50Seconds)}
-                          to={analystFigureLinks(a).resolved}
-                          label={`${a.name}: median resolution time of ${a.approved + a.declined} resolved`}
-                        />
-                      ) : (
-                        '—'
-                      )}
-                    </TD>
-                    <TD className="whitespace-nowrap text-right">
-                      {a.p95Seconds !== null ? (
-                        <Figure
-                          value={formatDuration(a.p95Seconds)}
-                          to={analystFigureLinks(a).resolved}
-                          label={`${a.name}: 95th percentile resolution time`}
-                        />
-                      ) : (
-                        '—'
-                      )}
-                    </TD>
-                  </TR>
-                ))}
-              </TBody>
-            </Table>
+                    ) : (
+                      '—'
+                    ),
+                },
+              ]}
+            />
           ) : (
             <CardContent>
               <p className="text-sm text-muted-fg">Nobody has resolved a case yet.</p>

@@ -1,8 +1,8 @@
+import { StaticTable } from '@/components/data-table/static-table';
 import Link from 'next/link';
 import type * as React from 'react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { OUTCOME_LABELS } from '@/lib/cases/schema';
 import type { ReasonView } from '@/lib/cases/queries';
 import type { QaRow, Verdict } from '@/lib/qa/quality';
@@ -39,61 +39,53 @@ export function QaReviewsTable({
 }) {
   if (!rows.length) return <EmptyState title={empty} />;
   return (
-    <Table>
-      <caption className="sr-only">{caption}</caption>
-      <THead>
-        <TR>
-          <TH>Execution</TH>
-          <TH>Week</TH>
-          <TH>Queue</TH>
-          <TH>State</TH>
-          <TH>First outcome</TH>
-          <TH>QA review</TH>
-          <TH>Settled</TH>
-        </TR>
-      </THead>
-      <TBody>
-        {rows.map((r) => (
-          <TR key={r.id} data-review={r.executionId}>
-            <TD>
-              <Link
-                href={`/executions/${r.executionId}`}
-                className="whitespace-nowrap font-mono text-xs text-primary hover:underline"
-              >
-                {shortId(r.executionId)}
-              </Link>
-            </TD>
-            <TD className="whitespace-nowrap text-xs">{r.week}</TD>
-            <TD className="text-xs">{r.queue ?? '—'}</TD>
-            <TD>
-              <span className="flex flex-col items-start gap-0.5">
-                <QaStateBadge
-                  state={r.state}
-                  overturned={r.state === 'settled' && r.settled?.outcome !== r.first?.outcome}
-                />
-                {r.assignee ? <span className="text-[11px] text-muted-fg">{r.assignee.name}</span> : null}
+    <StaticTable
+      caption={caption}
+      rows={rows}
+      rowKey={(r) => r.id}
+      rowProps={(r) => ({ 'data-review': r.executionId })}
+      columns={[
+        {
+          header: 'Execution',
+          cell: (r) => (
+            <Link
+              href={`/executions/${r.executionId}`}
+              className="whitespace-nowrap font-mono text-xs text-primary hover:underline"
+            >
+              {shortId(r.executionId)}
+            </Link>
+          ),
+        },
+        { header: 'Week', className: 'whitespace-nowrap text-xs', cell: (r) => r.week },
+        { header: 'Queue', className: 'text-xs', cell: (r) => r.queue ?? '—' },
+        {
+          header: 'State',
+          cell: (r) => (
+            <span className="flex flex-col items-start gap-0.5">
+              <QaStateBadge
+                state={r.state}
+                overturned={r.state === 'settled' && r.settled?.outcome !== r.first?.outcome}
+              />
+              {r.assignee ? <span className="text-[11px] text-muted-fg">{r.assignee.name}</span> : null}
+            </span>
+          ),
+        },
+        {
+          header: 'First outcome',
+          cell: (r) =>
+            r.first ? (
+              <VerdictCell v={r.first} reasons={reasons} />
+            ) : (
+              <span className="flex flex-col text-xs">
+                <span>{r.firstAnalyst.name}</span>
+                <span className="text-muted-fg">Sealed until decided</span>
               </span>
-            </TD>
-            <TD>
-              {r.first ? (
-                <VerdictCell v={r.first} reasons={reasons} />
-              ) : (
-                <span className="flex flex-col text-xs">
-                  <span>{r.firstAnalyst.name}</span>
-                  <span className="text-muted-fg">Sealed until decided</span>
-                </span>
-              )}
-            </TD>
-            <TD>
-              <VerdictCell v={r.review} reasons={reasons} />
-            </TD>
-            <TD>
-              <VerdictCell v={r.settled} reasons={reasons} />
-            </TD>
-          </TR>
-        ))}
-      </TBody>
-    </Table>
+            ),
+        },
+        { header: 'QA review', cell: (r) => <VerdictCell v={r.review} reasons={reasons} /> },
+        { header: 'Settled', cell: (r) => <VerdictCell v={r.settled} reasons={reasons} /> },
+      ]}
+    />
   );
 }
 

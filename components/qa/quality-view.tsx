@@ -1,8 +1,8 @@
+import { NUMERIC, StaticTable } from '@/components/data-table/static-table';
 import Link from 'next/link';
 import { cn } from '@/lib/utils';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import type { ReasonView } from '@/lib/cases/queries';
 import type { AgreementRow, QualityPage } from '@/lib/qa/quality';
 import { formatNumber, formatPercent } from '@/lib/format';
@@ -40,63 +40,81 @@ function Figure({
 
 function AgreementTable({ rows, by, caption }: { rows: AgreementRow[]; by: 'analyst' | 'queue'; caption: string }) {
   if (!rows.length) return <EmptyState title="Nothing sampled yet." />;
+  const scopeOf = (r: AgreementRow): QaListParams =>
+    by === 'analyst' ? { analyst: r.key } : { queue: r.key || undefined };
   return (
-    <Table>
-      <caption className="sr-only">{caption}</caption>
-      <THead>
-        <TR>
-          <TH>{by === 'analyst' ? 'First analyst' : 'Queue'}</TH>
-          <TH className="text-right">Sampled</TH>
-          <TH className="text-right">Waiting</TH>
-          <TH className="text-right">Decided</TH>
-          <TH className="text-right">Agreement</TH>
-          <TH className="text-right">To settle</TH>
-          <TH className="text-right">Overturned</TH>
-        </TR>
-      </THead>
-      <TBody>
-        {rows.map((r) => {
-          const scope: QaListParams = by === 'analyst' ? { analyst: r.key } : { queue: r.key || undefined };
-          const of = `${r.name}:`;
-          return (
-            <TR key={r.key || r.name} data-agreement={r.name}>
-              <TD className="font-medium">{r.name}</TD>
-              <TD className="text-right">
-                <Figure value={r.sampled} to={scope} label={`${of} ${r.sampled} sampled`} />
-              </TD>
-              <TD className="text-right">
-                <Figure value={r.pending} to={{ ...scope, result: 'pending' }} label={`${of} ${r.pending} waiting`} />
-              </TD>
-              <TD className="text-right">
-                <Figure value={r.decided} to={{ ...scope, result: 'decided' }} label={`${of} ${r.decided} decided`} />
-              </TD>
-              <TD className="text-right" data-testid="agreement-rate">
-                <Figure
-                  value={r.decided}
-                  to={{ ...scope, result: 'agreed' }}
-                  text={r.decided ? `${formatPercent(r.rate)} (${r.agreed} of ${r.decided})` : '—'}
-                  label={`${of} agreement ${formatPercent(r.rate)}, ${r.agreed} of ${r.decided} agreed`}
-                />
-              </TD>
-              <TD className="text-right">
-                <Figure
-                  value={r.disputed}
-                  to={{ ...scope, result: 'disputed' }}
-                  label={`${of} ${r.disputed} to settle`}
-                />
-              </TD>
-              <TD className="text-right" data-testid="overturned">
-                <Figure
-                  value={r.overturned}
-                  to={{ ...scope, result: 'overturned' }}
-                  label={`${of} ${r.overturned} overturned`}
-                />
-              </TD>
-            </TR>
-          );
-        })}
-      </TBody>
-    </Table>
+    <StaticTable
+      caption={caption}
+      rows={rows}
+      rowKey={(r) => r.key || r.name}
+      rowProps={(r) => ({ 'data-agreement': r.name })}
+      columns={[
+        { header: by === 'analyst' ? 'First analyst' : 'Queue', className: 'font-medium', cell: (r) => r.name },
+        {
+          header: 'Sampled',
+          ...NUMERIC,
+          cell: (r) => <Figure value={r.sampled} to={scopeOf(r)} label={`${r.name}: ${r.sampled} sampled`} />,
+        },
+        {
+          header: 'Waiting',
+          ...NUMERIC,
+          cell: (r) => (
+            <Figure
+              value={r.pending}
+              to={{ ...scopeOf(r), result: 'pending' }}
+              label={`${r.name}: ${r.pending} waiting`}
+            />
+          ),
+        },
+        {
+          header: 'Decided',
+          ...NUMERIC,
+          cell: (r) => (
+            <Figure
+              value={r.decided}
+              to={{ ...scopeOf(r), result: 'decided' }}
+              label={`${r.name}: ${r.decided} decided`}
+            />
+          ),
+        },
+        {
+          header: 'Agreement',
+          ...NUMERIC,
+          cellProps: () => ({ 'data-testid': 'agreement-rate' }),
+          cell: (r) => (
+            <Figure
+              value={r.decided}
+              to={{ ...scopeOf(r), result: 'agreed' }}
+              text={r.decided ? `${formatPercent(r.rate)} (${r.agreed} of ${r.decided})` : '—'}
+              label={`${r.name}: agreement ${formatPercent(r.rate)}, ${r.agreed} of ${r.decided} agreed`}
+            />
+          ),
+        },
+        {
+          header: 'To settle',
+          ...NUMERIC,
+          cell: (r) => (
+            <Figure
+              value={r.disputed}
+              to={{ ...scopeOf(r), result: 'disputed' }}
+              label={`${r.name}: ${r.disputed} to settle`}
+            />
+          ),
+        },
+        {
+          header: 'Overturned',
+          ...NUMERIC,
+          cellProps: () => ({ 'data-testid': 'overturned' }),
+          cell: (r) => (
+            <Figure
+              value={r.overturned}
+              to={{ ...scopeOf(r), result: 'overturned' }}
+              label={`${r.name}: ${r.overturned} overturned`}
+            />
+          ),
+        },
+      ]}
+    />
   );
 }
 

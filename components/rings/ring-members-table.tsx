@@ -1,6 +1,6 @@
+import { StaticTable } from '@/components/data-table/static-table';
 import Link from 'next/link';
 import { DecisionBadge, FeedbackBadge, RiskScore } from '@/components/executions/badges';
-import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { shortId } from '@/lib/format';
 import type { RingAttribute, RingMember } from '@/lib/rings/queries';
 import { LINK_KIND_LABELS } from '@/lib/rings/kinds';
@@ -12,46 +12,38 @@ export function RingMembersTable({ members, attributes }: { members: RingMember[
   for (const a of attributes)
     if (!a.weak) for (const id of a.memberIds) via.set(id, (via.get(id) ?? new Set()).add(LINK_KIND_LABELS[a.kind]));
   return (
-    <Table data-testid="ring-members">
-      <caption className="sr-only">Members of the ring, newest first</caption>
-      <THead>
-        <TR>
-          <TH>Execution</TH>
-          <TH>Created</TH>
-          <TH>Name</TH>
-          <TH>Document</TH>
-          <TH>Decision</TH>
-          <TH className="text-right">Risk</TH>
-          <TH>Label</TH>
-          <TH>Shares</TH>
-        </TR>
-      </THead>
-      <TBody>
-        {members.map((m) => (
-          <TR key={m.id} data-member-id={m.id}>
-            <TD>
-              <Link href={`/executions/${m.id}`} className="font-mono text-xs text-primary hover:underline">
-                {shortId(m.id)}
-              </Link>
-            </TD>
-            <TD className="whitespace-nowrap text-xs">
-              <LocalTime value={m.createdAt} />
-            </TD>
-            <TD className="text-sm">{m.name ?? <span className="text-muted-fg">—</span>}</TD>
-            <TD className="text-xs">{[m.issuingCountry, m.documentType].filter(Boolean).join(' · ') || '—'}</TD>
-            <TD>
-              <DecisionBadge type={m.decisionType} label={m.decisionLabel} />
-            </TD>
-            <TD className="text-right">
-              <RiskScore score={m.riskScore} />
-            </TD>
-            <TD>
-              <FeedbackBadge status={m.feedbackStatus} />
-            </TD>
-            <TD className="text-xs">{[...(via.get(m.id) ?? [])].sort().join(', ') || '—'}</TD>
-          </TR>
-        ))}
-      </TBody>
-    </Table>
+    <StaticTable
+      data-testid="ring-members"
+      caption="Members of the ring, newest first"
+      rows={members}
+      rowKey={(m) => m.id}
+      rowProps={(m) => ({ 'data-member-id': m.id })}
+      columns={[
+        {
+          header: 'Execution',
+          cell: (m) => (
+            <Link href={`/executions/${m.id}`} className="font-mono text-xs text-primary hover:underline">
+              {shortId(m.id)}
+            </Link>
+          ),
+        },
+        { header: 'Created', className: 'whitespace-nowrap text-xs', cell: (m) => <LocalTime value={m.createdAt} /> },
+        { header: 'Name', className: 'text-sm', cell: (m) => m.name ?? <span className="text-muted-fg">—</span> },
+        {
+          header: 'Document',
+          className: 'text-xs',
+          cell: (m) => [m.issuingCountry, m.documentType].filter(Boolean).join(' · ') || '—',
+        },
+        { header: 'Decision', cell: (m) => <DecisionBadge type={m.decisionType} label={m.decisionLabel} /> },
+        {
+          header: 'Risk',
+          headerClassName: 'text-right',
+          className: 'text-right',
+          cell: (m) => <RiskScore score={m.riskScore} />,
+        },
+        { header: 'Label', cell: (m) => <FeedbackBadge status={m.feedbackStatus} /> },
+        { header: 'Shares', className: 'text-xs', cell: (m) => [...(via.get(m.id) ?? [])].sort().join(', ') || '—' },
+      ]}
+    />
   );
 }

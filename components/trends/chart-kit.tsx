@@ -2,11 +2,11 @@
 import { BarChart3, Download, Table2 } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import * as React from 'react';
+import { StaticTable } from '@/components/data-table/static-table';
 import { Rectangle, type BarShapeProps } from 'recharts';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { cn } from '@/lib/utils';
 
 /**
@@ -83,49 +83,38 @@ function downloadCsv(name: string, table: ChartTable) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-export function DataTable({ table, className }: { table: ChartTable; className?: string }) {
+/** A chart's figures as a table (the chart's accessible and exportable twin), on the table kit. */
+export function ChartDataTable({ table, className }: { table: ChartTable; className?: string }) {
+  const text = (c: Cell | undefined) =>
+    c?.href ? (
+      <a className="text-primary hover:underline" href={c.href}>
+        {c.text}
+      </a>
+    ) : (
+      c?.text
+    );
   return (
-    <Table className={className}>
-      <caption className="sr-only">{table.caption}</caption>
-      <THead>
-        <TR>
-          {table.columns.map((c, i) => (
-            <TH key={c} className={cn(i > 0 && table.rows[0]?.[i]?.numeric && 'text-right')}>
-              {c}
-            </TH>
-          ))}
-        </TR>
-      </THead>
-      <TBody>
-        {table.rows.map((r, i) => (
-          <TR key={i}>
-            {r.map((c, j) =>
-              j === 0 ? (
-                <TH key={j} scope="row" className="whitespace-nowrap text-left font-normal normal-case tracking-normal">
-                  {c.href ? (
-                    <a className="text-primary hover:underline" href={c.href}>
-                      {c.text}
-                    </a>
-                  ) : (
-                    c.text
-                  )}
-                </TH>
-              ) : (
-                <TD key={j} className={cn('whitespace-nowrap', c.numeric && 'text-right tabular-nums')}>
-                  {c.href ? (
-                    <a className="text-primary hover:underline" href={c.href}>
-                      {c.text}
-                    </a>
-                  ) : (
-                    c.text
-                  )}
-                </TD>
-              ),
-            )}
-          </TR>
-        ))}
-      </TBody>
-    </Table>
+    <StaticTable
+      caption={table.caption}
+      className={className}
+      rows={table.rows}
+      rowKey={(_, i) => i}
+      columns={table.columns.map((name, j) =>
+        j === 0
+          ? {
+              header: name,
+              rowHeader: true,
+              className: 'whitespace-nowrap font-normal normal-case tracking-normal',
+              cell: (r: Cell[]) => text(r[0]),
+            }
+          : {
+              header: name,
+              headerClassName: cn(table.rows[0]?.[j]?.numeric && 'text-right'),
+              className: cn('whitespace-nowrap', table.rows[0]?.[j]?.numeric && 'text-right tabular-nums'),
+              cell: (r: Cell[]) => text(r[j]),
+            },
+      )}
+    />
   );
 }
 
@@ -213,7 +202,7 @@ export function ChartCard({
           children
         ) : view === 'table' ? (
           <div className="max-h-80 overflow-auto" tabIndex={0} role="region" aria-label={table.caption}>
-            <DataTable table={table} />
+            <ChartDataTable table={table} />
           </div>
         ) : (
           <figure aria-labelledby={headingId} className="m-0">

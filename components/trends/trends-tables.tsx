@@ -1,7 +1,7 @@
 'use client';
+import { NUMERIC, StaticTable } from '@/components/data-table/static-table';
 import * as React from 'react';
 import { Badge } from '@/components/ui/badge';
-import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import type { ListFilters } from '@/lib/trends/list-links';
 import { decisionFilter, sortDecisions, SPIKE_RULE, trendsListHref, type TrendsData } from '@/lib/trends/shared';
 import { formatDate, formatNumber, formatPercent } from '@/lib/format';
@@ -97,56 +97,50 @@ export function FeedbackMatrix({ data }: Props) {
           </span>
         </p>
       </div>
-      <Table>
-        <caption className="sr-only">
-          Executions by the service&apos;s decision (rows) and analysts&apos; feedback (columns)
-        </caption>
-        <THead>
-          <TR>
-            <TH>Decision</TH>
-            {feedbacks.map((fb) => (
-              <TH key={fb} className="text-right">
-                {feedbackName(fb)}
-              </TH>
-            ))}
-            <TH className="text-right">Total</TH>
-          </TR>
-        </THead>
-        <TBody>
-          {decisions.map((d) => (
-            <TR key={d}>
-              <TH scope="row" className="text-left font-normal normal-case tracking-normal">
-                {decisionName(d)}
-              </TH>
-              {feedbacks.map((fb) => {
-                const kind = flag(d, fb);
-                return (
-                  <TD
-                    key={fb}
-                    className={cn(
-                      'text-right tabular-nums',
-                      kind === 'missed' && 'bg-reject/10 font-semibold',
-                      kind === 'false' && 'bg-warn/10 font-semibold',
-                    )}
-                  >
-                    <Num
-                      n={count(d, fb)}
-                      href={link(d, fb)}
-                      label={`${decisionName(d)} with ${feedbackName(fb)}: ${count(d, fb)} executions`}
-                    />
-                    {kind ? (
-                      <span className="sr-only">{kind === 'missed' ? ' (missed fraud)' : ' (false rejects)'}</span>
-                    ) : null}
-                  </TD>
-                );
-              })}
-              <TD className="text-right tabular-nums">
-                <Num n={rowTotal(d)} href={link(d, null)} />
-              </TD>
-            </TR>
-          ))}
-        </TBody>
-      </Table>
+      <StaticTable
+        caption="Executions by the service's decision (rows) and analysts' feedback (columns)"
+        rows={decisions}
+        rowKey={(d) => d}
+        columns={[
+          {
+            header: 'Decision',
+            rowHeader: true,
+            className: 'font-normal normal-case tracking-normal',
+            cell: (d) => decisionName(d),
+          },
+          ...feedbacks.map((fb) => ({
+            header: feedbackName(fb),
+            headerClassName: 'text-right',
+            // The two cells that matter most are tinted: fraud the service passed, and rejects analysts cleared.
+            cellProps: (d: string) => {
+              const kind = flag(d, fb);
+              return {
+                className: cn(
+                  'text-right tabular-nums',
+                  kind === 'missed' && 'bg-reject/10 font-semibold',
+                  kind === 'false' && 'bg-warn/10 font-semibold',
+                ),
+              };
+            },
+            cell: (d: string) => {
+              const kind = flag(d, fb);
+              return (
+                <>
+                  <Num
+                    n={count(d, fb)}
+                    href={link(d, fb)}
+                    label={`${decisionName(d)} with ${feedbackName(fb)}: ${count(d, fb)} executions`}
+                  />
+                  {kind ? (
+                    <span className="sr-only">{kind === 'missed' ? ' (missed fraud)' : ' (false rejects)'}</span>
+                  ) : null}
+                </>
+              );
+            },
+          })),
+          { header: 'Total', ...NUMERIC, cell: (d) => <Num n={rowTotal(d)} href={link(d, null)} /> },
+        ]}
+      />
     </ChartCard>
   );
 }
@@ -182,52 +176,52 @@ export function RulePrecision({ data }: Props) {
       {/* Tall enough for twenty rules without scrolling a 320 px box; when it does scroll, the
           region takes the focus so the keyboard can scroll it too. */}
       <div className="max-h-[40rem] overflow-auto" tabIndex={0} role="region" aria-label={table.caption}>
-        <Table>
-          <caption className="sr-only">{table.caption}</caption>
-          <THead>
-            <TR>
-              <TH>Rule</TH>
-              <TH className="text-right">Matched</TH>
-              <TH className="text-right">FRAUD</TH>
-              <TH className="text-right">NOT_FRAUD</TH>
-              <TH className="w-40">Precision</TH>
-            </TR>
-          </THead>
-          <TBody>
-            {data.rulePrecision.map((r) => {
-              const p = precision(r);
-              return (
-                <TR key={r.ruleId}>
-                  <TH scope="row" className="text-left font-normal normal-case tracking-normal">
-                    {r.name ?? r.ruleId}
-                    {r.name ? <span className="block font-mono text-xs text-muted-fg">{r.ruleId}</span> : null}
-                  </TH>
-                  <TD className="text-right tabular-nums">
-                    <Num n={r.matched} href={href({ rule: r.ruleId })} />
-                  </TD>
-                  <TD className="text-right tabular-nums">
-                    <Num n={r.fraud} href={href({ rule: r.ruleId, feedback: 'FRAUD' })} />
-                  </TD>
-                  <TD className="text-right tabular-nums">
-                    <Num n={r.notFraud} href={href({ rule: r.ruleId, feedback: 'NOT_FRAUD' })} />
-                  </TD>
-                  <TD>
-                    {p == null ? (
-                      <span className="text-xs text-muted-fg">no feedback</span>
-                    ) : (
-                      <div className="flex items-center gap-2">
-                        <div className="h-1.5 flex-1 rounded-full bg-muted" aria-hidden>
-                          <div className="h-1.5 rounded-full bg-reject" style={{ width: `${Math.round(p * 100)}%` }} />
-                        </div>
-                        <span className="w-12 text-right text-xs tabular-nums">{formatPercent(p)}</span>
-                      </div>
-                    )}
-                  </TD>
-                </TR>
-              );
-            })}
-          </TBody>
-        </Table>
+        <StaticTable
+          caption={table.caption}
+          rows={data.rulePrecision}
+          rowKey={(r) => r.ruleId}
+          columns={[
+            {
+              header: 'Rule',
+              rowHeader: true,
+              className: 'font-normal normal-case tracking-normal',
+              cell: (r) => (
+                <>
+                  {r.name ?? r.ruleId}
+                  {r.name ? <span className="block font-mono text-xs text-muted-fg">{r.ruleId}</span> : null}
+                </>
+              ),
+            },
+            { header: 'Matched', ...NUMERIC, cell: (r) => <Num n={r.matched} href={href({ rule: r.ruleId })} /> },
+            {
+              header: 'FRAUD',
+              ...NUMERIC,
+              cell: (r) => <Num n={r.fraud} href={href({ rule: r.ruleId, feedback: 'FRAUD' })} />,
+            },
+            {
+              header: 'NOT_FRAUD',
+              ...NUMERIC,
+              cell: (r) => <Num n={r.notFraud} href={href({ rule: r.ruleId, feedback: 'NOT_FRAUD' })} />,
+            },
+            {
+              header: 'Precision',
+              headerClassName: 'w-40',
+              cell: (r) => {
+                const p = precision(r);
+                return p == null ? (
+                  <span className="text-xs text-muted-fg">no feedback</span>
+                ) : (
+                  <div className="flex items-center gap-2">
+                    <div className="h-1.5 flex-1 rounded-full bg-muted" aria-hidden>
+                      <div className="h-1.5 rounded-full bg-reject" style={{ width: `${Math.round(p * 100)}%` }} />
+                    </div>
+                    <span className="w-12 text-right text-xs tabular-nums">{formatPercent(p)}</span>
+                  </div>
+                );
+              },
+            },
+          ]}
+        />
       </div>
     </ChartCard>
   );

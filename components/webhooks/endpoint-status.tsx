@@ -1,3 +1,5 @@
+import type { StaticColumn } from '@/components/data-table/static-table';
+import { LocalTime } from '@/components/time/local-time';
 import { Badge } from '@/components/ui/badge';
 import type { WebhookEndpointRow } from '@/lib/webhooks/queries';
 
@@ -16,3 +18,17 @@ export function lastAnswer(e: Pick<WebhookEndpointRow, 'lastStatus' | 'lastError
   if (e.lastStatus !== null) return `HTTP ${e.lastStatus}`;
   return '—';
 }
+
+/** The endpoint's last answer and when it came, as a column of the endpoint tables. */
+export const lastAnswerColumn: StaticColumn<WebhookEndpointRow> = {
+  header: 'Last answer',
+  className: 'text-xs',
+  cell: (e) => (
+    <>
+      <div>{lastAnswer(e)}</div>
+      <div className="text-muted-fg">
+        <LocalTime value={e.lastAttemptAt} />
+      </div>
+    </>
+  ),
+};

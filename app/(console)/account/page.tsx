@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
+import { MOMENT, StaticTable, srOnlyHeader } from '@/components/data-table/static-table';
 import { TimeZoneForm } from '@/components/account/time-zone-form';
 import { PageHeader } from '@/components/shell/page-header';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import {
   AddFactor,
   ChangePasswordForm,
@@ -128,41 +128,32 @@ export default async function AccountPage() {
             <CardTitle>Your sessions</CardTitle>
             {sessions.length > 1 ? <SignOutOthersButton /> : null}
           </CardHeader>
-          <Table>
-            <caption className="sr-only">Your sessions</caption>
-            <THead>
-              <TR>
-                <TH>Device</TH>
-                <TH>Address</TH>
-                <TH>Signed in</TH>
-                <TH>Last seen</TH>
-                <TH>
-                  <span className="sr-only">Actions</span>
-                </TH>
-              </TR>
-            </THead>
-            <TBody>
-              {sessions.map((s) => (
-                <TR key={s.id}>
-                  <TD>
+          <StaticTable
+            caption="Your sessions"
+            rows={sessions}
+            rowKey={(s) => s.id}
+            columns={[
+              {
+                header: 'Device',
+                cell: (s) => (
+                  <>
                     {device(s.userAgent)} {s.id === user.sessionId ? <Badge tone="ok">This session</Badge> : null}
-                  </TD>
-                  <TD className="font-mono text-xs">{s.ip ?? 'unknown'}</TD>
-                  <TD className="text-xs text-muted-fg">
-                    <LocalTime value={s.createdAt} />
-                  </TD>
-                  <TD className="text-xs text-muted-fg">
-                    <LocalTime value={s.lastSeenAt} />
-                  </TD>
-                  <TD className="text-right">
-                    {s.id === user.sessionId ? null : (
-                      <SignOutSessionButton sessionId={sessionHandle(s.id)} label={device(s.userAgent)} />
-                    )}
-                  </TD>
-                </TR>
-              ))}
-            </TBody>
-          </Table>
+                  </>
+                ),
+              },
+              { header: 'Address', className: 'font-mono text-xs', cell: (s) => s.ip ?? 'unknown' },
+              { header: 'Signed in', ...MOMENT, cell: (s) => <LocalTime value={s.createdAt} /> },
+              { header: 'Last seen', ...MOMENT, cell: (s) => <LocalTime value={s.lastSeenAt} /> },
+              {
+                header: srOnlyHeader('Actions'),
+                className: 'text-right',
+                cell: (s) =>
+                  s.id === user.sessionId ? null : (
+                    <SignOutSessionButton sessionId={sessionHandle(s.id)} label={device(s.userAgent)} />
+                  ),
+              },
+            ]}
+          />
         </Card>
       </div>
     </>

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { NUMERIC, StaticTable, srOnlyHeader } from '@/components/data-table/static-table';
 import Link from 'next/link';
 import { DecisionBadge } from '@/components/executions/badges';
 import { ApprovalActions } from '@/components/feedback/approval-actions';
@@ -7,7 +8,6 @@ import { PageHeader } from '@/components/shell/page-header';
 import { Badge } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { requireRole } from '@/lib/auth/guards';
 import { listAwaitingApproval } from '@/lib/feedback/queries';
 import { getFourEyes } from '@/lib/feedback/settings';
@@ -34,23 +34,15 @@ export default async function ApprovalsPage() {
       />
       {items.length ? (
         <Card>
-          <Table>
-            <caption className="sr-only">Labels awaiting approval, oldest first</caption>
-            <THead>
-              <TR>
-                <TH>Execution</TH>
-                <TH>Label</TH>
-                <TH>Submitted</TH>
-                <TH className="text-right">Same document</TH>
-                <TH>
-                  <span className="sr-only">Decision</span>
-                </TH>
-              </TR>
-            </THead>
-            <TBody>
-              {items.map((i) => (
-                <TR key={i.id}>
-                  <TD>
+          <StaticTable
+            caption="Labels awaiting approval, oldest first"
+            rows={items}
+            rowKey={(i) => i.id}
+            columns={[
+              {
+                header: 'Execution',
+                cell: (i) => (
+                  <>
                     <Link
                       href={`/executions/${i.executionId}`}
                       className="font-mono text-xs text-primary hover:underline"
@@ -63,42 +55,61 @@ export default async function ApprovalsPage() {
                         <span className="text-xs text-muted-fg">risk {i.execution.riskScore}</span>
                       ) : null}
                     </div>
-                  </TD>
-                  <TD className="max-w-80">
+                  </>
+                ),
+              },
+              {
+                header: 'Label',
+                className: 'max-w-80',
+                cell: (i) => (
+                  <>
                     <Badge tone={i.status === 'FRAUD' ? 'reject' : i.status === 'NOT_FRAUD' ? 'ok' : 'neutral'}>
                       {labelText(i.status, i.reason)}
                     </Badge>
                     {i.note ? <p className="mt-1 whitespace-pre-wrap break-words text-xs">{i.note}</p> : null}
-                  </TD>
-                  <TD className="text-xs">
+                  </>
+                ),
+              },
+              {
+                header: 'Submitted',
+                className: 'text-xs',
+                cell: (i) => (
+                  <>
                     <div>{i.submittedByEmail}</div>
                     <div className="text-muted-fg">
                       <LocalTime value={i.submittedAt} shape="relative" />
                     </div>
-                  </TD>
-                  <TD className="text-right tabular-nums">
-                    {i.blastTotal ? (
-                      <span
-                        className={i.status === 'FRAUD' ? 'font-semibold text-reject' : undefined}
-                        title="Other cached executions with the same identity document"
-                      >
-                        {formatNumber(i.blastTotal)}
-                      </span>
-                    ) : (
-                      <span className="text-muted-fg">0</span>
-                    )}
-                  </TD>
-                  <TD className="text-right">
-                    <ApprovalActions
-                      submissionId={i.id}
-                      label={`${labelText(i.status, i.reason)} on ${shortId(i.executionId)}`}
-                      mine={i.submittedByEmail === user.email}
-                    />
-                  </TD>
-                </TR>
-              ))}
-            </TBody>
-          </Table>
+                  </>
+                ),
+              },
+              {
+                header: 'Same document',
+                ...NUMERIC,
+                cell: (i) =>
+                  i.blastTotal ? (
+                    <span
+                      className={i.status === 'FRAUD' ? 'font-semibold text-reject' : undefined}
+                      title="Other cached executions with the same identity document"
+                    >
+                      {formatNumber(i.blastTotal)}
+                    </span>
+                  ) : (
+                    <span className="text-muted-fg">0</span>
+                  ),
+              },
+              {
+                header: srOnlyHeader('Decision'),
+                className: 'text-right',
+                cell: (i) => (
+                  <ApprovalActions
+                    submissionId={i.id}
+                    label={`${labelText(i.status, i.reason)} on ${shortId(i.executionId)}`}
+                    mine={i.submittedByEmail === user.email}
+                  />
+                ),
+              },
+            ]}
+          />
           {total > items.length ? (
             <p className="border-t border-border px-3 py-2 text-xs text-muted-fg">
               Showing the oldest {formatNumber(items.length)} of {formatNumber(total)}.

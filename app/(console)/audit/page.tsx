@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { StaticTable } from '@/components/data-table/static-table';
 import Link from 'next/link';
 import { AuditDetails } from '@/components/audit/audit-details';
 import { LocalTime } from '@/components/time/local-time';
@@ -11,7 +12,6 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Label, Select } from '@/components/ui/input';
-import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { requireRole } from '@/lib/auth/guards';
 import {
   auditQuerySchema,
@@ -129,46 +129,47 @@ export default async function AuditPage({
         <EmptyState title="No audit entries match these filters">Try a wider date range or another user.</EmptyState>
       ) : (
         <Card>
-          <Table>
-            <caption className="sr-only">Audit entries</caption>
-            <THead>
-              <TR>
-                <TH className="whitespace-nowrap">When</TH>
-                <TH>Who</TH>
-                <TH>Action</TH>
-                <TH>Record</TH>
-                <TH>Outcome</TH>
-                <TH>IP</TH>
-                <TH>Details</TH>
-              </TR>
-            </THead>
-            <TBody>
-              {rows.map((r) => (
-                <TR key={r.id}>
-                  <TD className="whitespace-nowrap text-xs">
-                    <LocalTime value={r.at} />
-                  </TD>
-                  <TD className="text-xs">{r.actorEmail ?? <span className="text-muted-fg">system</span>}</TD>
-                  <TD className="font-mono text-xs">{r.action}</TD>
-                  <TD className="whitespace-nowrap font-mono text-xs" title={r.targetId ?? undefined}>
-                    <RecordCell type={r.targetType} id={r.targetId} role={user.role} />
-                  </TD>
-                  <TD>
-                    <Badge tone={OUTCOME_TONE[r.outcome]}>{r.outcome}</Badge>
-                  </TD>
-                  <TD className="font-mono text-xs">{r.ip ?? '—'}</TD>
-                  <TD className="min-w-64 max-w-md text-xs">
+          <StaticTable
+            caption="Audit entries"
+            rows={rows}
+            rowKey={(r) => r.id}
+            columns={[
+              {
+                header: 'When',
+                headerClassName: 'whitespace-nowrap',
+                className: 'whitespace-nowrap text-xs',
+                cell: (r) => <LocalTime value={r.at} />,
+              },
+              {
+                header: 'Who',
+                className: 'text-xs',
+                cell: (r) => r.actorEmail ?? <span className="text-muted-fg">system</span>,
+              },
+              { header: 'Action', className: 'font-mono text-xs', cell: (r) => r.action },
+              {
+                header: 'Record',
+                className: 'whitespace-nowrap font-mono text-xs',
+                cellProps: (r) => ({ title: r.targetId ?? undefined }),
+                cell: (r) => <RecordCell type={r.targetType} id={r.targetId} role={user.role} />,
+              },
+              { header: 'Outcome', cell: (r) => <Badge tone={OUTCOME_TONE[r.outcome]}>{r.outcome}</Badge> },
+              { header: 'IP', className: 'font-mono text-xs', cell: (r) => r.ip ?? '—' },
+              {
+                header: 'Details',
+                className: 'min-w-64 max-w-md text-xs',
+                cell: (r) => (
+                  <>
                     {isSealed(r.details) ? (
                       <Badge tone="warn" title="Sealed for you until the case's QA review is decided">
                         sealed
                       </Badge>
                     ) : null}
                     <AuditDetails details={r.details} />
-                  </TD>
-                </TR>
-              ))}
-            </TBody>
-          </Table>
+                  </>
+                ),
+              },
+            ]}
+          />
         </Card>
       )}
       <nav aria-label="Audit pages" className="mt-4 flex justify-end gap-2">

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { NUMERIC, StaticTable } from '@/components/data-table/static-table';
 import Link from 'next/link';
 import { RingFiltersForm } from '@/components/rings/ring-filters';
 import { RingKinds, RingStatusBadge } from '@/components/rings/ring-badges';
@@ -6,7 +7,6 @@ import { RingTrendsCard } from '@/components/rings/ring-trends-card';
 import { PageHeader } from '@/components/shell/page-header';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { requireRole } from '@/lib/auth/guards';
 import { formatNumber, formatPercent } from '@/lib/format';
 import { parseRingFilters } from '@/lib/rings/params';
@@ -44,49 +44,37 @@ export default async function RingsPage({
       <RingFiltersForm filters={filters} />
       {rows.length ? (
         <Card>
-          <Table>
-            <caption className="sr-only">Rings, highest score first</caption>
-            <THead>
-              <TR>
-                <TH>Ring</TH>
-                <TH className="text-right">Score</TH>
-                <TH className="text-right">Members</TH>
-                <TH>Joined by</TH>
-                <TH className="text-right">Rejected</TH>
-                <TH className="text-right">FRAUD</TH>
-                <TH className="text-right">New 24 h / 7 d</TH>
-                <TH>Last seen</TH>
-                <TH>Status</TH>
-              </TR>
-            </THead>
-            <TBody>
-              {rows.map((r) => (
-                <TR key={r.id}>
-                  <TD>
-                    <Link href={`/rings/${r.id}`} className="font-mono text-xs text-primary hover:underline">
-                      Ring {r.id}
-                    </Link>
-                  </TD>
-                  <TD className="text-right tabular-nums">{r.score.toFixed(1)}</TD>
-                  <TD className="text-right tabular-nums">{formatNumber(r.size)}</TD>
-                  <TD>
-                    <RingKinds kinds={r.linkKinds} />
-                  </TD>
-                  <TD className="text-right tabular-nums">{formatPercent(r.rejected / r.size)}</TD>
-                  <TD className="text-right tabular-nums">{formatPercent(r.fraud / r.size)}</TD>
-                  <TD className="text-right tabular-nums">
-                    {formatNumber(r.growth24h)} / {formatNumber(r.growth7d)}
-                  </TD>
-                  <TD className="whitespace-nowrap text-xs">
-                    <LocalTime value={r.lastSeen} shape="relative" />
-                  </TD>
-                  <TD>
-                    <RingStatusBadge status={r.status} />
-                  </TD>
-                </TR>
-              ))}
-            </TBody>
-          </Table>
+          <StaticTable
+            caption="Rings, highest score first"
+            rows={rows}
+            rowKey={(r) => r.id}
+            columns={[
+              {
+                header: 'Ring',
+                cell: (r) => (
+                  <Link href={`/rings/${r.id}`} className="font-mono text-xs text-primary hover:underline">
+                    Ring {r.id}
+                  </Link>
+                ),
+              },
+              { header: 'Score', ...NUMERIC, cell: (r) => r.score.toFixed(1) },
+              { header: 'Members', ...NUMERIC, cell: (r) => formatNumber(r.size) },
+              { header: 'Joined by', cell: (r) => <RingKinds kinds={r.linkKinds} /> },
+              { header: 'Rejected', ...NUMERIC, cell: (r) => formatPercent(r.rejected / r.size) },
+              { header: 'FRAUD', ...NUMERIC, cell: (r) => formatPercent(r.fraud / r.size) },
+              {
+                header: 'New 24 h / 7 d',
+                ...NUMERIC,
+                cell: (r) => `${formatNumber(r.growth24h)} / ${formatNumber(r.growth7d)}`,
+              },
+              {
+                header: 'Last seen',
+                className: 'whitespace-nowrap text-xs',
+                cell: (r) => <LocalTime value={r.lastSeen} shape="relative" />,
+              },
+              { header: 'Status', cell: (r) => <RingStatusBadge status={r.status} /> },
+            ]}
+          />
           <nav
             aria-label="Pages"
             className="flex items-center justify-between border-t border-border px-3 py-2 text-sm"

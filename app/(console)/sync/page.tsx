@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
+import { NUMERIC, StaticTable } from '@/components/data-table/static-table';
 import Link from 'next/link';
 import { PageHeader } from '@/components/shell/page-header';
 import { AutoRefresh, RetryFailedButton, SyncRunButtons } from '@/components/sync/sync-controls';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { requireRole } from '@/lib/auth/guards';
 import { getFeedbackDeliveryStats } from '@/lib/feedback/queries';
 import { getSyncOverview, type SyncRun } from '@/lib/sync/status';
@@ -184,43 +184,40 @@ export default async function SyncPage() {
             </EmptyState>
           </CardContent>
         ) : (
-          <Table>
-            <caption className="sr-only">Executions the sync could not fetch</caption>
-            <THead>
-              <TR>
-                <TH>Execution</TH>
-                <TH>Error</TH>
-                <TH className="text-right">Tries</TH>
-                <TH>State</TH>
-                <TH>Last try</TH>
-              </TR>
-            </THead>
-            <TBody>
-              {o.failures.rows.map((f) => (
-                <TR key={f.id}>
-                  <TD className="font-mono text-xs">
-                    {f.executionId ? (
-                      <Link className="text-primary hover:underline" href={`/executions/${f.executionId}`}>
-                        {f.executionId}
-                      </Link>
-                    ) : (
-                      '—'
-                    )}
-                  </TD>
-                  <TD className="max-w-md text-xs break-words">{f.error}</TD>
-                  <TD className="text-right tabular-nums">{f.attempts}</TD>
-                  <TD>
-                    <Badge tone={f.state === 'failed' ? 'reject' : 'warn'}>
-                      {f.state === 'failed' ? 'gave up' : 'retrying'}
-                    </Badge>
-                  </TD>
-                  <TD className="whitespace-nowrap text-xs">
-                    <LocalTime value={f.lastAt} />
-                  </TD>
-                </TR>
-              ))}
-            </TBody>
-          </Table>
+          <StaticTable
+            caption="Executions the sync could not fetch"
+            rows={o.failures.rows}
+            rowKey={(f) => f.id}
+            columns={[
+              {
+                header: 'Execution',
+                className: 'font-mono text-xs',
+                cell: (f) =>
+                  f.executionId ? (
+                    <Link className="text-primary hover:underline" href={`/executions/${f.executionId}`}>
+                      {f.executionId}
+                    </Link>
+                  ) : (
+                    '—'
+                  ),
+              },
+              { header: 'Error', className: 'max-w-md text-xs break-words', cell: (f) => f.error },
+              { header: 'Tries', ...NUMERIC, cell: (f) => f.attempts },
+              {
+                header: 'State',
+                cell: (f) => (
+                  <Badge tone={f.state === 'failed' ? 'reject' : 'warn'}>
+                    {f.state === 'failed' ? 'gave up' : 'retrying'}
+                  </Badge>
+                ),
+              },
+              {
+                header: 'Last try',
+                className: 'whitespace-nowrap text-xs',
+                cell: (f) => <LocalTime value={f.lastAt} />,
+              },
+            ]}
+          />
         )}
       </Card>
 
@@ -235,45 +232,45 @@ export default async function SyncPage() {
             </EmptyState>
           </CardContent>
         ) : (
-          <Table>
-            <caption className="sr-only">Backfills, reconciliations and polls, newest first</caption>
-            <THead>
-              <TR>
-                <TH>Run</TH>
-                <TH>State</TH>
-                <TH>Started</TH>
-                <TH>Ended</TH>
-                <TH className="text-right">Listed</TH>
-                <TH className="text-right">Written</TH>
-                <TH>Result</TH>
-              </TR>
-            </THead>
-            <TBody>
-              {o.runs.map((r) => (
-                <TR key={r.id}>
-                  <TD className="whitespace-nowrap">
+          <StaticTable
+            caption="Backfills, reconciliations and polls, newest first"
+            rows={o.runs}
+            rowKey={(r) => r.id}
+            columns={[
+              {
+                header: 'Run',
+                className: 'whitespace-nowrap',
+                cell: (r) => (
+                  <>
                     {KIND_LABEL[r.kind] ?? r.kind}{' '}
                     <span className="text-xs text-muted-fg">
                       #{r.id}
                       {r.startedBy ? ` · ${r.startedBy}` : ''}
                     </span>
-                  </TD>
-                  <TD>
-                    <Badge tone={STATE_TONE[r.state as keyof typeof STATE_TONE] ?? 'neutral'}>{r.state}</Badge>
-                  </TD>
-                  <TD className="whitespace-nowrap text-xs">
-                    <LocalTime value={r.startedAt} />
-                  </TD>
-                  <TD className="whitespace-nowrap text-xs">
-                    <LocalTime value={r.finishedAt} />
-                  </TD>
-                  <TD className="text-right tabular-nums">{formatNumber(r.seen)}</TD>
-                  <TD className="text-right tabular-nums">{formatNumber(r.written)}</TD>
-                  <TD className="max-w-sm text-xs break-words">{runResult(r)}</TD>
-                </TR>
-              ))}
-            </TBody>
-          </Table>
+                  </>
+                ),
+              },
+              {
+                header: 'State',
+                cell: (r) => (
+                  <Badge tone={STATE_TONE[r.state as keyof typeof STATE_TONE] ?? 'neutral'}>{r.state}</Badge>
+                ),
+              },
+              {
+                header: 'Started',
+                className: 'whitespace-nowrap text-xs',
+                cell: (r) => <LocalTime value={r.startedAt} />,
+              },
+              {
+                header: 'Ended',
+                className: 'whitespace-nowrap text-xs',
+                cell: (r) => <LocalTime value={r.finishedAt} />,
+              },
+              { header: 'Listed', ...NUMERIC, cell: (r) => formatNumber(r.seen) },
+              { header: 'Written', ...NUMERIC, cell: (r) => formatNumber(r.written) },
+              { header: 'Result', className: 'max-w-sm text-xs break-words', cell: (r) => runResult(r) },
+            ]}
+          />
         )}
       </Card>
     </>

@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
+import { MOMENT, StaticTable, personColumn } from '@/components/data-table/static-table';
 import { MarkReviewedButton } from '@/components/admin/access-review-forms';
 import { PageHeader } from '@/components/shell/page-header';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { requireRole } from '@/lib/auth/guards';
 import { idleDays, idleDeactivates, loadAccessReview } from '@/lib/auth/access-review';
 import { LocalTime } from '@/components/time/local-time';
@@ -53,47 +53,35 @@ export default async function AccessReviewPage() {
           <CardHeader>
             <CardTitle>Users</CardTitle>
           </CardHeader>
-          <Table>
-            <caption className="sr-only">Users</caption>
-            <THead>
-              <TR>
-                <TH>User</TH>
-                <TH>Role</TH>
-                <TH>State</TH>
-                <TH>Signs in with</TH>
-                <TH>Second factors</TH>
-                <TH className="whitespace-nowrap">Last sign-in</TH>
-              </TR>
-            </THead>
-            <TBody>
-              {r.users.map((u) => (
-                <TR key={u.id}>
-                  <TD>
-                    <div className="font-medium">{u.name}</div>
-                    <div className="text-xs text-muted-fg">{u.email}</div>
-                  </TD>
-                  <TD className="capitalize">{u.role}</TD>
-                  <TD>
-                    <div className="flex flex-col items-start gap-1">
-                      {u.active ? <Badge tone="ok">Active</Badge> : <Badge tone="neutral">Deactivated</Badge>}
-                      {u.idle ? <Badge tone="warn">Idle over {idleDays()} days</Badge> : null}
-                    </div>
-                  </TD>
-                  <TD>{u.method}</TD>
-                  <TD>
-                    {u.factors.length ? (
-                      u.factors.map((f) => FACTOR_LABEL[f] ?? f).join(', ')
-                    ) : (
-                      <span className="text-muted-fg">None</span>
-                    )}
-                  </TD>
-                  <TD className="text-xs text-muted-fg">
-                    <LocalTime value={u.lastSignInAt} />
-                  </TD>
-                </TR>
-              ))}
-            </TBody>
-          </Table>
+          <StaticTable
+            caption="Users"
+            rows={r.users}
+            rowKey={(u) => u.id}
+            columns={[
+              personColumn('User'),
+              { header: 'Role', className: 'capitalize', cell: (u) => u.role },
+              {
+                header: 'State',
+                cell: (u) => (
+                  <div className="flex flex-col items-start gap-1">
+                    {u.active ? <Badge tone="ok">Active</Badge> : <Badge tone="neutral">Deactivated</Badge>}
+                    {u.idle ? <Badge tone="warn">Idle over {idleDays()} days</Badge> : null}
+                  </div>
+                ),
+              },
+              { header: 'Signs in with', cell: (u) => u.method },
+              {
+                header: 'Second factors',
+                cell: (u) =>
+                  u.factors.length ? (
+                    u.factors.map((f) => FACTOR_LABEL[f] ?? f).join(', ')
+                  ) : (
+                    <span className="text-muted-fg">None</span>
+                  ),
+              },
+              { header: 'Last sign-in', ...MOMENT, cell: (u) => <LocalTime value={u.lastSignInAt} /> },
+            ]}
+          />
         </Card>
         <Card>
           <CardHeader>
@@ -102,33 +90,21 @@ export default async function AccessReviewPage() {
           {r.keys.length === 0 ? (
             <EmptyState title="No API keys">Nobody has created a key for the read API.</EmptyState>
           ) : (
-            <Table>
-              <caption className="sr-only">API keys</caption>
-              <THead>
-                <TR>
-                  <TH>Key</TH>
-                  <TH>State</TH>
-                  <TH>Created by</TH>
-                  <TH>Created</TH>
-                  <TH>Last used</TH>
-                </TR>
-              </THead>
-              <TBody>
-                {r.keys.map((k) => (
-                  <TR key={k.id}>
-                    <TD className="font-medium">{k.name}</TD>
-                    <TD>{k.revokedAt ? <Badge tone="neutral">Revoked</Badge> : <Badge tone="ok">Active</Badge>}</TD>
-                    <TD>{k.createdBy ?? 'a removed user'}</TD>
-                    <TD className="text-xs text-muted-fg">
-                      <LocalTime value={k.createdAt} />
-                    </TD>
-                    <TD className="text-xs text-muted-fg">
-                      <LocalTime value={k.lastUsedAt} />
-                    </TD>
-                  </TR>
-                ))}
-              </TBody>
-            </Table>
+            <StaticTable
+              caption="API keys"
+              rows={r.keys}
+              rowKey={(k) => k.id}
+              columns={[
+                { header: 'Key', className: 'font-medium', cell: (k) => k.name },
+                {
+                  header: 'State',
+                  cell: (k) => (k.revokedAt ? <Badge tone="neutral">Revoked</Badge> : <Badge tone="ok">Active</Badge>),
+                },
+                { header: 'Created by', cell: (k) => k.createdBy ?? 'a removed user' },
+                { header: 'Created', ...MOMENT, cell: (k) => <LocalTime value={k.createdAt} /> },
+                { header: 'Last used', ...MOMENT, cell: (k) => <LocalTime value={k.lastUsedAt} /> },
+              ]}
+            />
           )}
         </Card>
         <Card>
@@ -138,33 +114,21 @@ export default async function AccessReviewPage() {
           {r.hooks.length === 0 ? (
             <EmptyState title="No webhook endpoints">Nobody has added an endpoint.</EmptyState>
           ) : (
-            <Table>
-              <caption className="sr-only">Webhook endpoints</caption>
-              <THead>
-                <TR>
-                  <TH>Endpoint</TH>
-                  <TH>State</TH>
-                  <TH>Created by</TH>
-                  <TH>Created</TH>
-                  <TH>Last delivery</TH>
-                </TR>
-              </THead>
-              <TBody>
-                {r.hooks.map((h) => (
-                  <TR key={h.id}>
-                    <TD className="break-all font-mono text-xs">{h.url}</TD>
-                    <TD>{h.enabled ? <Badge tone="ok">Enabled</Badge> : <Badge tone="neutral">Disabled</Badge>}</TD>
-                    <TD>{h.createdBy ?? 'a removed user'}</TD>
-                    <TD className="text-xs text-muted-fg">
-                      <LocalTime value={h.createdAt} />
-                    </TD>
-                    <TD className="text-xs text-muted-fg">
-                      <LocalTime value={h.lastUsedAt} />
-                    </TD>
-                  </TR>
-                ))}
-              </TBody>
-            </Table>
+            <StaticTable
+              caption="Webhook endpoints"
+              rows={r.hooks}
+              rowKey={(h) => h.id}
+              columns={[
+                { header: 'Endpoint', className: 'break-all font-mono text-xs', cell: (h) => h.url },
+                {
+                  header: 'State',
+                  cell: (h) => (h.enabled ? <Badge tone="ok">Enabled</Badge> : <Badge tone="neutral">Disabled</Badge>),
+                },
+                { header: 'Created by', cell: (h) => h.createdBy ?? 'a removed user' },
+                { header: 'Created', ...MOMENT, cell: (h) => <LocalTime value={h.createdAt} /> },
+                { header: 'Last delivery', ...MOMENT, cell: (h) => <LocalTime value={h.lastUsedAt} /> },
+              ]}
+            />
           )}
         </Card>
       </div>

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { PageHeader } from '@/components/shell/page-header';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
+import { MOMENT, StaticTable, srOnlyHeader } from '@/components/data-table/static-table';
 import { CreateApiKeyForm, RevokeApiKeyButton } from '@/components/admin/api-keys-forms';
 import { listApiKeys } from '@/lib/api/keys';
 import { requireRole } from '@/lib/auth/guards';
@@ -36,58 +36,47 @@ export default async function ApiKeysPage() {
       />
       <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
         <Card className="self-start">
-          <Table>
-            <caption className="sr-only">API keys</caption>
-            <THead>
-              <TR>
-                <TH>Key</TH>
-                <TH>State</TH>
-                <TH className="whitespace-nowrap">Expires</TH>
-                <TH className="whitespace-nowrap">Last use</TH>
-                <TH>
-                  <span className="sr-only">Actions</span>
-                </TH>
-              </TR>
-            </THead>
-            <TBody>
-              {keys.length === 0 ? (
-                <TR>
-                  <TD colSpan={5} className="text-sm text-muted-fg">
-                    No keys yet.
-                  </TD>
-                </TR>
-              ) : null}
-              {keys.map((k) => (
-                <TR key={k.id} data-testid={`api-key-${k.prefix}`}>
-                  <TD>
+          <StaticTable
+            caption="API keys"
+            rows={keys}
+            rowKey={(k) => k.id}
+            rowProps={(k) => ({ 'data-testid': `api-key-${k.prefix}` })}
+            empty="No keys yet."
+            columns={[
+              {
+                header: 'Key',
+                cell: (k) => (
+                  <>
                     <div className="font-medium">{k.name}</div>
                     <div className="font-mono text-xs text-muted-fg">{k.prefix}…</div>
                     <div className="text-xs text-muted-fg">
                       {k.scope}, by {k.createdByEmail ?? 'a removed user'} on <LocalTime value={k.createdAt} />
                     </div>
-                  </TD>
-                  <TD>
-                    <Badge tone={STATE[k.state].tone}>{STATE[k.state].label}</Badge>
-                  </TD>
-                  <TD className="text-xs text-muted-fg">
-                    <LocalTime value={k.revokedAt ?? k.expiresAt} />
-                  </TD>
-                  <TD className="text-xs text-muted-fg">
-                    {k.lastUsedAt ? (
-                      <>
-                        <LocalTime value={k.lastUsedAt} /> from {k.lastUsedIp ?? 'unknown'}
-                      </>
-                    ) : (
-                      'Never'
-                    )}
-                  </TD>
-                  <TD className="text-right">
-                    {k.state === 'active' ? <RevokeApiKeyButton keyId={k.id} name={k.name} /> : null}
-                  </TD>
-                </TR>
-              ))}
-            </TBody>
-          </Table>
+                  </>
+                ),
+              },
+              { header: 'State', cell: (k) => <Badge tone={STATE[k.state].tone}>{STATE[k.state].label}</Badge> },
+              { header: 'Expires', ...MOMENT, cell: (k) => <LocalTime value={k.revokedAt ?? k.expiresAt} /> },
+              {
+                header: 'Last use',
+                headerClassName: 'whitespace-nowrap',
+                className: 'text-xs text-muted-fg',
+                cell: (k) =>
+                  k.lastUsedAt ? (
+                    <>
+                      <LocalTime value={k.lastUsedAt} /> from {k.lastUsedIp ?? 'unknown'}
+                    </>
+                  ) : (
+                    'Never'
+                  ),
+              },
+              {
+                header: srOnlyHeader('Actions'),
+                className: 'text-right',
+                cell: (k) => (k.state === 'active' ? <RevokeApiKeyButton keyId={k.id} name={k.name} /> : null),
+              },
+            ]}
+          />
         </Card>
         <Card className="self-start">
           <CardHeader>

@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
+import { StaticTable, srOnlyHeader } from '@/components/data-table/static-table';
 import { AddReasonForm, ReasonRow } from '@/components/cases/reasons-admin';
 import { PageHeader } from '@/components/shell/page-header';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Table, TBody, TH, THead, TR } from '@/components/ui/table';
 import { requireRole } from '@/lib/auth/guards';
 import { listCaseReasonsForAdmin } from '@/lib/cases/queries';
 
@@ -22,25 +22,19 @@ export default async function CaseReasonsPage() {
       <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
         <Card className="self-start">
           {reasons.length ? (
-            <Table>
-              <caption className="sr-only">Resolution reasons</caption>
-              <THead>
-                <TR>
-                  <TH>Label</TH>
-                  <TH>Explains</TH>
-                  <TH className="text-right">Used</TH>
-                  <TH>State</TH>
-                  <TH>
-                    <span className="sr-only">Actions</span>
-                  </TH>
-                </TR>
-              </THead>
-              <TBody>
-                {reasons.map((r) => (
-                  <ReasonRow key={`${r.code}:${r.label}:${r.outcomes.join()}`} reason={r} order={order} />
-                ))}
-              </TBody>
-            </Table>
+            <StaticTable
+              caption="Resolution reasons"
+              rows={reasons}
+              rowKey={(r) => `${r.code}:${r.label}:${r.outcomes.join()}`}
+              renderRow={(r) => <ReasonRow reason={r} order={order} />}
+              columns={[
+                { header: 'Label' },
+                { header: 'Explains' },
+                { header: 'Used', headerClassName: 'text-right' },
+                { header: 'State' },
+                { header: srOnlyHeader('Actions') },
+              ]}
+            />
           ) : (
             <CardContent>
               <EmptyState title="No reasons">Add the first reason: resolving a case needs one.</EmptyState>

@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
+import { LocalTime } from '@/components/time/local-time';
 import { PageHeader } from '@/components/shell/page-header';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
+import { MOMENT, StaticTable, personColumn, srOnlyHeader } from '@/components/data-table/static-table';
 import { requireRole } from '@/lib/auth/guards';
 import { listUsers } from '@/lib/auth/users';
 import { CreateUserForm, UserRowActions } from '@/components/admin/users-forms';
-import { LocalTime } from '@/components/time/local-time';
 
 export const metadata: Metadata = { title: 'Users' };
 
@@ -21,61 +21,50 @@ export default async function UsersPage() {
       />
       <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
         <Card className="self-start">
-          <Table>
-            <caption className="sr-only">Users</caption>
-            <THead>
-              <TR>
-                <TH>User</TH>
-                <TH>Role</TH>
-                <TH>Status</TH>
-                <TH className="whitespace-nowrap">Last sign-in</TH>
-                <TH>
-                  <span className="sr-only">Actions</span>
-                </TH>
-              </TR>
-            </THead>
-            <TBody>
-              {rows.map((u) => (
-                <TR key={u.id}>
-                  <TD>
-                    <div className="font-medium">{u.name}</div>
-                    <div className="text-xs text-muted-fg">{u.email}</div>
-                  </TD>
-                  <TD className="capitalize">{u.role}</TD>
-                  <TD>
-                    <div className="flex flex-col items-start gap-1">
-                      {u.active ? <Badge tone="ok">Active</Badge> : <Badge tone="neutral">Deactivated</Badge>}
-                      {u.lockedAddresses > 0 ? (
-                        <Badge
-                          tone="warn"
-                          title="Too many wrong passwords from these addresses; other addresses still sign in."
-                        >
-                          Sign-in locked from {u.lockedAddresses} address{u.lockedAddresses === 1 ? '' : 'es'}
-                        </Badge>
-                      ) : null}
-                    </div>
-                  </TD>
-                  <TD className="text-xs text-muted-fg">
-                    <LocalTime value={u.lastSignInAt} />
-                  </TD>
-                  <TD className="text-right">
-                    <UserRowActions
-                      user={{
-                        id: u.id,
-                        email: u.email,
-                        name: u.name,
-                        sso: u.sso,
-                        role: u.role,
-                        active: u.active,
-                        lockedAddresses: u.lockedAddresses,
-                      }}
-                      isSelf={u.id === me.id}
-                    />
-                  </TD>
-                </TR>
-              ))}
-            </TBody>
-          </Table>
+          <StaticTable
+            caption="Users"
+            rows={rows}
+            rowKey={(u) => u.id}
+            columns={[
+              personColumn('User'),
+              { header: 'Role', className: 'capitalize', cell: (u) => u.role },
+              {
+                header: 'Status',
+                cell: (u) => (
+                  <div className="flex flex-col items-start gap-1">
+                    {u.active ? <Badge tone="ok">Active</Badge> : <Badge tone="neutral">Deactivated</Badge>}
+                    {u.lockedAddresses > 0 ? (
+                      <Badge
+                        tone="warn"
+                        title="Too many wrong passwords from these addresses; other addresses still sign in."
+                      >
+                        Sign-in locked from {u.lockedAddresses} address{u.lockedAddresses === 1 ? '' : 'es'}
+                      </Badge>
+                    ) : null}
+                  </div>
+                ),
+              },
+              { header: 'Last sign-in', ...MOMENT, cell: (u) => <LocalTime value={u.lastSignInAt} /> },
+              {
+                header: srOnlyHeader('Actions'),
+                className: 'text-right',
+                cell: (u) => (
+                  <UserRowActions
+                    user={{
+                      id: u.id,
+                      email: u.email,
+                      name: u.name,
+                      sso: u.sso,
+                      role: u.role,
+                      active: u.active,
+                      lockedAddresses: u.lockedAddresses,
+                    }}
+                    isSelf={u.id === me.id}
+                  />
+                ),
+              },
+            ]}
+          />
         </Card>
         <Card className="self-start">
           <CardHeader>

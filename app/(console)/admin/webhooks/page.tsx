@@ -1,17 +1,16 @@
 import type { Metadata } from 'next';
+import { NUMERIC, StaticTable } from '@/components/data-table/static-table';
 import Link from 'next/link';
 import { PageHeader } from '@/components/shell/page-header';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { CreateWebhookForm } from '@/components/webhooks/endpoint-forms';
-import { EndpointStatus, lastAnswer } from '@/components/webhooks/endpoint-status';
+import { EndpointStatus, lastAnswerColumn } from '@/components/webhooks/endpoint-status';
 import { requireRole } from '@/lib/auth/guards';
 import { listWebhookEndpoints } from '@/lib/webhooks/queries';
 import { formatNumber } from '@/lib/format';
 import { describePolicy, outboundPolicyFromEnv } from '@/lib/webhooks/outbound';
-import { LocalTime } from '@/components/time/local-time';
 
 export const metadata: Metadata = { title: 'Webhooks' };
 
@@ -33,51 +32,42 @@ export default async function WebhooksPage() {
               </EmptyState>
             </CardContent>
           ) : (
-            <Table>
-              <caption className="sr-only">Webhook endpoints</caption>
-              <THead>
-                <TR>
-                  <TH>Endpoint</TH>
-                  <TH>Events</TH>
-                  <TH>Status</TH>
-                  <TH className="text-right">Waiting</TH>
-                  <TH>Last answer</TH>
-                </TR>
-              </THead>
-              <TBody>
-                {endpoints.map((e) => (
-                  <TR key={e.id}>
-                    <TD className="max-w-72">
+            <StaticTable
+              caption="Webhook endpoints"
+              rows={endpoints}
+              rowKey={(e) => e.id}
+              columns={[
+                {
+                  header: 'Endpoint',
+                  className: 'max-w-72',
+                  cell: (e) => (
+                    <>
                       <Link href={`/admin/webhooks/${e.id}`} className="font-medium hover:underline">
                         {e.description || 'Endpoint'}
                       </Link>
                       <div className="truncate text-xs text-muted-fg" title={e.url}>
                         {e.url}
                       </div>
-                    </TD>
-                    <TD>
-                      <div className="flex max-w-64 flex-wrap gap-1">
-                        {e.eventTypes.map((t) => (
-                          <Badge key={t} tone="neutral">
-                            {t}
-                          </Badge>
-                        ))}
-                      </div>
-                    </TD>
-                    <TD>
-                      <EndpointStatus e={e} />
-                    </TD>
-                    <TD className="text-right tabular-nums">{formatNumber(e.waiting)}</TD>
-                    <TD className="text-xs">
-                      <div>{lastAnswer(e)}</div>
-                      <div className="text-muted-fg">
-                        <LocalTime value={e.lastAttemptAt} />
-                      </div>
-                    </TD>
-                  </TR>
-                ))}
-              </TBody>
-            </Table>
+                    </>
+                  ),
+                },
+                {
+                  header: 'Events',
+                  cell: (e) => (
+                    <div className="flex max-w-64 flex-wrap gap-1">
+                      {e.eventTypes.map((t) => (
+                        <Badge key={t} tone="neutral">
+                          {t}
+                        </Badge>
+                      ))}
+                    </div>
+                  ),
+                },
+                { header: 'Status', cell: (e) => <EndpointStatus e={e} /> },
+                { header: 'Waiting', ...NUMERIC, cell: (e) => formatNumber(e.waiting) },
+                lastAnswerColumn,
+              ]}
+            />
           )}
         </Card>
         <Card className="self-start">

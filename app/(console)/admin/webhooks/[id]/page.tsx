@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { StaticTable, srOnlyHeader } from '@/components/data-table/static-table';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/shell/page-header';
@@ -7,7 +8,6 @@ import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Table, TBody, TD, TH, THead, TR } from '@/components/ui/table';
 import { EditWebhookForm, EndpointControls } from '@/components/webhooks/endpoint-forms';
 import { EndpointStatus } from '@/components/webhooks/endpoint-status';
 import { ReplayButton, ReplayRangeForm, SendTestButton } from '@/components/webhooks/log-actions';
@@ -89,53 +89,62 @@ export default async function WebhookEndpointPage({
                   receiver&rsquo;s reply.
                 </EmptyState>
               ) : (
-                <Table>
-                  <caption className="sr-only">Delivery attempts, newest first</caption>
-                  <THead>
-                    <TR>
-                      <TH>Time</TH>
-                      <TH>Event</TH>
-                      <TH>Answer</TH>
-                      <TH className="text-right">Latency</TH>
-                      <TH>Response</TH>
-                      <TH>
-                        <span className="sr-only">Actions</span>
-                      </TH>
-                    </TR>
-                  </THead>
-                  <TBody>
-                    {log.rows.map((a) => (
-                      <TR key={a.id}>
-                        <TD className="whitespace-nowrap text-xs">
-                          <LocalTime value={a.at} />
-                        </TD>
-                        <TD className="text-xs">
+                <StaticTable
+                  caption="Delivery attempts, newest first"
+                  rows={log.rows}
+                  rowKey={(a) => a.id}
+                  columns={[
+                    { header: 'Time', className: 'whitespace-nowrap text-xs', cell: (a) => <LocalTime value={a.at} /> },
+                    {
+                      header: 'Event',
+                      className: 'text-xs',
+                      cell: (a) => (
+                        <>
                           <div className="font-medium">{a.eventType}</div>
                           <div className="font-mono text-muted-fg">{a.eventId}</div>
                           <div className="text-muted-fg">
                             attempt {a.attempt}
                             {a.replay ? ' · replay' : ''}
                           </div>
-                        </TD>
-                        <TD className="text-xs">
+                        </>
+                      ),
+                    },
+                    {
+                      header: 'Answer',
+                      className: 'text-xs',
+                      cell: (a) => (
+                        <>
                           <div>{a.status !== null ? `HTTP ${a.status}` : a.error}</div>
                           <Badge tone={STATE_TONE[a.deliveryState]}>{a.deliveryState}</Badge>
-                        </TD>
-                        <TD className="text-right text-xs tabular-nums">{formatNumber(a.latencyMs)} ms</TD>
-                        <TD className="max-w-56 text-xs">
-                          <span className="line-clamp-2 break-all text-muted-fg">{a.responseExcerpt ?? '—'}</span>
-                        </TD>
-                        <TD className="text-right">
-                          <ReplayButton
-                            endpointId={endpoint.id}
-                            deliveryId={a.deliveryId}
-                            label={`${a.eventType} ${a.eventId}`}
-                          />
-                        </TD>
-                      </TR>
-                    ))}
-                  </TBody>
-                </Table>
+                        </>
+                      ),
+                    },
+                    {
+                      header: 'Latency',
+                      headerClassName: 'text-right',
+                      className: 'text-right text-xs tabular-nums',
+                      cell: (a) => `${formatNumber(a.latencyMs)} ms`,
+                    },
+                    {
+                      header: 'Response',
+                      className: 'max-w-56 text-xs',
+                      cell: (a) => (
+                        <span className="line-clamp-2 break-all text-muted-fg">{a.responseExcerpt ?? '—'}</span>
+                      ),
+                    },
+                    {
+                      header: srOnlyHeader('Actions'),
+                      className: 'text-right',
+                      cell: (a) => (
+                        <ReplayButton
+                          endpointId={endpoint.id}
+                          deliveryId={a.deliveryId}
+                          label={`${a.eventType} ${a.eventId}`}
+                        />
+                      ),
+                    },
+                  ]}
+                />
               )}
               <nav aria-label="Log pages" className="flex justify-between text-sm">
                 {before ? (
