@@ -3,25 +3,14 @@ import { and, asc, gte, sql } from 'drizzle-orm';
 import { feedWindow, type FeedPosition } from '@/lib/db/change-feed';
 import { db } from '@/lib/db/client';
 import { executions } from '@/lib/db/schema';
+import { executionCore, feedbackState, type ExecutionCore, type FeedbackState } from './shape';
 
 export interface ExecutionChange {
   id: string;
   /** When the cached row last changed (result, status, feedback, purge): the feed's order. */
   changedAt: string;
-  execution: {
-    accountId: string;
-    status: string;
-    decisionType: string | null;
-    decisionLabel: string | null;
-    riskScore: number | null;
-    definitionKey: string | null;
-    customerInternalReference: string | null;
-    userReference: string | null;
-    createdAt: string;
-    completedAt: string | null;
-    goneAt: string | null;
-  };
-  feedback: { status: string | null; reason: string | null; providedAt: string | null; delivery: string | null };
+  execution: ExecutionCore;
+  feedback: FeedbackState;
 }
 
 /** Postgres keeps microseconds; a JavaScript Date would drop them. */
@@ -67,31 +56,13 @@ export async function listExecutionChanges(opts: {
     .orderBy(asc(e.changeTxid), asc(e.id))
     .limit(opts.limit + 1);
   const page = rows.slice(0, opts.limit);
-  const iso = (v: Date | null) => v?.toISOString() ?? null;
   const last = page[page.length - 1];
   return {
     items: page.map((r) => ({
       id: r.id,
       changedAt: r.changedAt,
-      execution: {
-        accountId: r.accountId,
-        status: r.status,
-        decisionType: r.decisionType,
-        decisionLabel: r.decisionLabel,
-        riskScore: r.riskScore,
-        definitionKey: r.definitionKey,
-        customerInternalReference: r.customerInternalReference,
-        userReference: r.userReference,
-        createdAt: r.createdAt.toISOString(),
-        completedAt: iso(r.completedAt),
-        goneAt: iso(r.goneAt),
-      },
-      feedback: {
-        status: r.feedbackStatus,
-        reason: r.feedbackReason,
-        providedAt: iso(r.feedbackProvidedAt),
-        delivery: r.feedbackDelivery,
-      },
+      execution: executionCore(r),
+      feedback: feedbackState(r),
     })),
     // Also given after the last page: a caller keeps it and asks again later for what changed since.
     next: last ? { txid: last.txid, key: last.id } : (opts.after ?? null),

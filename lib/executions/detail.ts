@@ -1,5 +1,6 @@
 import 'server-only';
 import { and, asc, desc, eq, inArray, ne, or } from 'drizzle-orm';
+import { executionRecord, feedbackState } from './shape';
 import { audit } from '@/lib/audit';
 import { listAuditForTarget } from '@/lib/audit';
 import { isSealedExecution, redactSealedTrail, sealedExecutionIds } from '@/lib/qa/seal';
@@ -221,39 +222,16 @@ export async function getExecutionDetail(
 
   const iso = (v: Date | null) => v?.toISOString() ?? null;
   return {
-    id: row.id,
-    accountId: row.accountId,
-    status: row.status,
-    decisionType: row.decisionType,
-    decisionLabel: row.decisionLabel,
-    riskScore: row.riskScore,
-    definitionKey: row.definitionKey,
+    ...executionRecord(row),
     originalDefinitionKey: row.originalDefinitionKey,
-    userReference: row.userReference,
-    customerInternalReference: row.customerInternalReference,
-    reportingCriteria: row.reportingCriteria,
-    createdAt: row.createdAt.toISOString(),
     startedAt: iso(row.startedAt),
-    completedAt: iso(row.completedAt),
-    wipedOutAt: iso(row.wipedOutAt),
-    goneAt: iso(row.goneAt),
     fetchedAt: iso(row.fetchedAt),
     staleSince: iso(row.staleSince),
-    hasPersonalData: row.hasPersonalData,
-    personalDataPurgedAt: iso(row.personalDataPurgedAt),
     name: content.name,
-    documentType: row.documentType,
-    issuingCountry: row.issuingCountry,
     documentNumber: content.documentNumber,
     feedback: sealed
       ? { status: null, reason: null, providedAt: null, delivery: null, sealed }
-      : {
-          status: row.feedbackStatus,
-          reason: row.feedbackReason,
-          providedAt: iso(row.feedbackProvidedAt),
-          delivery: row.feedbackDelivery,
-          sealed,
-        },
+      : { ...feedbackState(row), sealed },
     result: sealed ? unlabelled : content.result,
     steps: content.steps,
     ruleExecutions: content.ruleExecutions,

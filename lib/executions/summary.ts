@@ -4,27 +4,10 @@ import { db } from '@/lib/db/client';
 import { executions, steps as stepsTable } from '@/lib/db/schema';
 import { UUID_RE } from '@/lib/executions/list-params';
 import { personalContent, type PersonalContent } from '@/lib/executions/content';
+import { executionRecord, feedbackState, type ExecutionRecord, type FeedbackState } from './shape';
 
-export interface ExecutionSummary extends PersonalContent {
-  id: string;
-  accountId: string;
-  status: string;
-  decisionType: string | null;
-  decisionLabel: string | null;
-  riskScore: number | null;
-  definitionKey: string | null;
-  userReference: string | null;
-  customerInternalReference: string | null;
-  reportingCriteria: string | null;
-  createdAt: string;
-  completedAt: string | null;
-  wipedOutAt: string | null;
-  goneAt: string | null;
-  hasPersonalData: boolean;
-  personalDataPurgedAt: string | null;
-  documentType: string | null;
-  issuingCountry: string | null;
-  feedback: { status: string | null; reason: string | null; providedAt: string | null; delivery: string | null };
+export interface ExecutionSummary extends PersonalContent, ExecutionRecord {
+  feedback: FeedbackState;
 }
 
 /**
@@ -45,32 +28,9 @@ export async function getExecutionSummary(id: string): Promise<ExecutionSummary 
         .from(stepsTable)
         .where(eq(stepsTable.executionId, id))
         .orderBy(asc(stepsTable.position));
-  const iso = (v: Date | null) => v?.toISOString() ?? null;
   return {
-    id: row.id,
-    accountId: row.accountId,
-    status: row.status,
-    decisionType: row.decisionType,
-    decisionLabel: row.decisionLabel,
-    riskScore: row.riskScore,
-    definitionKey: row.definitionKey,
-    userReference: row.userReference,
-    customerInternalReference: row.customerInternalReference,
-    reportingCriteria: row.reportingCriteria,
-    createdAt: row.createdAt.toISOString(),
-    completedAt: iso(row.completedAt),
-    wipedOutAt: iso(row.wipedOutAt),
-    goneAt: iso(row.goneAt),
-    hasPersonalData: row.hasPersonalData,
-    personalDataPurgedAt: iso(row.personalDataPurgedAt),
-    documentType: row.documentType,
-    issuingCountry: row.issuingCountry,
-    feedback: {
-      status: row.feedbackStatus,
-      reason: row.feedbackReason,
-      providedAt: iso(row.feedbackProvidedAt),
-      delivery: row.feedbackDelivery,
-    },
+    ...executionRecord(row),
+    feedback: feedbackState(row),
     ...personalContent(row, stepRows, false),
   };
 }
