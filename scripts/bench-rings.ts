@@ -391,7 +391,7 @@ async function main() {
   const drawing = chainRing ? await drawInChromium(Number(chainRing.ring_id), chainIds[0], getRing, expand) : null;
   if (drawing)
     log(
-      `(c) ring of ${chainRing.size} drawn in Chromium, navigation to the first frame painted after layoutstop (${DRAWS} loads): kept p50 ${ms(drawing.kept.p50)} p95 ${ms(drawing.kept.p95)} (target < 1000 ms); baseline (the component expanded on demand first) p50 ${ms(drawing.naive.p50)} p95 ${ms(drawing.naive.p95)} (${(drawing.naive.p50 / drawing.kept.p50).toFixed(2)}x) [load ${load()}]`,
+      `(c) ring of ${chainRing.size} drawn in Chromium, navigation to the first frame painted after layoutstop (${DRAWS} loads): kept p50 ${ms(drawing.kept.p50)} p95 ${ms(drawing.kept.p95)} (target < 1000 ms); baseline (the component expanded on demand first) p50 ${ms(drawing.naive.p50)} p95 ${ms(drawing.naive.p95)} (${(drawing.naive.p50 / drawing.kept.p50).toFixed(2)}x) [load ${load()}]\n    p50 from navigation: kept ${drawing.kept.phases}; baseline ${drawing.naive.phases}`,
     );
 
   // Self-check.
@@ -519,23 +519,30 @@ async function drawInChromium(
   const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   const browser = await chromium.launch({ executablePath: fs.existsSync(executablePath) ? executablePath : undefined });
   try {
-    const out: Record<string, { p50: number; p95: number; members: number }> = {};
+    const out: Record<string, { p50: number; p95: number; members: number; phases: string }> = {};
     for (const mode of ['kept', 'naive']) {
       const samples: number[] = [];
+      const phaseSamples: Record<string, number[]> = {};
       let members = 0;
       for (let i = 0; i < DRAWS + 1; i++) {
         const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
         await page.goto(`http://127.0.0.1:${port}/?mode=${mode}`);
         const drawn = (await (
           await page.waitForFunction(() => window.__drawn, null, { timeout: 60_000 })
-        ).jsonValue()) as { ms: number; members: number } | { error: string };
+        ).jsonValue()) as { ms: number; members: number; phases: Record<string, number> } | { error: string };
         await page.close();
         if ('error' in drawn) throw new Error(`the harness failed: ${drawn.error}`);
         members = drawn.members;
         // The first load warms the browser's cache of the script, as an analyst's second ring would.
-        if (i > 0) samples.push(drawn.ms);
+        if (i > 0) {
+          samples.push(drawn.ms);
+          for (const [k, v] of Object.entries(drawn.phases)) (phaseSamples[k] ??= []).push(v);
+        }
       }
-      out[mode] = { ...p50p95(samples), members };
+      const phases = Object.entries(phaseSamples)
+        .map(([k, v]) => `${k} ${pct(v, 50).toFixed(0)}`)
+        .join(', ');
+      out[mode] = { ...p50p95(samples), members, phases: `${phases}, painted ${pct(samples, 50).toFixed(0)} ms` };
     }
     return { kept: out.kept, naive: out.naive };
   } finally {

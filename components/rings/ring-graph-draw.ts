@@ -74,7 +74,10 @@ export function graphElements({ members, attributes, showWeak, expanded }: Graph
   return els;
 }
 
+// A label is skipped while it would be drawn under 6 px (a large ring fitted to the box): text
+// nobody can read costs much of a big ring's first paint; zooming in brings it back.
 const STYLE: StylesheetJson = [
+  { selector: 'node', style: { 'min-zoomed-font-size': 6 } },
   {
     selector: 'node[type="member"]',
     style: { 'background-color': 'data(colour)', label: 'data(label)', 'font-size': 8, width: 14, height: 14 },
@@ -131,7 +134,9 @@ export function drawRingGraph(
   onDrawn?: (cy: Core) => void,
 ): Core {
   const elements = graphElements(input);
-  const cy = cytoscape({ container, elements, style: STYLE, minZoom: 0.1, maxZoom: 4 });
+  // `layout: null` at construction: with a container Cytoscape would otherwise run a grid layout
+  // over every element first, only for the layout below to move them all again.
+  const cy = cytoscape({ container, elements, style: STYLE, minZoom: 0.1, maxZoom: 4, layout: { name: 'null' } });
   const layout = cy.layout(layoutFor(elements.length));
   layout.one('layoutstop', () => onDrawn?.(cy));
   layout.run();
