@@ -122,8 +122,11 @@ const STYLE: StylesheetJson = [
 ];
 
 /** A force-directed layout reads best; past a few hundred elements it costs seconds, so big rings go concentric. */
+const CONCENTRIC_FROM = 300;
 function layoutFor(elements: number): LayoutOptions {
-  return elements > 300 ? { name: 'concentric', animate: false } : { name: 'cose', animate: false, numIter: 400 };
+  return elements > CONCENTRIC_FROM
+    ? { name: 'concentric', animate: false }
+    : { name: 'cose', animate: false, numIter: 400 };
 }
 
 /** Draws the ring into `container`; `onDrawn` runs once the layout has placed every node. */
@@ -134,9 +137,18 @@ export function drawRingGraph(
   onDrawn?: (cy: Core) => void,
 ): Core {
   const elements = graphElements(input);
-  // `layout: null` at construction: with a container Cytoscape would otherwise run a grid layout
-  // over every element first, only for the layout below to move them all again.
-  const cy = cytoscape({ container, elements, style: STYLE, minZoom: 0.1, maxZoom: 4, layout: { name: 'null' } });
+  // With a container Cytoscape first runs a grid layout over every element. The force-directed
+  // layout of a small ring starts from those positions; a large ring's concentric layout does not
+  // need them, so there the grid is skipped (`null`), a good part of a 500-member ring's draw.
+  const concentric = elements.length > CONCENTRIC_FROM;
+  const cy = cytoscape({
+    container,
+    elements,
+    style: STYLE,
+    minZoom: 0.1,
+    maxZoom: 4,
+    ...(concentric ? { layout: { name: 'null' } } : {}),
+  });
   const layout = cy.layout(layoutFor(elements.length));
   layout.one('layoutstop', () => onDrawn?.(cy));
   layout.run();

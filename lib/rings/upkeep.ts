@@ -249,7 +249,65 @@ async function joinRings(tx: Tx, ids: string[], reuse: number[] = []): Promise<v
       on conflict (execution_id) do update set ring_id = excluded.ring_id`);
   // Reused ids left without a component are rings that fell apart.
   for (const r of free) touched.add(r);
-  await refreshRings(tx, [...touched]);
+  // A ring that only gains members here (no merge, not being recomputed, none of this call's
+  // executions already in it) takes the joiners' figures added to its own: recounting a ring of
+  // two thousand members was most of a page's upkeep. Every other ring is recounted whole.
+  const reused = new Set(reuse);
+  const alreadyIn = new Set(ids.map((id) => ringOfExec.get(id)).filter((r): r is number => r !== undefined));
+  const grown = new Set<number>();
+  ordered.forEach((c, i) => {
+    const ring = survivors[i]!;
+    if (c.rings.size === 1 && c.loose.size && !reused.has(ring) && !alreadyIn.has(ring)) grown.add(ring);
+  });
+  await growRings(
+    tx,
+    joinIds.filter((_, i) => grown.has(joinRing[i])),
+    joinRing.filter((r) => grown.has(r)),
+  );
+  await refreshRings(
+    tx,
+    [...touched].filter((r) => !grown.has(r)),
+  );
+}
+
+/**
+ * Adds the figures of executions that just joined (`ids[i]` into `ringIds[i]`) to their rings:
+ * size, first and last seen, rejected and FRAUD counts, the link kinds of their strong values,
+ * then the score from the new counts (its 7-day share from the members' index range). The same
+ * figures `refreshRings` counts from every member; `tests/integration/rings.test.ts` holds the two equal.
+ */
+async function growRings(tx: Tx, ids: string[], ringIds: number[]): Promise<void> {
+  if (!ids.length) return;
+  await tx.execute(sql`
+    with j as (
+      select * from unnest(${sql.param(ids)}::uuid[], ${sql.param(ringIds)}::bigint[]) as x(id, ring_id)
+    ), d as (
+      select j.ring_id, count(*)::int as n, min(e.created_at) as f, max(e.created_at) as l,
+        count(*) filter (where e.decision_type = 'REJECTED')::int as rej,
+        count(*) filter (where e.feedback_status = 'FRAUD')::int as fr
+      from j join executions e on e.id = j.id group by 1
+    ), k as (
+      select j.ring_id, array_agg(distinct lk.kind) as kinds
+      from j join link_keys lk on lk.execution_id = j.id
+      join link_values v on v.kind = lk.kind and v.key_hash = lk.key_hash and ${STRONG}
+      group by 1
+    ), g as (
+      select d.ring_id,
+        (select count(*) from ring_members m where m.ring_id = d.ring_id and m.created_at > now() - interval '7 days')::int as g7
+      from d
+    ), t as (
+      select r.id, r.size + d.n as n, r.rejected + d.rej as rej, r.fraud + d.fr as fr, g.g7,
+        least(r.first_seen, d.f) as f, greatest(r.last_seen, d.l) as l,
+        (select coalesce(array_agg(distinct x order by x), '{}') from unnest(r.link_kinds || coalesce(k.kinds, '{}')) as x) as kinds
+      from rings r join d on d.ring_id = r.id join g on g.ring_id = r.id left join k on k.ring_id = r.id
+    )
+    update rings r set size = t.n, first_seen = t.f, last_seen = t.l, rejected = t.rej, fraud = t.fr,
+      link_kinds = t.kinds,
+      score = round((40 * least(1, ln(t.n) / ln(50)) + 25 * t.rej::real / t.n + 25 * t.fr::real / t.n + 10 * t.g7::real / t.n)::numeric, 1),
+      status = case when r.status = 'dismissed' and t.n > coalesce(r.dismissed_size, 0) then 'open' else r.status end,
+      updated_at = now()
+    from t where r.id = t.id`);
+  await announceRings(tx, [...new Set(ringIds)]);
 }
 
 /**
@@ -285,6 +343,13 @@ export async function refreshRings(tx: Tx, ringIds: number[]): Promise<void> {
       updated_at = now()
     from s left join k on k.ring_id = s.ring_id
     where r.id = s.ring_id`);
+  await announceRings(tx, ringIds);
+}
+
+/** Announces with `ring.detected` each of `ringIds` that reached the size to be announced and was not announced yet. */
+async function announceRings(tx: Tx, ringIds: number[]): Promise<void> {
+  if (!ringIds.length) return;
+  const ids = sql.param(ringIds);
   const fresh = await tx.execute<{
     id: number;
     size: number;

@@ -124,6 +124,9 @@ test.describe('rings (analyst)', () => {
       // The weak node is drawn (dashed, with its count); click it where Cytoscape put it on the canvas.
       const nodeId = `a:${attributeId}`;
       const status = page.getByTestId('ring-graph-status');
+      // The graph's lower part starts below a 720-pixel viewport: a node drawn there is clicked
+      // only once the whole graph is in view (the mouse clicks in viewport coordinates).
+      await graph.scrollIntoViewIfNeeded();
       await expect(async () => {
         const at = await graph.evaluate((el, id) => {
           const cy = (el as unknown as { _cyreg?: { cy?: import('cytoscape').Core } })._cyreg?.cy;

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { WEAK_LINK_CUTOFF } from '@/lib/rings/kinds';
+import { refreshRings } from '@/lib/rings/upkeep';
 import { ingestMany } from '@/lib/sync/ingest';
 import { purgePersonalData } from '@/lib/sync/purge';
 import { buildExecution } from '../support/fixtures/execution';
@@ -123,6 +124,28 @@ describe('rings: connected components kept in ingest (real database)', () => {
     // A re-fetch of an execution purged by retention does not bring its links back.
     await ingestMany(db(), [{ ...a2, fetchedAt: new Date(T0.getTime() + 60_000) }]);
     expect(await ringOf(a2.id)).toBeNull();
+  });
+
+  it('a ring that only gains members keeps the figures a recount of every member gives', async () => {
+    const figures = async (ringId: string) =>
+      (
+        await db().execute(
+          sql`select size, first_seen, last_seen, rejected, fraud, link_kinds, score::text, status from rings where id = ${ringId}`,
+        )
+      ).rows[0];
+    const [d, e, p] = [`dev-${tag()}`, `g.${tag()}@example.com`, `+4930${parseInt(tag(), 16) % 1e7}`];
+    const first = member({ devices: [d] });
+    await ingestMany(db(), [first, member({ devices: [d], decision: 'REJECTED' })]);
+    const ringId = (await ringOf(first.id))!.id;
+    // Pages that only add members: the joiners' figures are added to the ring's own.
+    await ingestMany(db(), [member({ devices: [d], email: e })]);
+    await ingestMany(db(), [member({ devices: [d], decision: 'REJECTED' }), member({ email: e, phone: p })]);
+    await ingestMany(db(), [member({ phone: p, decision: 'REJECTED' })]);
+    const kept = await figures(ringId);
+    expect(kept).toMatchObject({ size: 6, rejected: 3, link_kinds: ['device', 'email', 'phone'] });
+    // Recounted from every member, as a merge or a split would: the same figures.
+    await db().transaction((tx) => refreshRings(tx, [Number(ringId)]));
+    expect(await figures(ringId)).toEqual(kept);
   });
 
   it('keeps only keyed hashes in the graph tables, never the shared values', async () => {
