@@ -42,6 +42,7 @@ import { chromium } from '@playwright/test';
 import { sql, TransactionRollbackError } from 'drizzle-orm';
 import { build } from 'esbuild';
 import { Client } from 'pg';
+import type { Tx } from '@/lib/db/client';
 import { runMigrations } from '@/lib/db/migrate';
 import { shortId } from '@/lib/format';
 import { WEAK_LINK_CUTOFF } from '@/lib/rings/kinds';
@@ -429,7 +430,7 @@ async function main() {
   }
   // The figures kept in ingest (added up while a ring only grows) against a recount from every
   // member, for every ring checked above; the recount is rolled back.
-  const figures = (tx: Parameters<Parameters<typeof d.transaction>[0]>[0]) =>
+  const figures = (tx: Tx) =>
     tx.execute(sql`select id, size, first_seen, last_seen, rejected, fraud, link_kinds, score::text, status
       from rings where id = any(${sql.param([...checkedRings].map(Number))}::bigint[]) order by id`);
   let figuresOff = 0;

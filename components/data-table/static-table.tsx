@@ -37,7 +37,6 @@ export function StaticTable<T>({
   renderRow,
   empty,
   className,
-  footer,
   ...rest
 }: {
   /** Read by screen readers only. */
@@ -57,8 +56,6 @@ export function StaticTable<T>({
   /** Shown in one full-width row when there are no rows; nothing when left out. */
   empty?: React.ReactNode;
   className?: string;
-  /** Rows after the body's (a total). */
-  footer?: React.ReactNode;
 } & Record<`data-${string}`, unknown>) {
   return (
     <Table className={className} {...rest}>
@@ -99,7 +96,6 @@ export function StaticTable<T>({
             </TR>
           ),
         )}
-        {footer}
       </TBody>
     </Table>
   );

@@ -23,7 +23,7 @@ export interface ExecutionCore {
   completedAt: string | null;
   goneAt: string | null;
 }
-export type CoreRow = Pick<Row, Exclude<keyof ExecutionCore, 'createdAt' | 'completedAt' | 'goneAt'>> &
+type CoreRow = Pick<Row, Exclude<keyof ExecutionCore, 'createdAt' | 'completedAt' | 'goneAt'>> &
   Pick<Row, 'createdAt' | 'completedAt' | 'goneAt'>;
 
 export function executionCore(r: CoreRow): ExecutionCore {
@@ -73,7 +73,7 @@ export interface FeedbackState {
   providedAt: string | null;
   delivery: string | null;
 }
-export type FeedbackRow = Pick<Row, 'feedbackStatus' | 'feedbackReason' | 'feedbackProvidedAt' | 'feedbackDelivery'>;
+type FeedbackRow = Pick<Row, 'feedbackStatus' | 'feedbackReason' | 'feedbackProvidedAt' | 'feedbackDelivery'>;
 
 export function feedbackState(r: FeedbackRow): FeedbackState {
   return {

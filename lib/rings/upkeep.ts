@@ -296,19 +296,24 @@ async function growRings(tx: Tx, ids: string[], ringIds: number[]): Promise<void
         (select count(*) from ring_members m where m.ring_id = d.ring_id and m.created_at > now() - interval '7 days')::int as g7
       from d
     ), t as (
-      select r.id, r.size + d.n as n, r.rejected + d.rej as rej, r.fraud + d.fr as fr, g.g7,
+      select r.id as ring_id, r.size + d.n as n, r.rejected + d.rej as rej, r.fraud + d.fr as fr, g.g7,
         least(r.first_seen, d.f) as f, greatest(r.last_seen, d.l) as l,
         (select coalesce(array_agg(distinct x order by x), '{}') from unnest(r.link_kinds || coalesce(k.kinds, '{}')) as x) as kinds
       from rings r join d on d.ring_id = r.id join g on g.ring_id = r.id left join k on k.ring_id = r.id
     )
-    update rings r set size = t.n, first_seen = t.f, last_seen = t.l, rejected = t.rej, fraud = t.fr,
-      link_kinds = t.kinds,
-      score = round((40 * least(1, ln(t.n) / ln(50)) + 25 * t.rej::real / t.n + 25 * t.fr::real / t.n + 10 * t.g7::real / t.n)::numeric, 1),
-      status = case when r.status = 'dismissed' and t.n > coalesce(r.dismissed_size, 0) then 'open' else r.status end,
-      updated_at = now()
-    from t where r.id = t.id`);
+    update rings r set ${SET_FIGURES} from t where r.id = t.ring_id`);
   await announceRings(tx, [...new Set(ringIds)]);
 }
+
+/**
+ * The SET of a ring's figures from a row `t` (n, f, l, rej, fr, g7, kinds), shared by a recount and
+ * a growth so both score a ring and reopen a dismissed one by the same rule (the score is below).
+ */
+const SET_FIGURES = sql`size = t.n, first_seen = t.f, last_seen = t.l, rejected = t.rej, fraud = t.fr,
+  link_kinds = t.kinds,
+  score = round((40 * least(1, ln(t.n) / ln(50)) + 25 * t.rej::real / t.n + 25 * t.fr::real / t.n + 10 * t.g7::real / t.n)::numeric, 1),
+  status = case when r.status = 'dismissed' and t.n > coalesce(r.dismissed_size, 0) then 'open' else r.status end,
+  updated_at = now()`;
 
 /**
  * Recomputes the figures of `ringIds` from their members, drops rings left with fewer than two,
@@ -336,13 +341,9 @@ export async function refreshRings(tx: Tx, ringIds: number[]): Promise<void> {
       join link_values v on v.kind = lk.kind and v.key_hash = lk.key_hash and ${STRONG}
       where m.ring_id = any(${ids}::bigint[]) group by 1
     )
-    update rings r set size = s.n, first_seen = s.f, last_seen = s.l, rejected = s.rej, fraud = s.fr,
-      link_kinds = coalesce(k.kinds, '{}'),
-      score = round((40 * least(1, ln(s.n) / ln(50)) + 25 * s.rej::real / s.n + 25 * s.fr::real / s.n + 10 * s.g7::real / s.n)::numeric, 1),
-      status = case when r.status = 'dismissed' and s.n > coalesce(r.dismissed_size, 0) then 'open' else r.status end,
-      updated_at = now()
-    from s left join k on k.ring_id = s.ring_id
-    where r.id = s.ring_id`);
+    update rings r set ${SET_FIGURES}
+    from (select s.*, coalesce(k.kinds, '{}') as kinds from s left join k on k.ring_id = s.ring_id) t
+    where r.id = t.ring_id`);
   await announceRings(tx, ringIds);
 }
 
