@@ -24,14 +24,10 @@
 import { spawn } from 'node:child_process';
 import { sql, type SQL } from 'drizzle-orm';
 import { Client } from 'pg';
-import { decodeCursor, encodeCursor, LIST_COLUMNS, readListWithTotal, type ListRowRaw } from '@/lib/executions/list';
-import { resolveSearch } from '@/lib/executions/queries';
-import { listWhere } from '@/lib/executions/where';
 import { createDb, type Db } from '@/lib/db/client';
-import { executions } from '@/lib/db/schema';
 import { runMigrations } from '@/lib/db/migrate';
-import { DEFAULT_LIST_PARAMS, type ListParams } from '@/lib/executions/list-params';
 import { measureJsBudget } from './js-budget';
+import { listScenarios, runScenario } from './bench/list-scenarios';
 import { seed } from './bench/seed';
 import { benchDatabaseName, benchServerUrl, breakOption, Checks, timeIt } from './bench/verdict';
 
@@ -44,12 +40,6 @@ const option = (name: string) => {
 const ROWS = Number(option('rows') ?? 1_000_000);
 const ITER = Number(option('iterations') ?? 40);
 const TARGET_P95_MS = 25;
-/**
- * How far "about N" may be off, as a factor either way. The planner multiplies the selectivities
- * of filters it takes for independent, so a combination of correlated filters can be off by a few
- * times; beyond ten times the label misleads (a "10,000+" that is really 100,000+).
- */
-const ESTIMATE_BOUND = 10;
 const BREAK = breakOption(['estimate', 'keyset'] as const);
 const checks = new Checks();
 const log = (s: string) => console.log(s);
@@ -67,22 +57,6 @@ async function admin(base: URL, q: string) {
 // ---------------------------------------------------------------------------------------------
 // Measuring
 // ---------------------------------------------------------------------------------------------
-
-interface Scenario {
-  name: string;
-  params: Partial<ListParams>;
-  search?: string;
-  /** Rows to skip: the page is read at this depth (cursor for keyset, OFFSET for the baseline). */
-  depth?: number;
-}
-
-const SORT_SQL: Record<ListParams['sort'], string> = {
-  created: 'created_at',
-  completed: 'completed_at',
-  risk: 'risk_score',
-  // The OFFSET baseline of a due sort reads the same per-row due time the list does.
-  due: "(select due_at from cases where cases.execution_id = executions.id and cases.state <> 'resolved')",
-};
 
 async function main() {
   const base = benchServerUrl();
@@ -130,25 +104,6 @@ async function main() {
 async function measure(d: Db) {
   const one = async <T>(q: SQL) => (await d.execute<T & Record<string, unknown>>(q)).rows[0] as T;
   const total = (await one<{ n: number }>(sql`select count(*)::int as n from executions`)).n;
-  const sample = await one<{
-    first_name: string;
-    last_name: string;
-    document_number: string;
-    customer_internal_reference: string;
-    account_id: string;
-    issuing_country: string;
-  }>(
-    sql`select first_name, last_name, document_number, customer_internal_reference, account_id, issuing_country from executions where first_name is not null and document_number is not null order by id offset ${Math.floor(total / 3)} limit 1`,
-  );
-  const rare = await one<{ issuing_country: string }>(
-    sql`select issuing_country from executions where document_type = 'VISA' and issuing_country is not null group by 1 order by count(*), 1 limit 1`,
-  );
-  const day = await one<{ d: string }>(
-    sql`select to_char(max(created_at) - interval '20 days', 'YYYY-MM-DD') as d from executions`,
-  );
-  const month = await one<{ d: string }>(
-    sql`select to_char(max(created_at) - interval '30 days', 'YYYY-MM-DD') as d from executions`,
-  );
   // Warm cache, as in shared/reference/performance.md: the table and its indexes are read once
   // into the operating system's cache (shared_buffers here is far smaller than the table).
   const tw = performance.now();
@@ -159,54 +114,7 @@ async function measure(d: Db) {
   log(`Table and indexes read into the OS cache in ${((performance.now() - tw) / 1000).toFixed(1)} s.`);
   log(`Measuring on ${total.toLocaleString('en-US')} executions; ${ITER} runs per scenario after 3 warm-ups.\n`);
 
-  const scenarios: Scenario[] = [
-    { name: 'newest first, page 1 (25)', params: {} },
-    { name: 'newest first, page 1 (100)', params: { size: 100 } },
-    { name: 'newest first, depth 10,000', params: {}, depth: 10_000 },
-    { name: 'newest first, depth 100,000', params: {}, depth: 100_000 },
-    { name: 'newest first, depth 500,000', params: {}, depth: 500_000 },
-    { name: 'risk high-low, page 1', params: { sort: 'risk' } },
-    { name: 'risk low-high, depth 100,000', params: { sort: 'risk', dir: 'asc' }, depth: 100_000 },
-    { name: 'completed newest, depth 100,000', params: { sort: 'completed' }, depth: 100_000 },
-    { name: 'decision REJECTED', params: { decision: ['REJECTED'] } },
-    { name: 'REJECTED, depth 10,000', params: { decision: ['REJECTED'] }, depth: 10_000 },
-    {
-      name: 'WARNING + risk 40-70 + country, by risk',
-      params: { decision: ['WARNING'], riskMin: 40, riskMax: 70, country: sample.issuing_country, sort: 'risk' },
-    },
-    {
-      name: 'PROCESSED + last 30 days, by completed',
-      params: { status: ['PROCESSED'], createdFrom: month.d, sort: 'completed' },
-    },
-    { name: 'one created day, by risk', params: { createdFrom: day.d, createdTo: day.d, sort: 'risk' } },
-    { name: 'capability liveness REJECTED', params: { cap: ['liveness:REJECTED'] } },
-    {
-      name: 'label DIGITAL_COPY + REJECTED',
-      params: { cap: ['imageChecks:label:DIGITAL_COPY'], decision: ['REJECTED'] },
-    },
-    { name: 'feedback FRAUD', params: { feedback: ['FRAUD'] } },
-    { name: 'feedback not yet delivered', params: { feedback: ['pending'] } },
-    { name: 'no feedback + WARNING (triage queue)', params: { feedback: ['none'], decision: ['WARNING'] } },
-    { name: 'definition 10042 + DRIVING_LICENSE', params: { definition: '10042', docType: 'DRIVING_LICENSE' } },
-    {
-      name: 'criteria + REJECTED, by risk',
-      params: { criteria: 'high-value-payout', decision: ['REJECTED'], sort: 'risk' },
-    },
-    {
-      name: 'rare: VISA + REJECTED + country',
-      params: { docType: 'VISA', decision: ['REJECTED'], country: rare.issuing_country },
-    },
-    {
-      name: 'three filters + risk sort (e2e combo)',
-      params: { decision: ['REJECTED'], country: sample.issuing_country, riskMin: 71, sort: 'risk' },
-    },
-    { name: 'account id', params: { account: sample.account_id } },
-    { name: 'search: full name', params: {}, search: `${sample.first_name} ${sample.last_name}` },
-    { name: 'search: surname', params: {}, search: sample.last_name },
-    { name: 'search: document number', params: {}, search: sample.document_number },
-    { name: 'search: customer reference', params: {}, search: sample.customer_internal_reference },
-    { name: 'search: surname + REJECTED', params: { decision: ['REJECTED'] }, search: sample.last_name },
-  ];
+  const scenarios = await listScenarios(d);
 
   const header = `${'scenario'.padEnd(42)} ${'rows'.padStart(6)} ${'total'.padStart(14)} | ${'keyset p50'.padStart(10)} ${'p95'.padStart(7)} | ${'OFFSET+count p50'.padStart(16)} ${'p95'.padStart(8)} | ${'ratio p50'.padStart(9)} ${'p95'.padStart(7)}`;
   log(header);
@@ -214,108 +122,12 @@ async function measure(d: Db) {
   let worst = 0;
   const failures: string[] = [];
   for (const s of scenarios) {
-    const p: ListParams = { ...DEFAULT_LIST_PARAMS, ...s.params };
-    // Search as the page resolves it: an exact reference, or substring words.
-    const found = s.search ? await resolveSearch(s.search, d) : null;
-    const where = listWhere(p, found?.words ? { words: found.words, exactReference: found.exactReference } : null);
-    let cursor: string | undefined;
-    if (s.depth) {
-      const col = SORT_SQL[p.sort];
-      const dir = p.dir === 'asc' ? 'asc' : 'desc';
-      const row = await one<ListRowRaw>(
-        sql`select ${sql.raw(
-          Object.values(LIST_COLUMNS)
-            .map((c) => `"${c.name}"`)
-            .join(', '),
-        )} from ${executions}${where ? sql` where ${where}` : sql``} order by ${sql.raw(`${col} ${dir} nulls last, id ${dir}`)} offset ${s.depth - 1} limit 1`,
-      );
-      if (row) {
-        const raw = row as unknown as Record<string, unknown>;
-        const fixed = {
-          id: String(raw.id),
-          createdAt: new Date(raw.created_at as string),
-          completedAt: raw.completed_at ? new Date(raw.completed_at as string) : null,
-          riskScore: (raw.risk_score as number | null) ?? null,
-        };
-        cursor = encodeCursor(p.sort, fixed);
-        if (BREAK === 'keyset') {
-          // One row off: the cursor of the row at the depth itself, so the page starts a row late.
-          const off = await one<Record<string, unknown>>(
-            sql`select id, created_at, completed_at, risk_score from ${executions}${where ? sql` where ${where}` : sql``} order by ${sql.raw(`${col} ${dir} nulls last, id ${dir}`)} offset ${s.depth} limit 1`,
-          );
-          if (off)
-            cursor = encodeCursor(p.sort, {
-              id: String(off.id),
-              createdAt: new Date(off.created_at as string),
-              completedAt: off.completed_at ? new Date(off.completed_at as string) : null,
-              riskScore: (off.risk_score as number | null) ?? null,
-            });
-        }
-        if (!decodeCursor(p.sort, cursor)) throw new Error('bad cursor');
-      }
-    }
-    if (s.depth && !cursor) {
-      log(`${s.name.padEnd(42)} skipped: fewer than ${s.depth.toLocaleString('en-US')} matching rows at this size`);
+    const r = await runScenario(d, s, { iterations: ITER, baseline: !flag('quick'), checks, broken: BREAK });
+    if (!r) {
+      log(`${s.name.padEnd(42)} skipped: fewer than ${s.depth?.toLocaleString('en-US')} matching rows at this size`);
       continue;
     }
-    const pp = { ...p, after: cursor };
-    let rowsOnPage = 0;
-    let totalLabel = '';
-    let keysetIds: string[] = [];
-    let shown: Awaited<ReturnType<typeof readListWithTotal>>['total'] | null = null;
-    const keyset = await timeIt(async () => {
-      // As the page does: the page and, beside it, its total (free when everything fits on one page).
-      const { page, total: t } = await readListWithTotal(pp, where, d);
-      rowsOnPage = page.rows.length;
-      keysetIds = page.rows.map((r) => String(r.id));
-      shown = t.exact || BREAK !== 'estimate' ? t : { exact: false, estimate: t.estimate * 1000 };
-      totalLabel = shown.exact ? `${shown.count}` : `~${shown.estimate}`;
-    }, ITER);
-    const col = SORT_SQL[p.sort];
-    const dir = p.dir === 'asc' ? 'asc' : 'desc';
-    const w = where ? sql` where ${where}` : sql``;
-    const baselineRuns = s.depth && s.depth >= 100_000 ? 5 : 10;
-    // --quick: keyset only (for tuning); the full run always measures the baseline beside it.
-    const baseline = flag('quick')
-      ? { p50: NaN, p95: NaN }
-      : await timeIt(
-          () =>
-            Promise.all([
-              d.execute(
-                sql`select ${sql.raw(
-                  Object.values(LIST_COLUMNS)
-                    .map((c) => `"${c.name}"`)
-                    .join(', '),
-                )} from ${executions}${w} order by ${sql.raw(`${col} ${dir} nulls last, id ${dir}`)} offset ${s.depth ?? 0} limit ${p.size}`,
-              ),
-              d.execute(sql`select count(*) from ${executions}${w}`),
-            ]),
-          baselineRuns,
-          1,
-        );
-    // The checks, outside the timing: the OFFSET page's rows and the exact count.
-    const offsetIds = (
-      await d.execute<{ id: string }>(
-        sql`select id from ${executions}${w} order by ${sql.raw(`${col} ${dir} nulls last, id ${dir}`)} offset ${s.depth ?? 0} limit ${p.size}`,
-      )
-    ).rows.map((r) => String(r.id));
-    checks.check(
-      `${s.name}: keyset page = OFFSET page`,
-      keysetIds.join() === offsetIds.join(),
-      `${keysetIds.length} and ${offsetIds.length} rows${keysetIds.join() === offsetIds.join() ? ', same ids in the same order' : ', different'}`,
-    );
-    const exact = (await one<{ n: number }>(sql`select count(*)::int as n from ${executions}${w}`)).n;
-    const t = shown as Awaited<ReturnType<typeof readListWithTotal>>['total'] | null;
-    if (t?.exact) checks.check(`${s.name}: exact total = count(*)`, t.count === exact, `${t.count} and ${exact}`);
-    else if (t) {
-      const off = Math.max(t.estimate, 1) / Math.max(exact, 1);
-      const factor = Math.max(off, 1 / off);
-      checks.check(
-        `${s.name}: estimate within ${ESTIMATE_BOUND}x`,
-        factor <= ESTIMATE_BOUND,
-        `about ${t.estimate.toLocaleString('en-US')} for ${exact.toLocaleString('en-US')}: ${off >= 1 ? `${off.toFixed(2)}x over` : `${(1 / off).toFixed(2)}x under`}`,
-      );
-    }
+    const { keyset, baseline, rowsOnPage, totalLabel } = r;
     worst = Math.max(worst, keyset.p95);
     if (keyset.p95 > TARGET_P95_MS) failures.push(s.name);
     log(
