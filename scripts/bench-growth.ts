@@ -4,16 +4,17 @@
  *
  * 1. Seeds a year of `--base` executions (every tenth of the year's `--rows`) with COPY from a pool
  *    of generated executions (scripts/bench/seed.ts `seedByCopy`), `--base` chained audit entries
- *    (scripts/bench/audit-seed.ts), the trends rollup (ingest's own rebuild), and cases as a
- *    running installation has them: a tenth of the executions open in the default queues, a
- *    twentieth resolved.
+ *    (scripts/bench/audit-seed.ts), the trends rollup (ingest's own rebuild), and cases: 100,000
+ *    open in the default queues (a large backlog) and a twentieth of the executions resolved.
  * 2. Measures, with the app's own functions: the list's 28 scenarios (keyset page + total), the
  *    trends page's data for five ranges, the queues page's data, "next case" with 20 concurrent
  *    claimers, the read API's change feed walked page by page, ingest of new executions in pages
  *    of 100, and `verifyChain` over the whole audit chain.
  * 3. Grows the same database to `--rows` (the other nine tenths of the year, more audit entries,
- *    rollup, cases) and measures again; prints each figure at both sizes, the ratio, the target,
- *    the disk used per million executions and the seeding times.
+ *    rollup, resolved cases; the backlog of open cases stays) and measures again; prints each
+ *    figure at both sizes, the ratio, the target, the disk used per million executions and the
+ *    seeding times. Last, it opens cases until a tenth of all executions are open (a backlog ten
+ *    times as large) and times the queues page again.
  *
  * Checked while it measures (exit 1 when wrong): each list scenario's keyset page = the OFFSET
  * page and its total exact or within 10x; the trends rollup = the raw rows for the default range;
@@ -310,6 +311,7 @@ async function main() {
   const tag = Date.now().toString(16).slice(-8);
   const results: Figures[] = [];
   const seedTimes: string[] = [];
+  const extra: string[] = [];
   try {
     const users = (
       await d.execute<{ id: string; email: string }>(sql`
@@ -335,8 +337,11 @@ async function main() {
       await d.execute(sql.raw(`vacuum analyze ${ROLLUP_TABLE_LIST}`));
       const tRollup = performance.now() - t2;
       const t3 = performance.now();
+      // History grows with the executions; the backlog is what people have not worked yet, so it
+      // stays: a tenth of the first 1,000,000 open, a twentieth of every million resolved. The
+      // queues page with a backlog ten times as large is timed separately at the end.
       const scale = stage === '1M' ? BASE : ROWS - BASE;
-      await openCases(d, scale / 10, scale / 20);
+      await openCases(d, stage === '1M' ? BASE / 10 : 0, scale / 20);
       const tCases = performance.now() - t3;
       const line = `${label}: executions ${(tExec / 1000).toFixed(0)} s, audit entries ${(tAudit / 1000).toFixed(0)} s, rollup ${(tRollup / 1000).toFixed(0)} s, cases ${(tCases / 1000).toFixed(0)} s`;
       seedTimes.push(line);
@@ -344,6 +349,14 @@ async function main() {
       results.push(await measure(d, label, users));
       await sizes(d);
     }
+    // The queues page when the backlog grew with the history too (a tenth of every execution open).
+    const tb = performance.now();
+    await openCases(d, (ROWS - BASE) / 10, 0);
+    const open = (await d.execute<{ n: number }>(sql`select count(*)::int as n from cases where state = 'open'`)).rows[0].n;
+    const backlog = await timeRuns(() => getQueuesPage(null, d), 30);
+    extra.push(
+      `queues page data with ${n(open)} open cases (opened in ${secs(tb)}): p50 ${backlog.p50.toFixed(2)} ms, p95 ${backlog.p95.toFixed(2)} ms (target 100)`,
+    );
   } finally {
     await d.$client.end();
     await closeDb();
@@ -369,6 +382,7 @@ async function main() {
     );
   }
   log(`\n${flat} of ${small.size} figures within 1.5x of their ${n(BASE)} value; ${met} of ${small.size} within their target at ${n(ROWS)}.`);
+  for (const line of extra) log(line);
   log('Seeding:');
   for (const s of seedTimes) log(`  ${s}`);
   checks.finish();

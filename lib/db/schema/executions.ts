@@ -117,9 +117,11 @@ export const executions = pgTable(
     index('executions_status_created_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
     index('executions_country_created_idx').on(t.issuingCountry, t.createdAt.desc(), t.id.desc()),
     index('executions_feedback_created_idx').on(t.feedbackStatus, t.createdAt.desc(), t.id.desc()),
-    index('executions_delivery_idx')
-      .on(t.feedbackDelivery)
-      .where(sql`${t.feedbackDelivery} is not null`),
+    // Feedback not yet delivered, newest first: the list walks it in order and stops after a page
+    // (delivered feedback, almost all of it, is not in it; migration 0030).
+    index('executions_delivery_open_idx')
+      .on(t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.feedbackDelivery} in ('pending', 'failed', 'awaiting_approval')`),
     index('executions_account_idx').on(t.accountId, t.createdAt.desc()),
     index('executions_document_key_idx')
       .on(t.documentKey)
@@ -130,12 +132,12 @@ export const executions = pgTable(
     index('executions_cir_idx').on(t.customerInternalReference),
     index('executions_user_ref_idx').on(t.userReference),
     index('executions_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
-    index('executions_search_tokens_idx').using('gin', t.searchTokens),
-    index('executions_capability_tags_idx').using('gin', t.capabilityTags),
+    // Facets, capability tags and search tokens in one GIN index: a scan of it intersects any
+    // combination of their conditions at once, skipping through the frequent ones (migration 0030).
+    index('executions_filters_idx').using('gin', t.facets, t.capabilityTags, t.searchTokens),
     index('executions_stale_idx')
       .on(t.staleSince)
       .where(sql`${t.staleSince} is not null`),
-    index('executions_facets_idx').using('gin', t.facets),
     // The review queue "this decision, riskiest first" (the list's decision filter + risk sort).
     index('executions_decision_risk_idx').on(t.decisionType, t.riskScore.desc().nullsLast(), t.id.desc()),
     // The read API's change feed (lib/executions/changes.ts): keyset order by the changing
