@@ -107,14 +107,19 @@ async function openCases(d: Db, open: number, resolved: number) {
       case when m.n > ${open} then m.arrived + make_interval(mins => 5 + (m.n % 600)::int) end,
       case when m.n > ${open} then m.decision_type end
     from (
-      select id, queue_id, decision_type, row_number() over () as n,
-        now() - make_interval(mins => (abs(hashtext(id::text)) % 5760)::int) as arrived
+      select id, queue_id, decision_type, n,
+        -- Open cases arrived in the last four days; resolved ones when their execution did, over the year.
+        case when n <= ${open} then now() - make_interval(mins => (abs(hashtext(id::text)) % 5760)::int)
+             else created_at + interval '10 minutes' end as arrived
       from (
-        select executions.id, executions.decision_type, case ${pick} end as queue_id from executions
-        where not exists (select 1 from cases c where c.execution_id = executions.id)
-      ) x
-      where queue_id is not null
-      limit ${open + resolved}
+        select x.*, row_number() over () as n
+        from (
+          select executions.id, executions.decision_type, executions.created_at, case ${pick} end as queue_id
+          from executions where not exists (select 1 from cases c where c.execution_id = executions.id)
+        ) x
+        where queue_id is not null
+        limit ${open + resolved}
+      ) y
     ) m join case_queues q on q.id = m.queue_id`);
   await d.execute(sql`vacuum analyze cases`);
 }
@@ -132,7 +137,8 @@ async function timeRuns(fn: () => Promise<unknown>, runs = RUNS): Promise<Spread
 
 async function measure(d: Db, label: string, users: Array<{ id: string; email: string }>): Promise<Figures> {
   const f: Figures = new Map();
-  const put = (name: string, value: number, unit: Figure['unit'], target?: number) => f.set(name, { value, unit, target });
+  const put = (name: string, value: number, unit: Figure['unit'], target?: number) =>
+    f.set(name, { value, unit, target });
   const total = Number((await d.execute<{ n: string }>(sql`select count(*) as n from executions`)).rows[0].n);
   log(`\n== ${label}: ${n(total)} executions [load ${load()}]`);
   await d.execute(sql`create extension if not exists pg_prewarm`);
@@ -144,7 +150,12 @@ async function measure(d: Db, label: string, users: Array<{ id: string; email: s
 
   // The list: every scenario, as the page runs it, each checked against OFFSET and count(*).
   for (const s of await listScenarios(d)) {
-    const r = await runScenario(d, s, { iterations: RUNS, baseline: false, checks, broken: BREAK === 'estimate' ? 'estimate' : null });
+    const r = await runScenario(d, s, {
+      iterations: RUNS,
+      baseline: false,
+      checks,
+      broken: BREAK === 'estimate' ? 'estimate' : null,
+    });
     if (!r) continue;
     put(`list: ${s.name}`, r.keyset.p95, 'ms', 25);
   }
@@ -254,7 +265,9 @@ async function measure(d: Db, label: string, users: Array<{ id: string; email: s
     ids.push(...page.map((x) => x.result.workflow.id));
   }
   const stored = (
-    await d.execute<{ n: number }>(sql`select count(*)::int as n from executions where id = any(${`{${ids.join(",")}}`}::uuid[])`)
+    await d.execute<{ n: number }>(
+      sql`select count(*)::int as n from executions where id = any(${`{${ids.join(',')}}`}::uuid[])`,
+    )
   ).rows[0].n;
   checks.check(`${label}: every ingested execution stored`, stored === ids.length, `${stored} of ${ids.length}`);
   put('ingest (executions/s, pages of 100)', 100_000 / spread(perPage).p50, '/s', 200);
@@ -283,23 +296,33 @@ async function measure(d: Db, label: string, users: Array<{ id: string; email: s
   return f;
 }
 
-const fmt = (x: Figure) => (x.unit === 'ms' ? `${x.value.toFixed(2)} ms` : x.unit === 's' ? `${x.value.toFixed(1)} s` : `${x.value.toFixed(0)}/s`);
+const fmt = (x: Figure) =>
+  x.unit === 'ms' ? `${x.value.toFixed(2)} ms` : x.unit === 's' ? `${x.value.toFixed(1)} s` : `${x.value.toFixed(0)}/s`;
 
 async function sizes(d: Db) {
   const r = (
-    await d.execute<{ db: string; ex: string; audit: string; n: string }>(sql`select pg_database_size(current_database())::text as db,
+    await d.execute<{
+      db: string;
+      ex: string;
+      audit: string;
+      n: string;
+    }>(sql`select pg_database_size(current_database())::text as db,
       pg_total_relation_size('executions')::text as ex, pg_total_relation_size('audit_log')::text as audit,
       (select count(*) from executions)::text as n`)
   ).rows[0];
   const gb = (b: string) => `${(Number(b) / 1e9).toFixed(2)} GB`;
   const perM = (Number(r.ex) / Number(r.n)) * 1e6;
-  log(`  disk: database ${gb(r.db)}; executions with indexes ${gb(r.ex)} (${(perM / 1e9).toFixed(2)} GB per million); audit log ${gb(r.audit)}`);
+  log(
+    `  disk: database ${gb(r.db)}; executions with indexes ${gb(r.ex)} (${(perM / 1e9).toFixed(2)} GB per million); audit log ${gb(r.audit)}`,
+  );
 }
 
 async function main() {
   const url = benchServerUrl();
   url.pathname = `/${DB_NAME}`;
-  log(`bench:growth on ${DB_NAME}: ${n(BASE)} then ${n(ROWS)} executions and audit entries [load ${load()}, ${os.availableParallelism()} cores]`);
+  log(
+    `bench:growth on ${DB_NAME}: ${n(BASE)} then ${n(ROWS)} executions and audit entries [load ${load()}, ${os.availableParallelism()} cores]`,
+  );
   await admin(`drop database if exists ${DB_NAME} with (force)`);
   await admin(`create database ${DB_NAME}`);
   await runMigrations(url.toString());
@@ -352,7 +375,8 @@ async function main() {
     // The queues page when the backlog grew with the history too (a tenth of every execution open).
     const tb = performance.now();
     await openCases(d, (ROWS - BASE) / 10, 0);
-    const open = (await d.execute<{ n: number }>(sql`select count(*)::int as n from cases where state = 'open'`)).rows[0].n;
+    const open = (await d.execute<{ n: number }>(sql`select count(*)::int as n from cases where state = 'open'`))
+      .rows[0].n;
     const backlog = await timeRuns(() => getQueuesPage(null, d), 30);
     extra.push(
       `queues page data with ${n(open)} open cases (opened in ${secs(tb)}): p50 ${backlog.p50.toFixed(2)} ms, p95 ${backlog.p95.toFixed(2)} ms (target 100)`,
@@ -381,7 +405,9 @@ async function main() {
       `${name.padEnd(52)} ${fmt(a).padStart(12)} ${fmt(b).padStart(12)} ${ratio.toFixed(2).padStart(6)}x ${(b.target === undefined ? '' : `${a.unit === '/s' ? '>=' : '<='} ${b.target}`).padStart(7)}${targetOk === false ? ' MISSED' : ''}   ${a.unit === 's' ? '(grows with the chain)' : ok ? 'yes' : 'NO'}`,
     );
   }
-  log(`\n${flat} of ${small.size} figures within 1.5x of their ${n(BASE)} value; ${met} of ${small.size} within their target at ${n(ROWS)}.`);
+  log(
+    `\n${flat} of ${small.size} figures within 1.5x of their ${n(BASE)} value; ${met} of ${small.size} within their target at ${n(ROWS)}.`,
+  );
   for (const line of extra) log(line);
   log('Seeding:');
   for (const s of seedTimes) log(`  ${s}`);

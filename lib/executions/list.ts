@@ -6,6 +6,7 @@ import { cases, executions } from '@/lib/db/schema';
 import type { ListParams, SortKey } from '@/lib/executions/list-params';
 import { maskField } from '@/lib/pii/mask';
 import type { ListCase } from './list-cases';
+import { COUNT_BUDGET_MS, countList, type ListTotal } from './total';
 
 /**
  * The executions list: filters, sort and keyset pagination in SQL, one page at a time.
@@ -306,51 +307,6 @@ export async function readNeighbours(
 // Totals
 // ---------------------------------------------------------------------------------------------
 
-export type ListTotal = { exact: true; count: number } | { exact: false; estimate: number };
-
-export const EXACT_COUNT_CAP = 10_000;
-/** Planner cost above which even a capped count is not "cheap" (a cost unit is about one page read). */
-export const COUNT_COST_LIMIT = 5_000;
-
-type PlanNode = { 'Plan Rows': number; 'Total Cost': number; Plans?: PlanNode[] };
-
-/**
- * An exact count when it is cheap, otherwise the planner's estimate, shown as "about N".
- * Counting a million rows on every page view would cost far more than the page itself, so:
- * one EXPLAIN (a fraction of a millisecond) gives both the estimate and the planner's price of
- * counting at most EXACT_COUNT_CAP + 1 rows; only a cheap count is run, under a time budget.
- * A filter that matches few rows but that no index supports is therefore estimated, not counted;
- * when its rows fit on one page the caller knows the exact total anyway.
- */
-export async function countList(where: SQL | undefined, d: Db = defaultDb(), budgetMs = 20): Promise<ListTotal> {
-  const capped = sql`select count(*)::int as n from (select 1 from ${executions}${where ? sql` where ${where}` : sql``} limit ${EXACT_COUNT_CAP + 1}) t`;
-  const plan = await d.execute<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(sql`explain (format json) ${capped}`);
-  const agg = plan.rows[0]['QUERY PLAN'][0].Plan;
-  // Aggregate -> Limit -> the scan: the scan's row estimate is the unlimited match count.
-  const scan = agg.Plans?.[0]?.Plans?.[0] ?? agg.Plans?.[0] ?? agg;
-  const estimate = Math.round(scan['Plan Rows']);
-  // Far above the cap, counting to the cap cannot change the answer ("about N"): skip it.
-  if (estimate <= EXACT_COUNT_CAP * 3 && agg['Total Cost'] <= COUNT_COST_LIMIT) {
-    try {
-      const n = await d.transaction(async (tx) => {
-        await tx.execute(sql.raw(`set local statement_timeout = ${Math.max(1, Math.round(budgetMs))}`));
-        return (await tx.execute<{ n: number }>(capped)).rows[0].n;
-      });
-      if (n <= EXACT_COUNT_CAP) return { exact: true, count: n };
-      return { exact: false, estimate: Math.max(EXACT_COUNT_CAP + 1, estimate) };
-    } catch (err) {
-      // 57014: the time budget ran out (the plan was wrong about "cheap"); the estimate answers.
-      // drizzle wraps the driver's error, so the code may sit on `cause`.
-      const e = err as { code?: string; cause?: { code?: string } };
-      if ((e.code ?? e.cause?.code) !== '57014') throw err;
-    }
-  }
-  return { exact: false, estimate };
-}
-
-/** Time budget of the list's exact count (ms): beyond it the planner's estimate answers ("about N"). */
-export const COUNT_BUDGET_MS = 15;
-
 /**
  * A page and its total, as the list page shows them: the count runs beside the page (its own
  * connection) instead of after it, so the page costs the slower of the two, not their sum. When
@@ -360,9 +316,10 @@ export async function readListWithTotal(
   p: ListParams,
   where: SQL | undefined,
   d: Db = defaultDb(),
+  estimateParts: SQL[] = [],
 ): Promise<{ page: ListPage; total: ListTotal }> {
   const firstPage = !p.after && !p.before && !p.at;
-  const counting = countList(where, d, COUNT_BUDGET_MS);
+  const counting = countList(where, d, COUNT_BUDGET_MS, estimateParts);
   // Not awaited when the page makes it unnecessary: its failure must not go unhandled.
   counting.catch(() => undefined);
   const page = await readListPage(p, where, p.size, d);

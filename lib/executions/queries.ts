@@ -8,15 +8,10 @@ import { getUndeliveredLabels } from '@/lib/feedback/queries';
 import { revealedIds } from '@/lib/pii/reveals';
 import { resolveSearchTerm } from '@/lib/executions/search-terms';
 import { searchTermTokens } from '@/lib/pii/search-tokens';
-import { listWhere } from '@/lib/executions/where';
+import { listConditions } from '@/lib/executions/where';
 import { sealedExecutionIds } from '@/lib/qa/seal';
-import {
-  readListWithTotal,
-  readNeighbours,
-  toListRow,
-  type ExecutionListRow,
-  type ListTotal,
-} from '@/lib/executions/list';
+import { readListWithTotal, readNeighbours, toListRow, type ExecutionListRow } from '@/lib/executions/list';
+import type { ListTotal } from '@/lib/executions/total';
 
 /**
  * Why a search did not run as asked: its link expired, it was too short, the link is another
@@ -75,20 +70,18 @@ export async function resolveSearch(term: string, d: Db = db()) {
 /** The list's WHERE for a viewer (`userId`: whose "assigned to me" it is). */
 export async function listWhereOf(p: ListParams, userId?: string) {
   const s = await searchOf(p, userId);
-  return {
-    where: listWhere(
-      p,
-      s.words ? { words: s.words, refPrefix: s.refPrefix, exactReference: s.exactReference } : null,
-      userId ? { userId } : null,
-    ),
-    search: s,
-  };
+  const { where, estimateParts } = listConditions(
+    p,
+    s.words ? { words: s.words, refPrefix: s.refPrefix, exactReference: s.exactReference } : null,
+    userId ? { userId } : null,
+  );
+  return { where, estimateParts, search: s };
 }
 
 /** One page of the list for a user: rows masked unless that user has revealed them. */
 export async function listExecutions(p: ListParams, userId: string): Promise<ExecutionList> {
-  const { where, search } = await listWhereOf(p, userId);
-  const { page, total } = await readListWithTotal(p, where);
+  const { where, estimateParts, search } = await listWhereOf(p, userId);
+  const { page, total } = await readListWithTotal(p, where, undefined, estimateParts);
   const ids = page.rows.map((r) => r.id);
   const [revealed, sealed, labels, caseOf] = await Promise.all([
     revealedIds(userId, ids),

@@ -9,7 +9,7 @@ import { executions } from '@/lib/db/schema';
 import { decodeCursor, encodeCursor, LIST_COLUMNS, readListWithTotal, type ListRowRaw } from '@/lib/executions/list';
 import { DEFAULT_LIST_PARAMS, type ListParams } from '@/lib/executions/list-params';
 import { resolveSearch } from '@/lib/executions/queries';
-import { listWhere } from '@/lib/executions/where';
+import { listConditions } from '@/lib/executions/where';
 import { type Checks, timeIt } from './verdict';
 
 export interface Scenario {
@@ -124,7 +124,10 @@ export async function runScenario(d: Db, s: Scenario, o: ScenarioRun) {
   const p: ListParams = { ...DEFAULT_LIST_PARAMS, ...s.params };
   // Search as the page resolves it: an exact reference, or substring words.
   const found = s.search ? await resolveSearch(s.search, d) : null;
-  const where = listWhere(p, found?.words ? { words: found.words, exactReference: found.exactReference } : null);
+  const { where, estimateParts } = listConditions(
+    p,
+    found?.words ? { words: found.words, exactReference: found.exactReference } : null,
+  );
   let cursor: string | undefined;
   if (s.depth) {
     const col = SORT_SQL[p.sort];
@@ -169,7 +172,7 @@ export async function runScenario(d: Db, s: Scenario, o: ScenarioRun) {
   let shown: Awaited<ReturnType<typeof readListWithTotal>>['total'] | null = null;
   const keyset = await timeIt(async () => {
     // As the page does: the page and, beside it, its total (free when everything fits on one page).
-    const { page, total: t } = await readListWithTotal(pp, where, d);
+    const { page, total: t } = await readListWithTotal(pp, where, d, estimateParts);
     rowsOnPage = page.rows.length;
     keysetIds = page.rows.map((r) => String(r.id));
     shown = t.exact || o.broken !== 'estimate' ? t : { exact: false, estimate: t.estimate * 1000 };

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { db } from '@/lib/db/client';
-import { countList, readListPage, readListWithTotal, readNeighbours, type ListRowRaw } from '@/lib/executions/list';
+import { readListPage, readListWithTotal, readNeighbours, type ListRowRaw } from '@/lib/executions/list';
+import { countList } from '@/lib/executions/total';
 import { listWhere } from '@/lib/executions/where';
 import { searchTermTokens } from '@/lib/pii/search-tokens';
 import { parseListParams } from '@/lib/executions/list-params';

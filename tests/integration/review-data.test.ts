@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getExecutionDetail } from '@/lib/executions/detail';
 import { createReveal, endReveal, getActiveReveal, revealedIds } from '@/lib/pii/reveals';
-import { countList } from '@/lib/executions/list';
+import { countList } from '@/lib/executions/total';
 import { listWhere } from '@/lib/executions/where';
 import { listWhereOf, resolveSearch } from '@/lib/executions/queries';
 import { adoptSearchTerm, resolveSearchTerm, saveSearchTerm, SEARCHES_PER_MINUTE } from '@/lib/executions/search-terms';

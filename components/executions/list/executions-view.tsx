@@ -19,7 +19,8 @@ import { useCheckedDownload } from '@/components/ui/use-checked-download';
 import { bulkAssignCasesAction } from '@/lib/actions/cases';
 import { saveHiddenColumnsAction } from '@/lib/actions/review';
 import type { ListFacets } from '@/lib/executions/facets';
-import type { ExecutionListRow, ListTotal } from '@/lib/executions/list';
+import type { ExecutionListRow } from '@/lib/executions/list';
+import type { ListTotal } from '@/lib/executions/total';
 import type { SearchNotice } from '@/lib/executions/queries';
 import type { ListColumnId } from '@/lib/executions/columns';
 import {
