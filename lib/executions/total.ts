@@ -16,7 +16,7 @@ export const COUNT_COST_LIMIT = 5_000;
 type PlanNode = { 'Plan Rows': number; 'Total Cost': number; Plans?: PlanNode[] };
 
 /** The planner's row estimate of `select 1 from executions where <condition>`. */
-async function plannedRows(d: Db, condition?: SQL): Promise<number> {
+async function plannedRows(d: Pick<Db, 'execute'>, condition?: SQL): Promise<number> {
   const plan = await d.execute<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
     sql`explain (format json) select 1 from ${executions}${condition ? sql` where ${condition}` : sql``}`,
   );
@@ -34,7 +34,13 @@ async function plannedRows(d: Db, condition?: SQL): Promise<number> {
  */
 async function backoffEstimate(d: Db, parts: SQL[]): Promise<number | null> {
   if (parts.length < 2) return null;
-  const [total, ...rows] = await Promise.all([plannedRows(d), ...parts.map((c) => plannedRows(d, c))]);
+  // One connection, one plan after another (well under a millisecond each): spread over the pool,
+  // they opened connections whose first plan loads the catalogue (about 100 ms, measured).
+  const [total, ...rows] = await d.transaction(async (tx) => {
+    const out: number[] = [];
+    for (const c of [undefined, ...parts]) out.push(await plannedRows(tx, c));
+    return out;
+  });
   if (total < 1) return null;
   const selectivities = rows.map((r) => Math.min(1, r / total)).sort((a, b) => a - b);
   const s = selectivities.slice(0, 4).reduce((acc, x, i) => acc * x ** (1 / 2 ** i), 1);
@@ -48,7 +54,7 @@ async function backoffEstimate(d: Db, parts: SQL[]): Promise<number | null> {
  * counting at most EXACT_COUNT_CAP + 1 rows; only a cheap count is run, under a time budget.
  * A filter that matches few rows but that no index supports is therefore estimated, not counted;
  * when its rows fit on one page the caller knows the exact total anyway. With `parts` (the same
- * conditions one value each, `listConditions`), the estimate is the larger of the planner's and
+ * conditions one value each, `listConditions`), an estimate is the larger of the planner's and
  * the backed-off one.
  */
 export async function countList(
@@ -58,23 +64,22 @@ export async function countList(
   parts: SQL[] = [],
 ): Promise<ListTotal> {
   const capped = sql`select count(*)::int as n from (select 1 from ${executions}${where ? sql` where ${where}` : sql``} limit ${EXACT_COUNT_CAP + 1}) t`;
-  const [plan, backedOff] = await Promise.all([
-    d.execute<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(sql`explain (format json) ${capped}`),
-    backoffEstimate(d, parts),
-  ]);
+  const plan = await d.execute<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(sql`explain (format json) ${capped}`);
   const agg = plan.rows[0]['QUERY PLAN'][0].Plan;
   // Aggregate -> Limit -> the scan: the scan's row estimate is the unlimited match count.
   const scan = agg.Plans?.[0]?.Plans?.[0] ?? agg.Plans?.[0] ?? agg;
-  const estimate = Math.max(Math.round(scan['Plan Rows']), backedOff ?? 0);
+  const planned = Math.round(scan['Plan Rows']);
+  // Only when the count cannot answer: each condition's EXPLAIN costs a planning of its own.
+  const about = async () => Math.max(planned, (await backoffEstimate(d, parts)) ?? 0);
   // Far above the cap, counting to the cap cannot change the answer ("about N"): skip it.
-  if (estimate <= EXACT_COUNT_CAP * 3 && agg['Total Cost'] <= COUNT_COST_LIMIT) {
+  if (planned <= EXACT_COUNT_CAP * 3 && agg['Total Cost'] <= COUNT_COST_LIMIT) {
     try {
       const n = await d.transaction(async (tx) => {
         await tx.execute(sql.raw(`set local statement_timeout = ${Math.max(1, Math.round(budgetMs))}`));
         return (await tx.execute<{ n: number }>(capped)).rows[0].n;
       });
       if (n <= EXACT_COUNT_CAP) return { exact: true, count: n };
-      return { exact: false, estimate: Math.max(EXACT_COUNT_CAP + 1, estimate) };
+      return { exact: false, estimate: Math.max(EXACT_COUNT_CAP + 1, await about()) };
     } catch (err) {
       // 57014: the time budget ran out (the plan was wrong about "cheap"); the estimate answers.
       // drizzle wraps the driver's error, so the code may sit on `cause`.
@@ -82,7 +87,7 @@ export async function countList(
       if ((e.code ?? e.cause?.code) !== '57014') throw err;
     }
   }
-  return { exact: false, estimate };
+  return { exact: false, estimate: await about() };
 }
 
 /** Time budget of the list's exact count (ms): beyond it the planner's estimate answers ("about N"). */

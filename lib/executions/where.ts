@@ -100,7 +100,7 @@ export function listConditions(
     else if (p.country) lead = 'country';
     else if (single(p.decision)) lead = 'decision';
     else if (single(p.status)) lead = 'status';
-  } else if (p.sort === 'risk' && single(p.decision)) lead = 'decision';
+  } else if (p.sort === 'risk' && single(p.decision) && equalities === 1) lead = 'decision';
   const anyOf = (values: string[]) => {
     if (values.length === 1) all.push(values[0]);
     else if (values.length > 1) w.push(sql`${e.facets} && ${textArray(values)}`);

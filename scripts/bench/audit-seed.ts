@@ -22,8 +22,12 @@ const ACTIONS = ['execution.view', 'pii.reveal', 'image.view', 'auth.sign_in', '
 const START_US = Date.UTC(2025, 10, 27) * 1000;
 const STEP_US = 3_153_600;
 
-const esc = (v: string | null) => (v === null ? '\\N' : v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')));
-const uuidOf = (h: string) => `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+const esc = (v: string | null) =>
+  v === null
+    ? '\\N'
+    : v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+const uuidOf = (h: string) =>
+  `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 
 /** Entry `g`'s stored values, as the database prints them (jsonb's own text for details). */
 function fields(g: number): ChainFields {
@@ -60,14 +64,16 @@ export async function appendAuditEntries(url: string, n: number, key: SigningKey
         `select h.seq::text, h.hash, (select coalesce(max(id), 0)::text from audit_log) as id from audit_chain_head h where h.id = 1`,
       )
     ).rows[0];
-    const unsealed = (await c.query<{ n: number }>('select count(*)::int as n from audit_log where seq is null')).rows[0].n;
+    const unsealed = (await c.query<{ n: number }>('select count(*)::int as n from audit_log where seq is null'))
+      .rows[0].n;
     if (unsealed) throw new Error(`${unsealed} audit entries are not sealed yet: seal them before appending`);
     let prev = head?.hash ?? GENESIS_HASH;
     let seq = Number(head?.seq ?? 0);
     let id = Number(head?.id ?? 0);
     const last = seq + n;
     await c.query('alter table audit_log disable trigger audit_log_unsealed');
-    const columns = 'id, at, actor_id, actor_email, action, target_type, target_id, outcome, ip, details, seq, prev_hash, hash';
+    const columns =
+      'id, at, actor_id, actor_email, action, target_type, target_id, outcome, ip, details, seq, prev_hash, hash';
     let lastAt = '';
     while (seq < last) {
       const end = Math.min(last, seq + 500_000);
@@ -98,13 +104,10 @@ export async function appendAuditEntries(url: string, n: number, key: SigningKey
       [seq, prev, lastAt],
     );
     const signedAt = new Date();
-    await c.query('insert into audit_checkpoints (seq, hash, signed_at, key_id, signature) values ($1, $2, $3, $4, $5)', [
-      seq,
-      prev,
-      signedAt,
-      key.keyId,
-      signCheckpoint(key, { seq, hash: prev, signedAt }),
-    ]);
+    await c.query(
+      'insert into audit_checkpoints (seq, hash, signed_at, key_id, signature) values ($1, $2, $3, $4, $5)',
+      [seq, prev, signedAt, key.keyId, signCheckpoint(key, { seq, hash: prev, signedAt })],
+    );
     await c.query('vacuum analyze audit_log');
     return { entries: seq };
   } finally {

@@ -68,7 +68,8 @@ const C = {
 };
 
 /** COPY's text format: backslash, tab, newline and carriage return escaped; NULL is \N. */
-const copyText = (v: string) => v.replace(/[\\\t\n\r]/g, (ch) => (ch === '\\' ? '\\\\' : ch === '\t' ? '\\t' : ch === '\n' ? '\\n' : '\\r'));
+const copyText = (v: string) =>
+  v.replace(/[\\\t\n\r]/g, (ch) => (ch === '\\' ? '\\\\' : ch === '\t' ? '\\t' : ch === '\n' ? '\\n' : '\\r'));
 const arrayLiteral = (xs: string[]) => `{${xs.map((x) => `"${x.replace(/[\\"]/g, (ch) => `\\${ch}`)}"`).join(',')}}`;
 
 interface Template {
@@ -115,7 +116,8 @@ function documentNumber(shape: string, i: number): string {
   for (let k = 0; k < shape.length; k++) {
     const n = parseInt(h[k % 32], 16);
     const c = shape[k];
-    out += c >= '0' && c <= '9' ? String(n % 10) : c >= 'A' && c <= 'Z' ? String.fromCharCode(65 + ((n * 7 + k) % 26)) : c;
+    out +=
+      c >= '0' && c <= '9' ? String(n % 10) : c >= 'A' && c <= 'Z' ? String.fromCharCode(65 + ((n * 7 + k) % 26)) : c;
   }
   return out;
 }

@@ -28,7 +28,10 @@ const threadCount = (threads?: string) => Math.max(1, Math.min(4, Number(threads
 /** Runs one worker thread per job with a progress bar of the rows they report written. */
 async function runThreads(file: string, jobs: object[], total: number, label: string) {
   const bar = new cliProgress.SingleBar(
-    { format: `  ${label} {bar} {percentage}% | {value}/{total} rows | {rate} rows/s | eta {eta_formatted}`, hideCursor: true },
+    {
+      format: `  ${label} {bar} {percentage}% | {value}/{total} rows | {rate} rows/s | eta {eta_formatted}`,
+      hideCursor: true,
+    },
     cliProgress.Presets.shades_classic,
   );
   const t0 = performance.now();
@@ -130,7 +133,15 @@ export async function seed(
 export async function seedByCopy(
   url: string,
   count: number,
-  opts: { every?: number; phases?: number[]; anchor: Date; tag: string; threads?: string; pool?: number; seed?: string },
+  opts: {
+    every?: number;
+    phases?: number[];
+    anchor: Date;
+    tag: string;
+    threads?: string;
+    pool?: number;
+    seed?: string;
+  },
 ): Promise<SeedTimes> {
   const threads = threadCount(opts.threads);
   const every = opts.every ?? 1;
