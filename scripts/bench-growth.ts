@@ -49,7 +49,7 @@ import { isoDay, resolveTrendsFilters } from '@/lib/trends/shared';
 import { appendAuditEntries } from './bench/audit-seed';
 import { listScenarios, runScenario } from './bench/list-scenarios';
 import { seedByCopy } from './bench/seed';
-import { benchDatabaseName, benchServerUrl, breakOption, Checks, spread, type Spread } from './bench/verdict';
+import { benchDatabaseName, benchServerUrl, breakOption, Checks, spread, timeIt } from './bench/verdict';
 
 const argv = process.argv.slice(2);
 const option = (name: string) => {
@@ -124,17 +124,6 @@ async function openCases(d: Db, open: number, resolved: number) {
   await d.execute(sql`vacuum analyze cases`);
 }
 
-async function timeRuns(fn: () => Promise<unknown>, runs = RUNS): Promise<Spread> {
-  for (let i = 0; i < 3; i++) await fn();
-  const t: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const s = performance.now();
-    await fn();
-    t.push(performance.now() - s);
-  }
-  return spread(t);
-}
-
 async function measure(d: Db, label: string, users: Array<{ id: string; email: string }>): Promise<Figures> {
   const f: Figures = new Map();
   const put = (name: string, value: number, unit: Figure['unit'], target?: number) =>
@@ -171,7 +160,7 @@ async function measure(d: Db, label: string, users: Array<{ id: string; email: s
   ];
   for (const [name, q] of ranges) {
     const filters = resolveTrendsFilters(q, today);
-    const t = await timeRuns(() => getTrendsData(filters, { source: 'rollup', database: d }));
+    const t = await timeIt(() => getTrendsData(filters, { source: 'rollup', database: d }), RUNS);
     put(`trends: ${name}`, t.p95, 'ms', 100);
   }
   {
@@ -188,7 +177,7 @@ async function measure(d: Db, label: string, users: Array<{ id: string; email: s
   }
 
   // The queues page, then "next case" by 20 claimers at once.
-  put('queues page data', (await timeRuns(() => getQueuesPage(null, d), 30)).p95, 'ms', 100);
+  put('queues page data', (await timeIt(() => getQueuesPage(null, d), 30)).p95, 'ms', 100);
   const claimed: string[] = [];
   const latencies: number[] = [];
   const tc = performance.now();
@@ -377,7 +366,7 @@ async function main() {
     await openCases(d, (ROWS - BASE) / 10, 0);
     const open = (await d.execute<{ n: number }>(sql`select count(*)::int as n from cases where state = 'open'`))
       .rows[0].n;
-    const backlog = await timeRuns(() => getQueuesPage(null, d), 30);
+    const backlog = await timeIt(() => getQueuesPage(null, d), 30);
     extra.push(
       `queues page data with ${n(open)} open cases (opened in ${secs(tb)}): p50 ${backlog.p50.toFixed(2)} ms, p95 ${backlog.p95.toFixed(2)} ms (target 100)`,
     );
