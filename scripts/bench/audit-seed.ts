@@ -16,16 +16,13 @@ import { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { entryHash, GENESIS_HASH, type ChainFields } from '@/lib/evidence/chain';
 import { signCheckpoint, type SigningKey } from '@/lib/evidence/signing';
+import { copyText } from './copy-text';
 
 const ACTIONS = ['execution.view', 'pii.reveal', 'image.view', 'auth.sign_in', 'executions.export', 'feedback.submit'];
 // A year of entries at ten million: one every 3.15 s.
 const START_US = Date.UTC(2025, 10, 27) * 1000;
 const STEP_US = 3_153_600;
 
-const esc = (v: string | null) =>
-  v === null
-    ? '\\N'
-    : v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
 const uuidOf = (h: string) =>
   `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 
@@ -84,7 +81,7 @@ export async function appendAuditEntries(url: string, n: number, key: SigningKey
           id++;
           const f = fields(seq);
           const h = entryHash(prev, f);
-          chunk += `${id}\t${f.at}\t\\N\t${esc(f.actorEmail)}\t${f.action}\t${esc(f.targetType)}\t${esc(f.targetId)}\t${f.outcome}\t${esc(f.ip)}\t${esc(f.details)}\t${seq}\t${prev}\t${h}\n`;
+          chunk += `${id}\t${f.at}\t\\N\t${copyText(f.actorEmail)}\t${f.action}\t${copyText(f.targetType)}\t${copyText(f.targetId)}\t${f.outcome}\t${copyText(f.ip)}\t${copyText(f.details)}\t${seq}\t${prev}\t${h}\n`;
           prev = h;
           lastAt = f.at;
           if (chunk.length > 1 << 20) {

@@ -23,6 +23,7 @@ import { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { generateExecution } from '@/lib/simulator/generator';
 import { toRows } from '@/lib/sync/map';
+import { copyText } from './copy-text';
 import { COLUMNS, type Row } from './execution-columns';
 
 export interface CopySeedJob {
@@ -67,9 +68,6 @@ const C = {
   contentHash: col('content_hash'),
 };
 
-/** COPY's text format: backslash, tab, newline and carriage return escaped; NULL is \N. */
-const copyText = (v: string) =>
-  v.replace(/[\\\t\n\r]/g, (ch) => (ch === '\\' ? '\\\\' : ch === '\t' ? '\\t' : ch === '\n' ? '\\n' : '\\r'));
 const arrayLiteral = (xs: string[]) => `{${xs.map((x) => `"${x.replace(/[\\"]/g, (ch) => `\\${ch}`)}"`).join(',')}}`;
 
 interface Template {
