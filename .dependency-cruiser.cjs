@@ -14,6 +14,8 @@
  * and scripts on top.
  */
 const LAYERS = [
+  // The spec's value lists, shared by the client and the simulator.
+  'lib/spec',
   'lib/utils',
   'lib/countries',
   'lib/format',
@@ -48,7 +50,7 @@ const LAYERS = [
   'lib/api',
   'lib/workers',
   'lib/actions',
-  // The simulator is an oracle for the client: it imports nothing of lib/ (rule below).
+  // The simulator is an oracle for the client: it imports nothing of lib/ but the spec's words (rule below).
   'lib/simulator',
   'components/ui',
   'components/time',
@@ -96,9 +98,10 @@ module.exports = {
     {
       name: 'simulator-stands-alone',
       severity: 'error',
-      comment: 'the simulator is an oracle for the client: sharing code would let a bug agree with itself',
+      comment:
+        "the simulator is an oracle for the client: sharing code would let a bug agree with itself (the spec's value lists in lib/spec are words, not behaviour)",
       from: { path: '^lib/simulator/' },
-      to: { path: '^lib/(?!simulator/)' },
+      to: { path: '^lib/(?!simulator/|spec/)' },
     },
     {
       name: 'components-see-no-database',

@@ -18,73 +18,21 @@
  * No server-only marker: the constants and types are safe for the browser.
  */
 import { z } from 'zod';
+import {
+  CAPABILITY_NAMES,
+  DECISION_TYPES,
+  FEEDBACK_REASONS,
+  FEEDBACK_STATUSES,
+  TERMINAL_WORKFLOW_STATUSES,
+} from '@/lib/spec/vocabulary';
 import { IdvParseError } from './errors';
 
 // ---------------------------------------------------------------------------------------------
 // Known value sets (kept as plain strings on the wire; these are for display, filters, checks)
 // ---------------------------------------------------------------------------------------------
 
-/** `workflow.status` values (service-facts). Terminal: PROCESSED, SESSION_EXPIRED, TOKEN_EXPIRED. */
-export const WORKFLOW_STATUSES = ['INITIATED', 'ACQUIRED', 'PROCESSED', 'SESSION_EXPIRED', 'TOKEN_EXPIRED'] as const;
-export const TERMINAL_WORKFLOW_STATUSES = ['PROCESSED', 'SESSION_EXPIRED', 'TOKEN_EXPIRED'] as const;
-/** `decision.type`, top level and per capability. */
-export const DECISION_TYPES = ['PASSED', 'WARNING', 'REJECTED', 'NOT_EXECUTED'] as const;
-export const FEEDBACK_STATUSES = ['NA', 'FRAUD', 'NOT_FRAUD'] as const;
-export const FEEDBACK_REASONS = [
-  'NA',
-  'ACCOUNT_TAKEOVER',
-  'COMPANY_POLICY',
-  'FIRST_PARTY_FRAUD',
-  'GOVERNMENT_REGULATIONS',
-  'IDENTITY_FRAUD',
-  'INSIDER_FRAUD',
-  'MONEY_LAUNDERING',
-  'PAYMENT_FRAUD',
-  'PHISHING',
-  'SYNTHETIC_ID_FRAUD',
-  'THIRD_PARTY_FRAUD',
-] as const;
-/** Classifiers accepted by the upload operations C1, C2, C6 and the part fetch R1. */
-export const PART_CLASSIFIERS = ['FRONT', 'BACK', 'FACE'] as const;
-export const DOCUMENT_TYPES = ['PASSPORT', 'DRIVING_LICENSE', 'ID_CARD', 'VISA', 'UNSUPPORTED'] as const;
-
-/** The 34 capability arrays of a result, in the spec's order. */
-export const CAPABILITY_NAMES = [
-  'extraction',
-  'classification',
-  'similarity',
-  'liveness',
-  'dataChecks',
-  'imageChecks',
-  'usability',
-  'authentication',
-  'watchlistScreening',
-  'advancedWatchlist',
-  'addressValidation',
-  'proofOfResidency',
-  'drivingLicenseVerification',
-  'ekycVerification',
-  'globalIdentityCheck',
-  'deviceRiskVerification',
-  'braCpfValidation',
-  'biometricVerification',
-  'govtIdVerification',
-  'kycCheck',
-  'bankCheck',
-  'binCheck',
-  'searchBusiness',
-  'emailVerification',
-  'phoneVerification',
-  'geoIpVerification',
-  'businessInfo',
-  'ekycSsnVerification',
-  'ekycAdvancedVerification',
-  'ekycGlobalVerification',
-  'lookups',
-  'riskAnalytics',
-  'ekycCheck',
-  'masking',
-] as const;
+// Where the client's importers find them (the browser-safe value sets of this module).
+export * from '@/lib/spec/vocabulary';
 
 export type DecisionType = (typeof DECISION_TYPES)[number];
 export type FeedbackStatus = (typeof FEEDBACK_STATUSES)[number];

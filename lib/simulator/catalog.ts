@@ -1,5 +1,6 @@
 // Value sets the simulator draws from: countries, names, labels, rules, workflow definitions.
 // Labels and dependencies follow ../shared/reference/service-facts.md.
+import type { DECISION_TYPES, DOCUMENT_TYPES, WORKFLOW_STATUSES } from '@/lib/spec/vocabulary';
 
 export interface CountryInfo {
   code: string;
@@ -13,7 +14,7 @@ export interface CountryInfo {
   docs: Array<[DocType, number]>;
   phonePrefix: string;
 }
-export type DocType = 'PASSPORT' | 'DRIVING_LICENSE' | 'ID_CARD' | 'VISA' | 'UNSUPPORTED';
+export type DocType = (typeof DOCUMENT_TYPES)[number];
 
 const EU_DOCS: Array<[DocType, number]> = [
   ['ID_CARD', 55],
@@ -585,10 +586,8 @@ export const STREETS = [
   'Lake View',
 ];
 
-export const STATUSES = ['INITIATED', 'ACQUIRED', 'PROCESSED', 'SESSION_EXPIRED', 'TOKEN_EXPIRED'] as const;
-export type WorkflowStatus = (typeof STATUSES)[number];
+export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
 
-export const DECISION_TYPES = ['PASSED', 'WARNING', 'REJECTED', 'NOT_EXECUTED'] as const;
 export type DecisionType = (typeof DECISION_TYPES)[number];
 export const DECISION_SEVERITY: Record<string, number> = { PASSED: 0, WARNING: 1, REJECTED: 2, NOT_EXECUTED: -1 };
 
@@ -599,22 +598,6 @@ export function bandOf(score: number): DecisionType {
   if (score <= 70) return 'WARNING';
   return 'REJECTED';
 }
-
-export const FEEDBACK_STATUSES = ['NA', 'FRAUD', 'NOT_FRAUD'] as const;
-export const FEEDBACK_REASONS = [
-  'NA',
-  'ACCOUNT_TAKEOVER',
-  'COMPANY_POLICY',
-  'FIRST_PARTY_FRAUD',
-  'GOVERNMENT_REGULATIONS',
-  'IDENTITY_FRAUD',
-  'INSIDER_FRAUD',
-  'MONEY_LAUNDERING',
-  'PAYMENT_FRAUD',
-  'PHISHING',
-  'SYNTHETIC_ID_FRAUD',
-  'THIRD_PARTY_FRAUD',
-] as const;
 
 export const CREDENTIAL_CATEGORIES = ['ID', 'SELFIE', 'FACEMAP', 'DATA', 'DOCUMENT'] as const;
 export type KnownCategory = (typeof CREDENTIAL_CATEGORIES)[number];
@@ -825,42 +808,8 @@ export const CAPABILITY_PARENT: Record<string, string> = {
   authentication: 'usability',
 };
 
-export const ALL_CAPABILITIES = [
-  'extraction',
-  'classification',
-  'similarity',
-  'liveness',
-  'dataChecks',
-  'imageChecks',
-  'usability',
-  'authentication',
-  'watchlistScreening',
-  'advancedWatchlist',
-  'addressValidation',
-  'proofOfResidency',
-  'drivingLicenseVerification',
-  'ekycVerification',
-  'globalIdentityCheck',
-  'deviceRiskVerification',
-  'braCpfValidation',
-  'biometricVerification',
-  'govtIdVerification',
-  'kycCheck',
-  'bankCheck',
-  'binCheck',
-  'searchBusiness',
-  'emailVerification',
-  'phoneVerification',
-  'geoIpVerification',
-  'businessInfo',
-  'ekycSsnVerification',
-  'ekycAdvancedVerification',
-  'ekycGlobalVerification',
-  'lookups',
-  'riskAnalytics',
-  'ekycCheck',
-  'masking',
-] as const;
+// The results' 34 arrays, in the spec's order (the tests walk them under this name).
+export { CAPABILITY_NAMES as ALL_CAPABILITIES } from '@/lib/spec/vocabulary';
 
 /** Order in which capabilities are listed and evaluated (parents before children). */
 export const CAPABILITY_ORDER: string[] = [

@@ -3,7 +3,6 @@
 // costs the same as index 0. Index 0 is the newest execution; times decrease with the index.
 import {
   DEFINITION_BY_KEY,
-  FEEDBACK_REASONS,
   HIGH_RISK_COUNTRIES,
   REPORTING_CRITERIA,
   WORKFLOW_DEFINITIONS,
@@ -12,6 +11,7 @@ import {
   type WorkflowDefinitionInfo,
   type WorkflowStatus,
 } from './catalog';
+import { FEEDBACK_REASONS } from '@/lib/spec/vocabulary';
 import { IdCodec, Kind } from './ids';
 import { VARIANTS } from './images';
 import { ageAt, isoDate, makePerson, type Person } from './person';

@@ -3,7 +3,7 @@
 // add members; value sets it leaves open (statuses, decision types, categories, channels) are
 // strings, with the values seen in the description. Request bodies are in schemas.ts.
 import { z } from 'zod';
-import { FEEDBACK_REASONS, FEEDBACK_STATUSES } from './catalog';
+import { FEEDBACK_REASONS, FEEDBACK_STATUSES } from '@/lib/spec/vocabulary';
 
 const ts = z.iso.datetime({ offset: true });
 const ref = z.looseObject({ id: z.uuid() });

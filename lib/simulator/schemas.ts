@@ -1,7 +1,8 @@
 // Request bodies of the spec, validated with zod. Every failure becomes a 400 whose detail names the
 // field and the rule ("customerInternalReference: must be 1..100 characters").
 import { z } from 'zod';
-import { CHANNELS, CREDENTIAL_CATEGORIES, FEEDBACK_REASONS, FEEDBACK_STATUSES } from './catalog';
+import { DOCUMENT_TYPES, FEEDBACK_REASONS, FEEDBACK_STATUSES } from '@/lib/spec/vocabulary';
+import { CHANNELS, CREDENTIAL_CATEGORIES } from './catalog';
 import { bad } from './errors';
 
 const len = (min: number, max: number) =>
@@ -54,8 +55,6 @@ const countryOrType = <T extends z.ZodType<string>>(values: T) =>
     { error: 'must be an object {predefinedType, values}' },
   );
 
-export const DOC_TYPES = ['PASSPORT', 'DRIVING_LICENSE', 'ID_CARD', 'VISA', 'UNSUPPORTED'] as const;
-
 /**
  * A value of a set the spec leaves open ("values seen", "the complete list is not shown"): the
  * values seen are documented, any other non-empty string is accepted and kept, as the real
@@ -81,7 +80,7 @@ const credentialRequest = z.object(
     country: countryOrType(
       z.string().regex(/^[A-Z]{3}$/, { error: 'must be a three-letter country code (e.g. USA)' }),
     ).optional(),
-    type: countryOrType(openSet(DOC_TYPES, 'document types')).optional(),
+    type: countryOrType(openSet(DOCUMENT_TYPES, 'document types')).optional(),
     allowedChannels: z
       .array(openSet(CHANNELS, 'channels'), { error: 'must be an array' })
       .min(1, { error: 'must not be empty' })
