@@ -13,6 +13,7 @@ import {
 } from '@/lib/cases/policy';
 import type { CaseOutcome, CaseState, QueueKind } from '@/lib/db/case-states';
 import { isSealedExecution, sealedCaseIds, sealedFor } from '@/lib/qa/seal';
+import { readOutcomeCounts, readResolutionPercentiles, type OutcomeCount, type Percentiles } from './resolved-figures';
 
 /**
  * The read side of case work: an execution's case, its notes, the queues with their numbers,
@@ -294,24 +295,25 @@ export interface QueuesPage {
 const seconds = (v: unknown) => (v === null || v === undefined ? null : Math.round(Number(v)));
 
 /**
- * Everything the queues page shows, in two statements run side by side: the queues' figures (and
- * the disagreements) and the people's; resolution times are from
- * arrival in the queue to resolution, over all resolved cases, so the list behind each figure
- * (the queue's or the person's resolved cases) holds exactly the cases it was computed from.
+ * Everything the queues page shows. What grows with the history (resolved counts, outcomes,
+ * resolution times) comes from the tables the case triggers keep (./resolved-figures.ts); what
+ * is bounded by the backlog or by a week (unresolved cases, the oldest one, the last 7 days'
+ * throughput) is read from the cases' partial indexes. Resolution times run from arrival in the
+ * queue to resolution, over all resolved cases, so the list behind each figure (the queue's or
+ * the person's resolved cases) holds exactly the cases it was computed from.
  */
 export async function getQueuesPage(viewerId: string | null, d: DbOrTx = db()): Promise<QueuesPage> {
   // Outcome counts leave out the cases whose outcome is sealed for the viewer, as the list's outcome
   // filters do (lib/qa/seal.ts): every figure stays equal to the list it links to.
   const sealed = sealedCaseIds(viewerId);
-  // Each queue and each person is one probe of a partial index that holds every column its
-  // figures need (index-only scans, lib/db/schema/cases.ts): no sort of the whole cases table.
-  const [queueRows, analystRows] = await Promise.all([
+  const [queueRows, people, counts, times] = await Promise.all([
+    // Each queue is a probe of two partial indexes that hold every column its figures need
+    // (index-only scans, lib/db/schema/cases.ts): no sort of the whole cases table.
     d.execute<Record<string, unknown>>(sql`
       select q.id, q.name, q.kind, q.priority, q.sla_hours, q.definition, q.min_role, q.archived,
         u.backlog::int as backlog, u.in_review::int as in_review, u.overdue::int as overdue,
-        extract(epoch from now() - u.oldest) as oldest, r.resolved7d::int as resolved7d, r.resolved::int as resolved,
-        r.pcts[1] as p50, r.pcts[2] as p95, r.approved_rejected::int as approved_rejected,
-        r.declined_passed::int as declined_passed, o.execution_id as oldest_execution_id
+        extract(epoch from now() - u.oldest) as oldest, r.resolved7d::int as resolved7d,
+        o.execution_id as oldest_execution_id
       from ${caseQueues} q
       cross join lateral (
         select count(*) as backlog, count(*) filter (where state = 'in_review') as in_review,
@@ -319,15 +321,8 @@ export async function getQueuesPage(viewerId: string | null, d: DbOrTx = db()): 
         from ${cases} where queue_id = q.id and state <> 'resolved'
       ) u
       cross join lateral (
-        select count(*) filter (where resolved_at > now() - interval '7 days') as resolved7d,
-          count(*) as resolved,
-          count(*) filter (where outcome = 'approve' and decision_at_outcome = 'REJECTED' and id not in ${sealed})
-            as approved_rejected,
-          count(*) filter (where outcome = 'decline' and decision_at_outcome = 'PASSED' and id not in ${sealed})
-            as declined_passed,
-          -- Both percentiles from one sort of the queue's resolution times.
-          percentile_cont(array[0.5, 0.95]) within group (order by extract(epoch from resolved_at - arrived_at)) as pcts
-        from ${cases} where queue_id = q.id and state = 'resolved'
+        select count(*) as resolved7d from ${cases}
+        where queue_id = q.id and state = 'resolved' and resolved_at > now() - interval '7 days'
       ) r
       -- The oldest waiting case itself, through the same index in (queue, arrival) order.
       left join lateral (
@@ -335,27 +330,25 @@ export async function getQueuesPage(viewerId: string | null, d: DbOrTx = db()): 
         order by c.arrived_at, c.id limit 1
       ) o on true
       order by q.archived, q.sort_order, q.priority, q.name`),
-    d.execute<Record<string, unknown>>(sql`
-      select u.id as user_id, u.name, r.approved::int as approved, r.declined::int as declined,
-        coalesce(esc.escalated, 0)::int as escalated, r.pcts[1] as p50, r.pcts[2] as p95
+    d.execute<{ user_id: string; name: string; escalated: number }>(sql`
+      select u.id as user_id, u.name, coalesce(esc.escalated, 0)::int as escalated
       from ${users} u
-      cross join lateral (
-        select count(*) as resolved,
-          count(*) filter (where outcome = 'approve' and id not in ${sealed}) as approved,
-          count(*) filter (where outcome = 'decline' and id not in ${sealed}) as declined,
-          percentile_cont(array[0.5, 0.95]) within group (order by extract(epoch from resolved_at - arrived_at)) as pcts
-        from ${cases} where resolved_by = u.id and state = 'resolved'
-      ) r
       left join lateral (
         select count(distinct case_id) as escalated from ${caseEvents}
         where type = 'escalated' and actor_id = u.id
       ) esc on true
-      where r.resolved > 0 or esc.escalated > 0
       order by u.name`),
+    readOutcomeCounts(d, sealed),
+    readResolutionPercentiles(d),
   ]);
-  return {
-    queues: queueRows.rows.map((r) => ({
-      id: String(r.id),
+  const sum = (keep: (c: OutcomeCount) => boolean, field: 'n' | 'visible') =>
+    counts.reduce((n, c) => (keep(c) ? n + c[field] : n), 0);
+  const none: Percentiles = { p50Seconds: null, p95Seconds: null };
+  const queues = queueRows.rows.map((r) => {
+    const id = String(r.id);
+    const own = (c: OutcomeCount) => c.queueId === id;
+    return {
+      id,
       name: String(r.name),
       kind: r.kind as QueueKind,
       priority: Number(r.priority),
@@ -369,25 +362,42 @@ export async function getQueuesPage(viewerId: string | null, d: DbOrTx = db()): 
       oldestSeconds: seconds(r.oldest),
       oldestExecutionId: r.oldest_execution_id ? String(r.oldest_execution_id) : null,
       resolved7d: Number(r.resolved7d),
-      resolved: Number(r.resolved),
-      p50Seconds: seconds(r.p50),
-      p95Seconds: seconds(r.p95),
-    })),
-    analysts: analystRows.rows.map((r) => ({
-      userId: String(r.user_id),
-      name: String(r.name),
-      approved: Number(r.approved),
-      declined: Number(r.declined),
-      escalated: Number(r.escalated),
-      p50Seconds: seconds(r.p50),
-      p95Seconds: seconds(r.p95),
-    })),
+      resolved: sum(own, 'n'),
+      ...rounded(times.byQueue.get(id) ?? none),
+    };
+  });
+  const queueIds = new Set(queues.map((q) => q.id));
+  const disagreement = (outcome: CaseOutcome, decision: string) =>
+    sum((c) => queueIds.has(c.queueId!) && c.outcome === outcome && c.decisionAtOutcome === decision, 'visible');
+  const analysts = people.rows.flatMap((u) => {
+    const own = (c: OutcomeCount) => c.resolvedBy === u.user_id;
+    const escalated = Number(u.escalated);
+    if (sum(own, 'n') === 0 && escalated === 0) return [];
+    return [
+      {
+        userId: u.user_id,
+        name: u.name,
+        approved: sum((c) => own(c) && c.outcome === 'approve', 'visible'),
+        declined: sum((c) => own(c) && c.outcome === 'decline', 'visible'),
+        escalated,
+        ...rounded(times.byResolver.get(u.user_id) ?? none),
+      },
+    ];
+  });
+  return {
+    queues,
+    analysts,
     disagreements: {
-      approvedRejected: queueRows.rows.reduce((n, r) => n + Number(r.approved_rejected), 0),
-      declinedPassed: queueRows.rows.reduce((n, r) => n + Number(r.declined_passed), 0),
+      approvedRejected: disagreement('approve', 'REJECTED'),
+      declinedPassed: disagreement('decline', 'PASSED'),
     },
   };
 }
+
+const rounded = (p: Percentiles): Percentiles => ({
+  p50Seconds: seconds(p.p50Seconds),
+  p95Seconds: seconds(p.p95Seconds),
+});
 
 export interface RematchProgress {
   id: string;

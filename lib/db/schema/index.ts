@@ -13,3 +13,4 @@ export * from './api';
 export * from './qa';
 export * from './rings';
 export * from './notifications';
+export * from './case-figures';
