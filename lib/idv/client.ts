@@ -79,6 +79,15 @@ export type CredentialTarget = string | { accountId: string; workflowExecutionId
 /** Where finalize goes: `api.workflowExecution`, or the ids. */
 export type ExecutionTarget = string | { accountId: string; workflowExecutionId: string };
 export type FileBytes = Uint8Array | ArrayBuffer | Blob;
+/** C1 and C2: the credential's transaction token, the part, its bytes and their type. */
+type PartArgs = [
+  apiToken: string,
+  target: CredentialTarget,
+  classifier: string,
+  file: FileBytes,
+  contentType: string,
+  opts?: CallOptions,
+];
 
 /** R12 page: the usable records, plus the ones left out and why. Other envelope members are kept. */
 export type ListExecutionsResult = {
@@ -209,47 +218,22 @@ export class IdvClient {
    * C2 POST a part (multipart field `file`) with the credential's transaction token `api.token`.
    * `target` is the part URL from `api.parts` (used as is) or the ids (then `classifier` names the part).
    */
-  addPart(
-    apiToken: string,
-    target: CredentialTarget,
-    classifier: string,
-    file: FileBytes,
-    contentType: string,
-    opts?: CallOptions,
-  ) {
-    return this.uploadFile(
-      'C2 addPart',
-      'POST',
-      apiToken,
-      this.partUrl(target, classifier),
-      classifier,
-      file,
-      contentType,
-      IMAGE_TYPES,
-      opts,
-    );
+  addPart(...args: PartArgs) {
+    return this.sendPart('C2 addPart', 'POST', args);
   }
 
   /** C1 PUT a part (replaces it). Same arguments as `addPart`. */
-  updatePart(
-    apiToken: string,
-    target: CredentialTarget,
-    classifier: string,
-    file: FileBytes,
-    contentType: string,
-    opts?: CallOptions,
+  updatePart(...args: PartArgs) {
+    return this.sendPart('C1 updatePart', 'PUT', args);
+  }
+
+  private sendPart(
+    operation: string,
+    method: 'POST' | 'PUT',
+    [apiToken, target, classifier, file, contentType, opts]: PartArgs,
   ) {
-    return this.uploadFile(
-      'C1 updatePart',
-      'PUT',
-      apiToken,
-      this.partUrl(target, classifier),
-      classifier,
-      file,
-      contentType,
-      IMAGE_TYPES,
-      opts,
-    );
+    const url = this.partUrl(target, classifier);
+    return this.uploadFile(operation, method, apiToken, url, classifier, file, contentType, IMAGE_TYPES, opts);
   }
 
   /** C3 POST .../parts/PREPARED_DATA (JSON) to the `api.parts.prepared_data` URL or the ids. */
