@@ -7,6 +7,7 @@ import type { ListParams, SortKey } from '@/lib/executions/list-params';
 import { maskField } from '@/lib/pii/mask';
 import type { ListCase } from './list-cases';
 import { COUNT_BUDGET_MS, countList, type ListTotal } from './total';
+import { walkOf } from './where';
 
 /**
  * The executions list: filters, sort and keyset pagination in SQL, one page at a time.
@@ -28,6 +29,9 @@ import { COUNT_BUDGET_MS, countList, type ListTotal } from './total';
 const dueOf = sql<Date | null>`(select date_trunc('milliseconds', ${cases.dueAt}) from ${cases} where ${cases.executionId} = ${executions.id} and ${cases.state} <> 'resolved')`;
 
 type Column = typeof executions.createdAt | typeof executions.completedAt | typeof executions.riskScore | SQL;
+/** Rows a combination's walk reads before the WHERE's own plan takes over: a page needs a value in 20. */
+const WALK_ROWS = 500;
+
 const SORT_COLUMNS: Record<SortKey, { column: Column; nullable: boolean; kind: 'time' | 'int' }> = {
   created: { column: executions.createdAt, nullable: false, kind: 'time' },
   completed: { column: executions.completedAt, nullable: true, kind: 'time' },
@@ -214,13 +218,32 @@ async function readRange(
           ),
         }
       : LIST_COLUMNS;
-  const select = (part: Part, n: number) =>
+  const plain = (part: Part, n: number) =>
     d
       .select(columns)
       .from(executions)
       .where(and(...(where ? [where] : []), ...condOf(part)))
       .orderBy(orderOf(part))
       .limit(n) as Promise<ListRowRaw[]>;
+  // A combination first walks one value's ordered index for at most WALK_ROWS rows in display
+  // order (lib/executions/where.ts `walkOf`), testing each against the whole WHERE and stopping
+  // at the n-th that passes: those are the page's first n. Only their ids leave the subquery (in
+  // it the table's columns are the walked rows), so the page reads n rows by their key.
+  const walk = sort === 'due' ? undefined : walkOf(where);
+  const select = async (part: Part, n: number) => {
+    if (walk && part.kind === 'value') {
+      const test = and(where, ...condOf(part));
+      const walked = sql`${executions.id} in (select id from (select ${executions.id}, (${test}) as ok from ${executions} where ${and(...walk, ...condOf(part))} order by ${orderOf(part)} limit ${WALK_ROWS}) w where w.ok limit ${n})`;
+      const rows = (await d
+        .select(columns)
+        .from(executions)
+        .where(and(walked, test))
+        .orderBy(orderOf(part))
+        .limit(n)) as ListRowRaw[];
+      if (rows.length >= n) return rows;
+    }
+    return plain(part, n);
+  };
 
   const parts: Part[] = [];
   if (!opts.reverse) {

@@ -22,6 +22,19 @@ const textArray = (values: string[]) =>
     sql`, `,
   )}]::text[]`;
 
+/**
+ * A combination of equality values goes to the GIN index, whose cost is every matching row (a
+ * bitmap, then a sort for the page). When the combination is common, walking one value's ordered
+ * index and filtering reads far fewer rows: at 1,000,000 executions WARNING + risk 40-70 + USA by
+ * risk took 28.7 ms the planner's way and 2.6 ms walking (decision, risk). Which is cheaper depends
+ * on how common the rest is, which the planner cannot estimate for dependent facets, so the list
+ * tries the walk first for a bounded number of rows (lib/executions/list.ts `readRange`) and takes
+ * the WHERE's own plan when that did not fill the page. `walkOf(where)` is that walk's condition:
+ * the equality of an ordered index of the sort and the sort column's own range.
+ */
+const WALKS = new WeakMap<SQL, SQL[]>();
+export const walkOf = (where: SQL | undefined): SQL[] | undefined => (where ? WALKS.get(where) : undefined);
+
 export interface SearchTerm {
   /** Whole normalised tokens (lib/pii/search-tokens.ts): each must be a name word or the document number. */
   words: string[];
@@ -101,6 +114,17 @@ export function listConditions(
     else if (single(p.decision)) lead = 'decision';
     else if (single(p.status)) lead = 'status';
   } else if (p.sort === 'risk' && single(p.decision) && equalities === 1) lead = 'decision';
+  // The ordered index a combination may walk (WALKS above): the same preference as a lead.
+  const walk: SQL[] = [];
+  if (!searching && !lead && equalities > 1) {
+    const fb = single(p.feedback);
+    if (p.sort === 'created') {
+      if (fb === 'FRAUD' || fb === 'NOT_FRAUD') walk.push(eq(e.feedbackStatus, fb));
+      else if (p.country) walk.push(eq(e.issuingCountry, p.country));
+      else if (single(p.decision)) walk.push(eq(e.decisionType, p.decision[0]));
+      else if (single(p.status)) walk.push(eq(e.status, p.status[0]));
+    } else if (p.sort === 'risk' && single(p.decision)) walk.push(eq(e.decisionType, p.decision[0]));
+  }
   const anyOf = (values: string[]) => {
     if (values.length === 1) all.push(values[0]);
     else if (values.length > 1) w.push(sql`${e.facets} && ${textArray(values)}`);
@@ -148,14 +172,18 @@ export function listConditions(
       split.set(high, []);
     }
   };
-  range(
+  const risk = [
     p.riskMin !== undefined ? gte(e.riskScore, p.riskMin) : undefined,
     p.riskMax !== undefined ? lte(e.riskScore, p.riskMax) : undefined,
-  );
-  range(
+  ] as const;
+  const created = [
     p.createdFrom ? gte(e.createdAt, dayStart(p.createdFrom)) : undefined,
     p.createdTo ? lt(e.createdAt, dayAfter(p.createdTo)) : undefined,
-  );
+  ] as const;
+  range(...risk);
+  range(...created);
+  // The walk starts and stops at the sort column's range instead of filtering its way there.
+  if (walk.length) walk.push(...(p.sort === 'risk' ? risk : created).filter((c): c is SQL => Boolean(c)));
   range(
     p.completedFrom ? gte(e.completedAt, dayStart(p.completedFrom)) : undefined,
     p.completedTo ? lt(e.completedAt, dayAfter(p.completedTo)) : undefined,
@@ -184,7 +212,9 @@ export function listConditions(
   }
   const work = caseWhere(p, viewer?.userId);
   if (work) w.push(work);
-  return { where: w.length ? and(...w) : undefined, estimateParts: w.flatMap((c) => split.get(c) ?? [c]) };
+  const where = w.length ? and(...w) : undefined;
+  if (where && walk.length) WALKS.set(where, walk);
+  return { where, estimateParts: w.flatMap((c) => split.get(c) ?? [c]) };
 }
 
 /**

@@ -3,7 +3,7 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { db } from '@/lib/db/client';
 import { readListPage, readListWithTotal, readNeighbours, type ListRowRaw } from '@/lib/executions/list';
 import { countList } from '@/lib/executions/total';
-import { listWhere } from '@/lib/executions/where';
+import { listWhere, walkOf } from '@/lib/executions/where';
 import { searchTermTokens } from '@/lib/pii/search-tokens';
 import { parseListParams } from '@/lib/executions/list-params';
 import { DEFAULT_LIST_PARAMS, type ListParams, type SortKey } from '@/lib/executions/list-params';
@@ -112,6 +112,61 @@ describe('executions list: keyset pages (real database)', () => {
       });
     }
   }
+
+  // A decision with the criteria is a combination: pages first walk the decision's ordered index
+  // for a bounded number of rows, then fall back to the WHERE's own plan (lib/executions/list.ts).
+  // Decoys, REJECTED in another criteria at the same times and scores, lie on the walk.
+  describe('a combination', () => {
+    beforeAll(async () => {
+      const decoys = made.map((m, i) => {
+        const x = buildExecution({ createdAt: m.createdAt.toISOString(), score: (i * 7) % 100, decision: 'REJECTED' });
+        (x.result as Record<string, any>).workflow.reportingCriteria = `${TAG}-decoy`;
+        return { result: x.result, steps: x.steps, rules: x.rules, fetchedAt: new Date() };
+      });
+      await ingestMany(db(), decoys);
+    });
+    for (const sort of ['created', 'risk'] as const) {
+      for (const dir of ['desc', 'asc'] as const) {
+        it(`walks a combination by ${sort} ${dir} forward and back, each row once`, async () => {
+          const p = params({ sort, dir, decision: ['REJECTED'] });
+          const where = listWhere(p);
+          expect(walkOf(where)).toBeDefined();
+          const expected = expectedOrder(
+            sort,
+            dir,
+            made.filter((m) => m.decision === 'REJECTED'),
+          );
+          const seen: string[] = [];
+          const firsts: Array<string | null> = [];
+          let cursor: string | undefined;
+          let last: string | null = null;
+          for (let guard = 0; guard < 10; guard++) {
+            const page = await readListPage({ ...p, after: cursor }, where, 2);
+            seen.push(...page.rows.map((r) => r.id));
+            firsts.push(page.prev);
+            last = page.prev;
+            if (!page.next) break;
+            cursor = page.next;
+          }
+          expect(seen).toEqual(expected);
+          expect(firsts[0]).toBeNull();
+          // The page before the last one, read backwards, is the two rows before it.
+          if (expected.length > 2 && last) {
+            const back = await readListPage({ ...p, before: last }, where, 2);
+            const at = seen.length - ((seen.length - 1) % 2) - 1;
+            expect(back.rows.map((r) => r.id)).toEqual(expected.slice(at - 2, at));
+          }
+        });
+      }
+    }
+  });
+
+  it('walks no index for a search or a single value', () => {
+    expect(walkOf(listWhere(params({ decision: ['REJECTED'], criteria: undefined })))).toBeUndefined();
+    expect(
+      walkOf(listWhere(params({ decision: ['REJECTED'] }), { words: ['anna'], refPrefix: undefined })),
+    ).toBeUndefined();
+  });
 
   it('starts a page at a row inclusively, and finds its next and previous neighbours', async () => {
     const p = params({ sort: 'risk', dir: 'desc' });
