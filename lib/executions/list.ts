@@ -6,7 +6,7 @@ import { cases, executions } from '@/lib/db/schema';
 import type { ListParams, SortKey } from '@/lib/executions/list-params';
 import { maskField } from '@/lib/pii/mask';
 import type { ListCase } from './list-cases';
-import { COUNT_BUDGET_MS, countList, type ListTotal } from './total';
+import { COUNT_BUDGET_MS, countList, plannedRows, type ListTotal } from './total';
 import { walkOf } from './where';
 
 /**
@@ -29,8 +29,15 @@ import { walkOf } from './where';
 const dueOf = sql<Date | null>`(select date_trunc('milliseconds', ${cases.dueAt}) from ${cases} where ${cases.executionId} = ${executions.id} and ${cases.state} <> 'resolved')`;
 
 type Column = typeof executions.createdAt | typeof executions.completedAt | typeof executions.riskScore | SQL;
-/** Rows a combination's walk reads before the WHERE's own plan takes over: a page needs a value in 20. */
-const WALK_ROWS = 500;
+/**
+ * A combination walks one value's ordered index only when the planner expects at least
+ * WALK_MIN_MATCHES rows: fewer are cheap to gather from the GIN index and sort, and a walk would
+ * not meet them soon. It reads at most WALK_ROWS rows before the WHERE's own plan takes over, so a
+ * combination whose rows lie far down the order (the estimate assumes independent values) costs a
+ * bounded walk more, not a table's worth.
+ */
+const WALK_MIN_MATCHES = 5_000;
+const WALK_ROWS = 20_000;
 
 const SORT_COLUMNS: Record<SortKey, { column: Column; nullable: boolean; kind: 'time' | 'int' }> = {
   created: { column: executions.createdAt, nullable: false, kind: 'time' },
@@ -178,7 +185,7 @@ async function readRange(
   sort: SortKey,
   dir: Direction,
   from: Cursor | null,
-  opts: { reverse?: boolean; inclusive?: boolean; limit: number },
+  opts: { reverse?: boolean; inclusive?: boolean; limit: number; walkMinMatches?: number },
 ): Promise<ListRowRaw[]> {
   const spec = SORT_COLUMNS[sort];
   const col = spec.column;
@@ -230,10 +237,17 @@ async function readRange(
   // at the n-th that passes: those are the page's first n. Only their ids leave the subquery (in
   // it the table's columns are the walked rows), so the page reads n rows by their key.
   const walk = sort === 'due' ? undefined : walkOf(where);
+  let worthWalking: Promise<boolean> | undefined;
   const select = async (part: Part, n: number) => {
-    if (walk && part.kind === 'value') {
+    if (
+      walk &&
+      part.kind === 'value' &&
+      (await (worthWalking ??= plannedRows(d, walk.matching).then(
+        (r) => r >= (opts.walkMinMatches ?? WALK_MIN_MATCHES),
+      )))
+    ) {
       const test = and(where, ...condOf(part));
-      const walked = sql`${executions.id} in (select id from (select ${executions.id}, (${test}) as ok from ${executions} where ${and(...walk, ...condOf(part))} order by ${orderOf(part)} limit ${WALK_ROWS}) w where w.ok limit ${n})`;
+      const walked = sql`${executions.id} in (select id from (select ${executions.id}, (${test}) as ok from ${executions} where ${and(...walk.along, ...condOf(part))} order by ${orderOf(part)} limit ${WALK_ROWS}) w where w.ok limit ${n})`;
       const rows = (await d
         .select(columns)
         .from(executions)
@@ -282,14 +296,16 @@ export async function readListPage(
   where: SQL | undefined,
   limit: number = p.size,
   d: Db = defaultDb(),
+  /** Tests set 0 to walk a combination of a few rows (WALK_MIN_MATCHES). */
+  walkMinMatches = WALK_MIN_MATCHES,
 ): Promise<ListPage> {
   const before = decodeCursor(p.sort, p.before);
   const after = decodeCursor(p.sort, p.after);
   const at = decodeCursor(p.sort, p.at);
   if (before) {
-    const back = await readRange(d, where, p.sort, p.dir, before, { reverse: true, limit: limit + 1 });
+    const back = await readRange(d, where, p.sort, p.dir, before, { reverse: true, limit: limit + 1, walkMinMatches });
     // Nothing before this position any more (rows were deleted): show the first page.
-    if (!back.length) return readListPage({ ...p, before: undefined }, where, limit, d);
+    if (!back.length) return readListPage({ ...p, before: undefined }, where, limit, d, walkMinMatches);
     const hasMore = back.length > limit;
     const rows = back.slice(0, limit).reverse();
     return {
@@ -299,7 +315,11 @@ export async function readListPage(
     };
   }
   const from = after ?? at;
-  const fwd = await readRange(d, where, p.sort, p.dir, from, { inclusive: !after && !!at, limit: limit + 1 });
+  const fwd = await readRange(d, where, p.sort, p.dir, from, {
+    inclusive: !after && !!at,
+    limit: limit + 1,
+    walkMinMatches,
+  });
   const hasMore = fwd.length > limit;
   const rows = fwd.slice(0, limit);
   // A page reached through a cursor offers "previous" without checking (a previous page that

@@ -16,7 +16,7 @@ export const COUNT_COST_LIMIT = 5_000;
 type PlanNode = { 'Plan Rows': number; 'Total Cost': number; Plans?: PlanNode[] };
 
 /** The planner's row estimate of `select 1 from executions where <condition>`. */
-async function plannedRows(d: Pick<Db, 'execute'>, condition?: SQL): Promise<number> {
+export async function plannedRows(d: Pick<Db, 'execute'>, condition?: SQL): Promise<number> {
   const plan = await d.execute<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
     sql`explain (format json) select 1 from ${executions}${condition ? sql` where ${condition}` : sql``}`,
   );

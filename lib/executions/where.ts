@@ -32,8 +32,18 @@ const textArray = (values: string[]) =>
  * the WHERE's own plan when that did not fill the page. `walkOf(where)` is that walk's condition:
  * the equality of an ordered index of the sort and the sort column's own range.
  */
-const WALKS = new WeakMap<SQL, SQL[]>();
-export const walkOf = (where: SQL | undefined): SQL[] | undefined => (where ? WALKS.get(where) : undefined);
+const WALKS = new WeakMap<SQL, Walk>();
+export interface Walk {
+  /** The walked index's equality and the sort column's range. */
+  along: SQL[];
+  /**
+   * The WHERE without the sort column's range, whose rows the planner estimates for the choice:
+   * a range of the sort column follows the walked value too closely (REJECTED means a risk of 71
+   * and up) for the planner's product of selectivities, and the walk skips to it anyway.
+   */
+  matching: SQL | undefined;
+}
+export const walkOf = (where: SQL | undefined): Walk | undefined => (where ? WALKS.get(where) : undefined);
 
 export interface SearchTerm {
   /** Whole normalised tokens (lib/pii/search-tokens.ts): each must be a name word or the document number. */
@@ -183,7 +193,8 @@ export function listConditions(
   range(...risk);
   range(...created);
   // The walk starts and stops at the sort column's range instead of filtering its way there.
-  if (walk.length) walk.push(...(p.sort === 'risk' ? risk : created).filter((c): c is SQL => Boolean(c)));
+  const sortRange = (p.sort === 'risk' ? risk : created).filter((c): c is SQL => Boolean(c));
+  if (walk.length) walk.push(...sortRange);
   range(
     p.completedFrom ? gte(e.completedAt, dayStart(p.completedFrom)) : undefined,
     p.completedTo ? lt(e.completedAt, dayAfter(p.completedTo)) : undefined,
@@ -213,7 +224,8 @@ export function listConditions(
   const work = caseWhere(p, viewer?.userId);
   if (work) w.push(work);
   const where = w.length ? and(...w) : undefined;
-  if (where && walk.length) WALKS.set(where, walk);
+  if (where && walk.length)
+    WALKS.set(where, { along: walk, matching: and(...w.filter((c) => !sortRange.includes(c))) });
   return { where, estimateParts: w.flatMap((c) => split.get(c) ?? [c]) };
 }
 

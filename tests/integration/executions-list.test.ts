@@ -125,39 +125,40 @@ describe('executions list: keyset pages (real database)', () => {
       });
       await ingestMany(db(), decoys);
     });
-    for (const sort of ['created', 'risk'] as const) {
-      for (const dir of ['desc', 'asc'] as const) {
-        it(`walks a combination by ${sort} ${dir} forward and back, each row once`, async () => {
-          const p = params({ sort, dir, decision: ['REJECTED'] });
-          const where = listWhere(p);
-          expect(walkOf(where)).toBeDefined();
-          const expected = expectedOrder(
-            sort,
-            dir,
-            made.filter((m) => m.decision === 'REJECTED'),
-          );
-          const seen: string[] = [];
-          const firsts: Array<string | null> = [];
-          let cursor: string | undefined;
-          let last: string | null = null;
-          for (let guard = 0; guard < 10; guard++) {
-            const page = await readListPage({ ...p, after: cursor }, where, 2);
-            seen.push(...page.rows.map((r) => r.id));
-            firsts.push(page.prev);
-            last = page.prev;
-            if (!page.next) break;
-            cursor = page.next;
-          }
-          expect(seen).toEqual(expected);
-          expect(firsts[0]).toBeNull();
-          // The page before the last one, read backwards, is the two rows before it.
-          if (expected.length > 2 && last) {
-            const back = await readListPage({ ...p, before: last }, where, 2);
-            const at = seen.length - ((seen.length - 1) % 2) - 1;
-            expect(back.rows.map((r) => r.id)).toEqual(expected.slice(at - 2, at));
-          }
-        });
-      }
+    // Walked (a combination of any size), and through the WHERE's own plan (as few as these are).
+    for (const [sort, dir, walkFrom] of (['created', 'risk'] as const).flatMap((sort) =>
+      (['desc', 'asc'] as const).flatMap((dir) => [0, undefined].map((w) => [sort, dir, w] as const)),
+    )) {
+      it(`reads a combination by ${sort} ${dir}${walkFrom === 0 ? ', walked,' : ''} forward and back, each row once`, async () => {
+        const p = params({ sort, dir, decision: ['REJECTED'] });
+        const where = listWhere(p);
+        expect(walkOf(where)).toBeDefined();
+        const expected = expectedOrder(
+          sort,
+          dir,
+          made.filter((m) => m.decision === 'REJECTED'),
+        );
+        const seen: string[] = [];
+        const firsts: Array<string | null> = [];
+        let cursor: string | undefined;
+        let last: string | null = null;
+        for (let guard = 0; guard < 10; guard++) {
+          const page = await readListPage({ ...p, after: cursor }, where, 2, undefined, walkFrom);
+          seen.push(...page.rows.map((r) => r.id));
+          firsts.push(page.prev);
+          last = page.prev;
+          if (!page.next) break;
+          cursor = page.next;
+        }
+        expect(seen).toEqual(expected);
+        expect(firsts[0]).toBeNull();
+        // The page before the last one, read backwards, is the two rows before it.
+        if (expected.length > 2 && last) {
+          const back = await readListPage({ ...p, before: last }, where, 2, undefined, walkFrom);
+          const at = seen.length - ((seen.length - 1) % 2) - 1;
+          expect(back.rows.map((r) => r.id)).toEqual(expected.slice(at - 2, at));
+        }
+      });
     }
   });
 
