@@ -1,5 +1,6 @@
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { users } from './auth';
+import { index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { actorUserId } from './auth';
+import { createdAt, uuidPrimaryKey } from './columns';
 
 /**
  * Keys of the read API (`/api/v1/`), created by admins. Only a SHA-256 of the key is kept: the
@@ -10,17 +11,17 @@ import { users } from './auth';
 export const apiKeys = pgTable(
   'api_keys',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidPrimaryKey(),
     name: text('name').notNull(),
     prefix: text('prefix').notNull(),
     keyHash: text('key_hash').notNull(),
     /** Only `read` exists: the API has no write operation. Kept so a later scope is a value, not a migration. */
     scope: text('scope').notNull().default('read'),
-    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdBy: actorUserId('created_by'),
+    createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
-    revokedBy: uuid('revoked_by').references(() => users.id, { onDelete: 'set null' }),
+    revokedBy: actorUserId('revoked_by'),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     lastUsedIp: text('last_used_ip'),
   },

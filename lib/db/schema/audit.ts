@@ -1,6 +1,5 @@
 import {
   bigint,
-  bigserial,
   boolean,
   index,
   integer,
@@ -10,10 +9,10 @@ import {
   text,
   timestamp,
   uniqueIndex,
-  uuid,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
-import { users } from './auth';
+import { actorUserId } from './auth';
+import { serialPrimaryKey } from './columns';
 
 export const auditOutcomeEnum = pgEnum('audit_outcome', ['success', 'failure', 'denied']);
 
@@ -31,9 +30,9 @@ export const auditOutcomeEnum = pgEnum('audit_outcome', ['success', 'failure', '
 export const auditLog = pgTable(
   'audit_log',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: serialPrimaryKey(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
-    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorId: actorUserId('actor_id'),
     /** The e-mail as typed or known at the time; kept even if the user is removed. */
     actorEmail: text('actor_email'),
     action: text('action').notNull(),
@@ -82,7 +81,7 @@ export const auditChainHead = pgTable('audit_chain_head', {
 export const auditCheckpoints = pgTable(
   'audit_checkpoints',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: serialPrimaryKey(),
     seq: bigint('seq', { mode: 'number' }).notNull(),
     hash: text('hash').notNull(),
     signedAt: timestamp('signed_at', { withTimezone: true }).notNull(),
@@ -98,7 +97,7 @@ export const auditCheckpoints = pgTable(
 export const auditVerifications = pgTable(
   'audit_verifications',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: serialPrimaryKey(),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
     finishedAt: timestamp('finished_at', { withTimezone: true }).notNull(),
     ok: boolean('ok').notNull(),

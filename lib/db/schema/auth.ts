@@ -12,6 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt, uuidPrimaryKey } from './columns';
 
 export const roleEnum = pgEnum('role', ['analyst', 'manager', 'admin']);
 export const ROLES = roleEnum.enumValues;
@@ -20,7 +21,7 @@ export type Role = (typeof ROLES)[number];
 export const users = pgTable(
   'users',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidPrimaryKey(),
     email: text('email').notNull(),
     name: text('name').notNull(),
     role: roleEnum('role').notNull().default('analyst'),
@@ -38,8 +39,8 @@ export const users = pgTable(
       .default(sql`'{}'::text[]`),
     /** The IANA zone the user reads times in; null is UTC (drizzle/0028_user_time_zone.sql). */
     timeZone: text('time_zone'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
   },
   (t) => [
@@ -47,6 +48,16 @@ export const users = pgTable(
     uniqueIndex('users_sso_subject_key').on(t.ssoSubject),
   ],
 );
+
+/** The person a row belongs to (a session, a factor, a preference): the row goes with them. */
+export const ownerUserId = <TName extends string>(name: TName) =>
+  uuid(name)
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });
+
+/** The person who did something (created, resolved, acted): the record outlives them, the column cleared. */
+export const actorUserId = <TName extends string>(name: TName) =>
+  uuid(name).references(() => users.id, { onDelete: 'set null' });
 
 /**
  * Server-side record of each signed-in session. The next-auth JWT only carries this id, so
@@ -56,10 +67,8 @@ export const userSessions = pgTable(
   'user_sessions',
   {
     id: text('id').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    userId: ownerUserId('user_id'),
+    createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
@@ -83,10 +92,8 @@ export const userSessions = pgTable(
 export const userFactors = pgTable(
   'user_factors',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: uuidPrimaryKey(),
+    userId: ownerUserId('user_id'),
     kind: text('kind').$type<'totp' | 'passkey'>().notNull(),
     label: text('label').notNull(),
     secret: text('secret'),
@@ -100,7 +107,7 @@ export const userFactors = pgTable(
     /** The last TOTP time step accepted: a code is never accepted twice. */
     lastStep: bigint('last_step', { mode: 'number' }),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   },
   (t) => [index('user_factors_user_idx').on(t.userId), uniqueIndex('user_factors_credential_key').on(t.credentialId)],
@@ -110,13 +117,11 @@ export const userFactors = pgTable(
 export const userRecoveryCodes = pgTable(
   'user_recovery_codes',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: uuidPrimaryKey(),
+    userId: ownerUserId('user_id'),
     codeHash: text('code_hash').notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [index('user_recovery_codes_user_idx').on(t.userId)],
 );
@@ -125,14 +130,12 @@ export const userRecoveryCodes = pgTable(
 export const passwordLinks = pgTable(
   'password_links',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: uuidPrimaryKey(),
+    userId: ownerUserId('user_id'),
     tokenHash: text('token_hash').notNull(),
     purpose: text('purpose').$type<'invite' | 'reset'>().notNull(),
-    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdBy: actorUserId('created_by'),
+    createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
   },

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigserial,
   boolean,
   check,
   index,
@@ -14,17 +13,15 @@ import {
 } from 'drizzle-orm/pg-core';
 import {
   CASE_EVENT_TYPES,
-  CASE_OUTCOMES,
-  CASE_STATES,
   NOTE_MAX_CHARS,
-  QUEUE_KINDS,
   type CaseEventType,
   type CaseOutcome,
   type CaseState,
   type QueueKind,
 } from '@/lib/db/case-states';
-import { users } from './auth';
-import { executions, xid8 } from './executions';
+import { actorUserId, users } from './auth';
+import { ownerExecutionId, xid8 } from './executions';
+import { createdAt, serialPrimaryKey, updatedAt, uuidPrimaryKey } from './columns';
 
 /**
  * Case work (lib/cases/README.md). A queue is a saved filter of the executions list; an
@@ -33,22 +30,12 @@ import { executions, xid8 } from './executions';
  * and back (unassign, a claim nobody touched, reopen). Escalating moves it, open, to an
  * escalation queue that managers work.
  */
-export {
-  CASE_EVENT_TYPES,
-  CASE_OUTCOMES,
-  CASE_STATES,
-  NOTE_MAX_CHARS,
-  QUEUE_KINDS,
-  type CaseEventType,
-  type CaseOutcome,
-  type CaseState,
-  type QueueKind,
-};
+export * from '@/lib/db/case-states';
 
 export const caseQueues = pgTable(
   'case_queues',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidPrimaryKey(),
     name: text('name').notNull(),
     /** Lower first: matching puts an execution in the first queue that matches, claims take from it first. */
     priority: integer('priority').notNull().default(100),
@@ -62,9 +49,9 @@ export const caseQueues = pgTable(
     archived: boolean('archived').notNull().default(false),
     /** Display order on the queues page and in filters. */
     sortOrder: integer('sort_order').notNull().default(0),
-    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdBy: actorUserId('created_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('case_queues_name_key').on(sql`lower(${t.name})`),
@@ -77,15 +64,13 @@ export const caseQueues = pgTable(
 export const cases = pgTable(
   'cases',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    executionId: uuid('execution_id')
-      .notNull()
-      .references(() => executions.id, { onDelete: 'cascade' }),
+    id: uuidPrimaryKey(),
+    executionId: ownerExecutionId(),
     queueId: uuid('queue_id')
       .notNull()
       .references(() => caseQueues.id),
     state: text('state').$type<CaseState>().notNull().default('open'),
-    assigneeId: uuid('assignee_id').references(() => users.id, { onDelete: 'set null' }),
+    assigneeId: actorUserId('assignee_id'),
     /** Last touch of the assignee: a claim older than CASE_CLAIM_MINUTES returns to the queue. */
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
     /** When it entered its current queue; due = arrival + the queue's SLA. */
@@ -94,7 +79,7 @@ export const cases = pgTable(
     outcome: text('outcome').$type<CaseOutcome>(),
     reason: text('reason'),
     comment: text('comment'),
-    resolvedBy: uuid('resolved_by').references(() => users.id, { onDelete: 'set null' }),
+    resolvedBy: actorUserId('resolved_by'),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
     /**
      * The service's decision when the outcome was given: "approved a REJECTED" is judged against
@@ -103,8 +88,8 @@ export const cases = pgTable(
     decisionAtOutcome: text('decision_at_outcome'),
     /** Every change adds one: a form carries the version it was opened on (stale-panel check). */
     version: integer('version').notNull().default(1),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('cases_execution_key').on(t.executionId),
@@ -118,17 +103,18 @@ export const cases = pgTable(
     index('cases_assignee_idx')
       .on(t.assigneeId)
       .where(sql`${t.state} = 'in_review'`),
-    // The queues page reads its figures from these three alone (index-only scans, lib/cases/queries.ts
-    // getQueuesPage): every column the figures use is a key column, as drizzle has no INCLUDE.
+    // What the queues page reads of the cases themselves (index-only scans, lib/cases/queries.ts
+    // getQueuesPage); its all-time figures are kept apart (./case-figures.ts). Every column used is
+    // a key column, as drizzle has no INCLUDE.
     // Unresolved cases per queue: backlog, in review, overdue, the oldest one.
     index('cases_unresolved_queue_idx')
       .on(t.queueId, t.arrivedAt, t.state, t.dueAt)
       .where(sql`${t.state} <> 'resolved'`),
-    // Resolved cases per queue: throughput, resolution times, disagreements with the decision.
+    // Resolved cases per queue: the last 7 days' throughput (and the list's queue filters).
     index('cases_resolved_queue_idx')
       .on(t.queueId, t.resolvedAt, t.arrivedAt, t.outcome, t.decisionAtOutcome, t.id)
       .where(sql`${t.state} = 'resolved'`),
-    // Resolved cases per person: outcomes and resolution times.
+    // Resolved cases per person: the list's resolver filters.
     index('cases_resolved_by_idx')
       .on(t.resolvedBy, t.resolvedAt, t.arrivedAt, t.outcome, t.id)
       .where(sql`${t.state} = 'resolved'`),
@@ -146,13 +132,13 @@ export const cases = pgTable(
 export const caseEvents = pgTable(
   'case_events',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: serialPrimaryKey(),
     caseId: uuid('case_id')
       .notNull()
       .references(() => cases.id, { onDelete: 'cascade' }),
     executionId: uuid('execution_id').notNull(),
     type: text('type').$type<CaseEventType>().notNull(),
-    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorId: actorUserId('actor_id'),
     queueId: uuid('queue_id'),
     assigneeId: uuid('assignee_id'),
     outcome: text('outcome').$type<CaseOutcome>(),
@@ -189,7 +175,7 @@ export type CaseChangeType = (typeof CASE_CHANGE_TYPES)[number];
 export const caseChanges = pgTable(
   'case_changes',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: serialPrimaryKey(),
     txid: xid8('txid')
       .notNull()
       .default(sql`pg_current_xact_id()`),
@@ -216,17 +202,15 @@ export const caseChanges = pgTable(
 export const caseNotes = pgTable(
   'case_notes',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: serialPrimaryKey(),
     noteId: uuid('note_id').notNull(),
     version: integer('version').notNull(),
-    executionId: uuid('execution_id')
-      .notNull()
-      .references(() => executions.id, { onDelete: 'cascade' }),
+    executionId: ownerExecutionId(),
     authorId: uuid('author_id')
       .notNull()
       .references(() => users.id),
     body: text('body').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('case_notes_version_key').on(t.noteId, t.version),
@@ -247,15 +231,15 @@ export const caseReasons = pgTable('case_reasons', {
 
 /** A re-match of unresolved executions after a queue changed, with its progress. */
 export const caseRematchRuns = pgTable('case_rematch_runs', {
-  id: uuid('id').primaryKey().defaultRandom(),
+  id: uuidPrimaryKey(),
   queueId: uuid('queue_id').references(() => caseQueues.id, { onDelete: 'set null' }),
   state: text('state').$type<'queued' | 'running' | 'completed' | 'failed'>().notNull().default('queued'),
   total: integer('total'),
   done: integer('done').notNull().default(0),
   /** Keyset position (execution id) of the walk, so a restarted job resumes. */
   lastId: uuid('last_id'),
-  startedBy: uuid('started_by').references(() => users.id, { onDelete: 'set null' }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  startedBy: actorUserId('started_by'),
+  createdAt: createdAt(),
   finishedAt: timestamp('finished_at', { withTimezone: true }),
   details: jsonb('details').$type<Record<string, unknown>>(),
 });

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigserial,
   boolean,
   customType,
   index,
@@ -15,6 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { serialPrimaryKey, updatedAt } from './columns';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 /** A Postgres transaction id (64-bit, never wraps), kept as its decimal text. */
@@ -86,7 +86,7 @@ export const executions = pgTable(
     /** Set when a callback or poll says there is newer data than the stored result. */
     staleSince: timestamp('stale_since', { withTimezone: true }),
     insertedAt: timestamp('inserted_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
     /**
      * The transaction that last changed `updated_at` (set by a trigger, migration 0015): the read
      * API's change feed orders by it (lib/db/change-feed.ts). Rows older than the column hold 0.
@@ -147,13 +147,17 @@ export const executions = pgTable(
   ],
 );
 
+/** A row that belongs to one execution (its parts, steps, links, notes, reviews): deleted with it. */
+export const ownerExecutionId = () =>
+  uuid('execution_id')
+    .notNull()
+    .references(() => executions.id, { onDelete: 'cascade' });
+
 export const credentials = pgTable(
   'credentials',
   {
     id: uuid('id').primaryKey(),
-    executionId: uuid('execution_id')
-      .notNull()
-      .references(() => executions.id, { onDelete: 'cascade' }),
+    executionId: ownerExecutionId(),
     category: text('category'),
     label: text('label'),
     clientIp: text('client_ip'),
@@ -169,9 +173,7 @@ export const partImages = pgTable(
   {
     credentialId: uuid('credential_id').notNull(),
     classifier: text('classifier').notNull(),
-    executionId: uuid('execution_id')
-      .notNull()
-      .references(() => executions.id, { onDelete: 'cascade' }),
+    executionId: ownerExecutionId(),
     contentType: text('content_type').notNull(),
     bytes: bytea('bytes').notNull(),
     fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull().defaultNow(),
@@ -186,10 +188,8 @@ export const partImages = pgTable(
 export const capabilityEntries = pgTable(
   'capability_entries',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    executionId: uuid('execution_id')
-      .notNull()
-      .references(() => executions.id, { onDelete: 'cascade' }),
+    id: serialPrimaryKey(),
+    executionId: ownerExecutionId(),
     capability: text('capability').notNull(),
     /** The entry's own id; not always a UUID (bankCheck, binCheck). */
     entryId: text('entry_id').notNull(),
@@ -212,9 +212,7 @@ export const capabilityEntries = pgTable(
 export const steps = pgTable(
   'steps',
   {
-    executionId: uuid('execution_id')
-      .notNull()
-      .references(() => executions.id, { onDelete: 'cascade' }),
+    executionId: ownerExecutionId(),
     position: smallint('position').notNull(),
     stepId: integer('step_id'),
     name: text('name'),
@@ -233,9 +231,7 @@ export const ruleExecutions = pgTable(
   'rule_executions',
   {
     id: text('id').primaryKey(),
-    executionId: uuid('execution_id')
-      .notNull()
-      .references(() => executions.id, { onDelete: 'cascade' }),
+    executionId: ownerExecutionId(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
@@ -246,10 +242,8 @@ export const ruleExecutions = pgTable(
 export const ruleResults = pgTable(
   'rule_results',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    executionId: uuid('execution_id')
-      .notNull()
-      .references(() => executions.id, { onDelete: 'cascade' }),
+    id: serialPrimaryKey(),
+    executionId: ownerExecutionId(),
     ruleExecutionId: text('rule_execution_id').notNull(),
     rulesetId: text('ruleset_id').notNull(),
     rulesetName: text('ruleset_name'),
@@ -271,9 +265,7 @@ export const ruleResults = pgTable(
 export const executionLinks = pgTable(
   'execution_links',
   {
-    executionId: uuid('execution_id')
-      .notNull()
-      .references(() => executions.id, { onDelete: 'cascade' }),
+    executionId: ownerExecutionId(),
     linkedId: uuid('linked_id').notNull(),
     kind: text('kind').notNull(),
   },
@@ -287,7 +279,7 @@ export const executionLinks = pgTable(
 export const callbacks = pgTable(
   'callbacks',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: serialPrimaryKey(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
     executionId: uuid('execution_id').notNull(),
     accountId: uuid('account_id'),
@@ -318,11 +310,11 @@ export const callbacks = pgTable(
 export const syncRuns = pgTable(
   'sync_runs',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: serialPrimaryKey(),
     kind: text('kind').notNull(),
     state: text('state').notNull().default('running'),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     /** Next page of R12 to read; a resumed run starts here. */
     nextPage: integer('next_page').notNull().default(1),

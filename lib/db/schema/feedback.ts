@@ -1,18 +1,8 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigserial,
-  check,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 import { executions, xid8 } from './executions';
+import { serialPrimaryKey, updatedAt, uuidPrimaryKey } from './columns';
 
 /**
  * Life of one feedback submission:
@@ -50,7 +40,7 @@ export interface FeedbackDeliveryError {
 export const feedbackSubmissions = pgTable(
   'feedback_submissions',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidPrimaryKey(),
     // No cascade: an execution with feedback history cannot silently disappear from the cache.
     executionId: uuid('execution_id')
       .notNull()
@@ -82,7 +72,7 @@ export const feedbackSubmissions = pgTable(
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
     supersededBy: uuid('superseded_by'),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
     /** The transaction that last changed `updated_at` (trigger, migration 0015): the feed's order. */
     changeTxid: xid8('change_txid')
       .notNull()
@@ -122,7 +112,7 @@ export const feedbackSubmissions = pgTable(
 export const feedbackEvents = pgTable(
   'feedback_events',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: serialPrimaryKey(),
     submissionId: uuid('submission_id')
       .notNull()
       .references(() => feedbackSubmissions.id),

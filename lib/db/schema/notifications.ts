@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigserial,
   boolean,
   check,
   index,
@@ -13,7 +12,8 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { NotificationKind } from '../notification-kinds';
-import { users } from './auth';
+import { actorUserId, ownerUserId } from './auth';
+import { createdAt, serialPrimaryKey, uuidPrimaryKey } from './columns';
 
 /**
  * Notifications (lib/notifications/README.md, migration 0029). One row per person and occurrence,
@@ -23,12 +23,10 @@ import { users } from './auth';
 export const notifications = pgTable(
   'notifications',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: serialPrimaryKey(),
+    userId: ownerUserId('user_id'),
     kind: text('kind').$type<NotificationKind>().notNull(),
-    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorId: actorUserId('actor_id'),
     executionId: uuid('execution_id'),
     caseId: uuid('case_id'),
     /** What makes it the same occurrence: the kind and its subject (and the due time it warns of). */
@@ -39,7 +37,7 @@ export const notifications = pgTable(
     emailState: text('email_state').$type<'queued' | 'sent' | 'failed'>(),
     /** No personal data of the verified person: ids, queue names, counts. */
     details: jsonb('details').$type<Record<string, unknown>>(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     readAt: timestamp('read_at', { withTimezone: true }),
   },
   (t) => [
@@ -57,9 +55,7 @@ export const notifications = pgTable(
 export const notificationPreferences = pgTable(
   'notification_preferences',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownerUserId('user_id'),
     kind: text('kind').$type<NotificationKind>().notNull(),
     inApp: boolean('in_app').notNull(),
     email: boolean('email').notNull(),
@@ -71,13 +67,11 @@ export const notificationPreferences = pgTable(
 export const savedViews = pgTable(
   'saved_views',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: uuidPrimaryKey(),
+    userId: ownerUserId('user_id'),
     name: text('name').notNull(),
     query: text('query').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('saved_views_name_key').on(t.userId, sql`lower(${t.name})`),

@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { QA_STATES, type QaOutcome, type QaState } from '@/lib/db/qa-states';
-import { users } from './auth';
+import { actorUserId, users } from './auth';
 import { caseQueues, cases } from './cases';
-import { executions } from './executions';
+import { ownerExecutionId } from './executions';
+import { createdAt, uuidPrimaryKey } from './columns';
 
 export { QA_STATES, type QaState };
 
@@ -11,7 +12,7 @@ export { QA_STATES, type QaState };
 export const qaSampleRuns = pgTable(
   'qa_sample_runs',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidPrimaryKey(),
     /** Monday (UTC) of the week whose resolved cases are sampled. */
     week: date('week').notNull(),
     state: text('state').$type<'queued' | 'running' | 'completed' | 'failed'>().notNull().default('queued'),
@@ -22,8 +23,8 @@ export const qaSampleRuns = pgTable(
     /** The rate it ran with, as recorded when it started. */
     settings: jsonb('settings').$type<{ ratePercent: number; minPerAnalyst: number }>(),
     trigger: text('trigger').$type<'manual' | 'schedule'>().notNull().default('manual'),
-    startedBy: uuid('started_by').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    startedBy: actorUserId('started_by'),
+    createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     error: text('error'),
   },
@@ -38,13 +39,11 @@ export const qaSampleRuns = pgTable(
 export const qaReviews = pgTable(
   'qa_reviews',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidPrimaryKey(),
     caseId: uuid('case_id')
       .notNull()
       .references(() => cases.id, { onDelete: 'cascade' }),
-    executionId: uuid('execution_id')
-      .notNull()
-      .references(() => executions.id, { onDelete: 'cascade' }),
+    executionId: ownerExecutionId(),
     /** The queue the case was resolved in, for agreement per queue. */
     queueId: uuid('queue_id').references(() => caseQueues.id, { onDelete: 'set null' }),
     week: date('week').notNull(),
@@ -57,7 +56,7 @@ export const qaReviews = pgTable(
     firstComment: text('first_comment'),
     firstResolvedAt: timestamp('first_resolved_at', { withTimezone: true }).notNull(),
     state: text('state').$type<QaState>().notNull().default('open'),
-    assigneeId: uuid('assignee_id').references(() => users.id, { onDelete: 'set null' }),
+    assigneeId: actorUserId('assignee_id'),
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
     reviewerId: uuid('reviewer_id').references(() => users.id),
     reviewOutcome: text('review_outcome').$type<QaOutcome>(),

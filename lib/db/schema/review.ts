@@ -1,6 +1,7 @@
-import { bigserial, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { users } from './auth';
-import { executions } from './executions';
+import { index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { ownerUserId } from './auth';
+import { ownerExecutionId } from './executions';
+import { createdAt, serialPrimaryKey } from './columns';
 
 /**
  * An analyst's time-limited permission to see one execution's personal data unmasked, with the
@@ -10,15 +11,11 @@ import { executions } from './executions';
 export const piiReveals = pgTable(
   'pii_reveals',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    executionId: uuid('execution_id')
-      .notNull()
-      .references(() => executions.id, { onDelete: 'cascade' }),
+    id: serialPrimaryKey(),
+    userId: ownerUserId('user_id'),
+    executionId: ownerExecutionId(),
     reason: text('reason').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('pii_reveals_user_execution_idx').on(t.userId, t.executionId, t.expiresAt.desc())],
@@ -36,10 +33,8 @@ export const searchTerms = pgTable(
     term: text('term').notNull(),
     /** sha256 of the normalised term: the same user searching the same thing reuses one token. */
     termHash: text('term_hash').notNull(),
-    createdBy: uuid('created_by')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdBy: ownerUserId('created_by'),
+    createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (t) => [

@@ -1,16 +1,6 @@
-import {
-  bigserial,
-  bigint,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  real,
-  text,
-  timestamp,
-  uuid,
-} from 'drizzle-orm/pg-core';
-import { executions } from './executions';
+import { bigint, index, integer, pgTable, primaryKey, real, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { executions, ownerExecutionId } from './executions';
+import { createdAt, serialPrimaryKey, updatedAt } from './columns';
 
 /**
  * The link graph behind fraud rings (lib/rings/README.md). Values are never stored: each attribute
@@ -21,9 +11,7 @@ import { executions } from './executions';
 export const linkKeys = pgTable(
   'link_keys',
   {
-    executionId: uuid('execution_id')
-      .notNull()
-      .references(() => executions.id, { onDelete: 'cascade' }),
+    executionId: ownerExecutionId(),
     kind: text('kind').notNull(),
     /** HMAC-SHA256 of the normalised value, base64url. */
     keyHash: text('key_hash').notNull(),
@@ -51,7 +39,7 @@ export const linkValues = pgTable(
 export const rings = pgTable(
   'rings',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: serialPrimaryKey(),
     size: integer('size').notNull(),
     firstSeen: timestamp('first_seen', { withTimezone: true }).notNull(),
     lastSeen: timestamp('last_seen', { withTimezone: true }).notNull(),
@@ -65,8 +53,8 @@ export const rings = pgTable(
     /** The size when dismissed: the ring shows again once it grows past it. */
     dismissedSize: integer('dismissed_size'),
     dismissedReason: text('dismissed_reason'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
     /** When `ring.detected` was emitted (once per ring). */
     announcedAt: timestamp('announced_at', { withTimezone: true }),
   },

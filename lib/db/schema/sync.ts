@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { serialPrimaryKey } from './columns';
 
 /**
  * What the sync could not do, one open row per execution (or per run), shown on the sync page
@@ -8,7 +9,7 @@ import { bigint, bigserial, index, integer, pgTable, text, timestamp, uniqueInde
 export const syncFailures = pgTable(
   'sync_failures',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: serialPrimaryKey(),
     /** `fetch` (one execution) or `run` (a backfill, reconcile or poll). */
     kind: text('kind').notNull(),
     executionId: uuid('execution_id'),

@@ -1,4 +1,14 @@
-import { bigint, date, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  type AnyPgColumn,
+  bigint,
+  date,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 
 /**
  * Daily rollups of the executions cache for the trends page, kept current by ingest in the
@@ -23,6 +33,11 @@ const cubeKeys = () => ({
   /** UTC calendar day of the execution's created_at; the first of the month for month rows. */
   day: date('day', { mode: 'string' }).notNull(),
 });
+type CubeKeyColumns = { [K in keyof ReturnType<typeof cubeKeys>]: AnyPgColumn };
+
+/** A cube table's primary key: the cube keys, always in this order, then its own breakdown columns. */
+const cubePrimaryKey = (name: string, t: CubeKeyColumns, ...breakdown: AnyPgColumn[]) =>
+  primaryKey({ name, columns: [t.scope, t.definitionKey, t.issuingCountry, t.documentType, t.day, ...breakdown] });
 
 /** Executions per day by top-level decision and analyst feedback. */
 export const trendDecisions = pgTable(
@@ -35,21 +50,7 @@ export const trendDecisions = pgTable(
     feedbackReason: text('feedback_reason').notNull(),
     n: integer('n').notNull(),
   },
-  (t) => [
-    primaryKey({
-      name: 'trend_decisions_pk',
-      columns: [
-        t.scope,
-        t.definitionKey,
-        t.issuingCountry,
-        t.documentType,
-        t.day,
-        t.decisionType,
-        t.feedbackStatus,
-        t.feedbackReason,
-      ],
-    }),
-  ],
+  (t) => [cubePrimaryKey('trend_decisions_pk', t, t.decisionType, t.feedbackStatus, t.feedbackReason)],
 );
 
 /** Risk score histogram per day: one row per score (-1..100) that occurs; NULL scores are left out. */
@@ -60,12 +61,7 @@ export const trendRisk = pgTable(
     riskScore: integer('risk_score').notNull(),
     n: integer('n').notNull(),
   },
-  (t) => [
-    primaryKey({
-      name: 'trend_risk_pk',
-      columns: [t.scope, t.definitionKey, t.issuingCountry, t.documentType, t.day, t.riskScore],
-    }),
-  ],
+  (t) => [cubePrimaryKey('trend_risk_pk', t, t.riskScore)],
 );
 
 /**
@@ -89,12 +85,7 @@ export const trendRiskDays = pgTable(
     belowP90: integer('below_p90'),
     atP90: integer('at_p90'),
   },
-  (t) => [
-    primaryKey({
-      name: 'trend_risk_days_pk',
-      columns: [t.scope, t.definitionKey, t.issuingCountry, t.documentType, t.day],
-    }),
-  ],
+  (t) => [cubePrimaryKey('trend_risk_days_pk', t)],
 );
 
 /** Executions per day with at least one capability entry REJECTED or WARNING with that label. */
@@ -107,21 +98,7 @@ export const trendLabels = pgTable(
     label: text('label').notNull(),
     n: integer('n').notNull(),
   },
-  (t) => [
-    primaryKey({
-      name: 'trend_labels_pk',
-      columns: [
-        t.scope,
-        t.definitionKey,
-        t.issuingCountry,
-        t.documentType,
-        t.day,
-        t.capability,
-        t.decisionType,
-        t.label,
-      ],
-    }),
-  ],
+  (t) => [cubePrimaryKey('trend_labels_pk', t, t.capability, t.decisionType, t.label)],
 );
 
 /** Executions per day in which a rule matched, by analyst feedback (for the rule's precision). */
@@ -133,12 +110,7 @@ export const trendRules = pgTable(
     feedbackStatus: text('feedback_status').notNull(),
     n: integer('n').notNull(),
   },
-  (t) => [
-    primaryKey({
-      name: 'trend_rules_pk',
-      columns: [t.scope, t.definitionKey, t.issuingCountry, t.documentType, t.day, t.ruleId, t.feedbackStatus],
-    }),
-  ],
+  (t) => [cubePrimaryKey('trend_rules_pk', t, t.ruleId, t.feedbackStatus)],
 );
 
 /** The latest name seen for each rule id, so the page names rules without reading rule_results. */

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
-  bigserial,
   boolean,
   check,
   index,
@@ -13,7 +12,8 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { users } from './auth';
+import { actorUserId } from './auth';
+import { createdAt, serialPrimaryKey, updatedAt, uuidPrimaryKey } from './columns';
 
 /**
  * A receiver of signed webhooks (Standard Webhooks). The signing secret is stored encrypted
@@ -23,7 +23,7 @@ import { users } from './auth';
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidPrimaryKey(),
     url: text('url').notNull(),
     description: text('description').notNull().default(''),
     eventTypes: text('event_types').array().notNull(),
@@ -35,9 +35,9 @@ export const webhookEndpoints = pgTable(
     previousSecretUntil: timestamp('previous_secret_until', { withTimezone: true }),
     /** One delivery in flight per endpoint: a slow receiver holds one worker slot, not all of them. */
     busyUntil: timestamp('busy_until', { withTimezone: true }),
-    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdBy: actorUserId('created_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     check('webhook_endpoints_url_check', sql`char_length(${t.url}) <= 2000 and ${t.url} ~ '^https?://'`),
@@ -55,7 +55,7 @@ export const webhookEvents = pgTable(
     id: text('id').primaryKey(),
     type: text('type').notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     /** The W3C traceparent of the change that caused it, when a trace was recorded: its deliveries continue that trace. */
     traceParent: text('trace_parent'),
   },
@@ -74,7 +74,7 @@ export type WebhookDeliveryState = (typeof WEBHOOK_DELIVERY_STATES)[number];
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: serialPrimaryKey(),
     eventId: text('event_id')
       .notNull()
       .references(() => webhookEvents.id),
@@ -90,8 +90,8 @@ export const webhookDeliveries = pgTable(
     lastError: text('last_error'),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
     replayOf: bigint('replay_of', { mode: 'number' }),
-    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdBy: actorUserId('created_by'),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('webhook_deliveries_first_idx')
@@ -112,7 +112,7 @@ export const webhookDeliveries = pgTable(
 export const webhookAttempts = pgTable(
   'webhook_attempts',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: serialPrimaryKey(),
     deliveryId: bigint('delivery_id', { mode: 'number' })
       .notNull()
       .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
