@@ -1,6 +1,5 @@
 'use server';
-import { revalidatePath } from 'next/cache';
-import { defineAction } from '@/lib/auth/guards';
+import { defineAction, revalidatedIfOk } from '@/lib/auth/guards';
 import { assignCase, bulkAssignCases, claimNextCase } from '@/lib/cases/claim';
 import { addNote, editNote } from '@/lib/cases/notes';
 import { archiveQueue, createQueue, reorderQueues, updateQueue } from '@/lib/cases/queues';
@@ -68,38 +67,22 @@ export const editNoteAction = defineAction(
 
 export const createQueueAction = defineAction(
   { name: 'queue.create', role: 'manager', schema: createQueueSchema },
-  async (input, user) => {
-    const r = await createQueue(user, input);
-    if (r.ok) revalidatePath('/queues');
-    return r;
-  },
+  async (input, user) => revalidatedIfOk(await createQueue(user, input), '/queues'),
 );
 
 export const updateQueueAction = defineAction(
   { name: 'queue.update', role: 'manager', schema: updateQueueSchema },
-  async (input, user) => {
-    const r = await updateQueue(user, input);
-    if (r.ok) revalidatePath('/queues');
-    return r;
-  },
+  async (input, user) => revalidatedIfOk(await updateQueue(user, input), '/queues'),
 );
 
 export const archiveQueueAction = defineAction(
   { name: 'queue.archive', role: 'manager', schema: archiveQueueSchema },
-  async (input, user) => {
-    const r = await archiveQueue(user, input);
-    if (r.ok) revalidatePath('/queues');
-    return r;
-  },
+  async (input, user) => revalidatedIfOk(await archiveQueue(user, input), '/queues'),
 );
 
 export const reorderQueuesAction = defineAction(
   { name: 'queue.reorder', role: 'manager', schema: reorderQueuesSchema },
-  async (input, user) => {
-    const r = await reorderQueues(user, input);
-    if (r.ok) revalidatePath('/queues');
-    return r;
-  },
+  async (input, user) => revalidatedIfOk(await reorderQueues(user, input), '/queues'),
 );
 
 /** The latest re-match run's progress, for the queues page while one runs. */
@@ -109,27 +92,22 @@ export const getRematchProgressAction = defineAction(
 );
 
 // The resolution reasons (admins): every change audited in lib/cases/reasons.ts.
-const reasonsChanged = <R extends { ok: boolean }>(r: R) => {
-  if (r.ok) revalidatePath('/admin/reasons');
-  return r;
-};
-
 export const createCaseReasonAction = defineAction(
   { name: 'case_reason.create', role: 'admin', schema: createReasonSchema },
-  async (input, user) => reasonsChanged(await createReason(user, input)),
+  async (input, user) => revalidatedIfOk(await createReason(user, input), '/admin/reasons'),
 );
 
 export const updateCaseReasonAction = defineAction(
   { name: 'case_reason.update', role: 'admin', schema: updateReasonSchema },
-  async (input, user) => reasonsChanged(await updateReason(user, input)),
+  async (input, user) => revalidatedIfOk(await updateReason(user, input), '/admin/reasons'),
 );
 
 export const setCaseReasonActiveAction = defineAction(
   { name: 'case_reason.set_active', role: 'admin', schema: setReasonActiveSchema },
-  async (input, user) => reasonsChanged(await setReasonActive(user, input)),
+  async (input, user) => revalidatedIfOk(await setReasonActive(user, input), '/admin/reasons'),
 );
 
 export const reorderCaseReasonsAction = defineAction(
   { name: 'case_reason.reorder', role: 'admin', schema: reorderReasonsSchema },
-  async (input, user) => reasonsChanged(await reorderReasons(user, input)),
+  async (input, user) => revalidatedIfOk(await reorderReasons(user, input), '/admin/reasons'),
 );

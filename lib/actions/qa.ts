@@ -1,6 +1,6 @@
 'use server';
 import { revalidatePath } from 'next/cache';
-import { defineAction } from '@/lib/auth/guards';
+import { defineAction, revalidatedIfOk } from '@/lib/auth/guards';
 import { getQaSamplingProgress } from '@/lib/qa/quality';
 import { claimNextQaReview, decideQaReview, takeQaReview } from '@/lib/cases/qa-review';
 import { requestQaSampling } from '@/lib/qa/sample';
@@ -61,9 +61,5 @@ export const decideQaReviewAction = defineAction(
 
 export const settleQaReviewAction = defineAction(
   { name: 'qa.settle', role: 'manager', schema: settleQaReviewSchema },
-  async (input, user) => {
-    const r = await settleQaReview(user, input);
-    if (r.ok) revalidatePath('/quality');
-    return r;
-  },
+  async (input, user) => revalidatedIfOk(await settleQaReview(user, input), '/quality'),
 );

@@ -6,34 +6,29 @@ import { dismissRing, labelRing, openRingCases } from '@/lib/rings/commands';
 import { listAttributeHolders, type AttributeHolders } from '@/lib/rings/queries';
 import { dismissRingSchema, expandAttributeSchema, labelRingSchema, ringIdSchema } from '@/lib/rings/schema';
 
+// A label, cases or a dismissal changes what every rings page shows (the list and each ring's).
+async function refreshingRings<R>(change: Promise<R>): Promise<R> {
+  const r = await change;
+  revalidatePath('/rings', 'layout');
+  return r;
+}
+
 /** Label every member of a ring FRAUD (through the feedback pipeline). */
 export const labelRingAction = defineAction(
   { name: 'rings.label', role: 'analyst', schema: labelRingSchema },
-  async (input, user) => {
-    const r = await labelRing(user, input);
-    revalidatePath('/rings', 'layout');
-    return r;
-  },
+  async (input, user) => refreshingRings(labelRing(user, input)),
 );
 
 /** Open a case in the Rings queue for each unreviewed member. */
 export const openRingCasesAction = defineAction(
   { name: 'rings.open_cases', role: 'analyst', schema: ringIdSchema },
-  async (input, user) => {
-    const r = await openRingCases(user, input);
-    revalidatePath('/rings', 'layout');
-    return r;
-  },
+  async (input, user) => refreshingRings(openRingCases(user, input)),
 );
 
 /** Dismiss a ring with a reason; it returns once it grows. */
 export const dismissRingAction = defineAction(
   { name: 'rings.dismiss', role: 'analyst', schema: dismissRingSchema },
-  async (input, user) => {
-    const r = await dismissRing(user, input);
-    revalidatePath('/rings', 'layout');
-    return r;
-  },
+  async (input, user) => refreshingRings(dismissRing(user, input)),
 );
 
 /** The other executions holding one of the ring's attributes (expand-on-click on the graph). */

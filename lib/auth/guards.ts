@@ -1,5 +1,6 @@
 import 'server-only';
 import { decode } from 'next-auth/jwt';
+import { revalidatePath } from 'next/cache';
 import { cookies } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
 import { cache } from 'react';
@@ -150,6 +151,15 @@ export type ActionResult<T> =
       error: string;
       fieldErrors?: Record<string, string[]>;
     };
+
+/**
+ * An action's result as is, once the pages under `path` are marked stale if the change went
+ * through: a refused or failed one changed nothing they show.
+ */
+export function revalidatedIfOk<R extends { ok: boolean }>(result: R, path: string): R {
+  if (result.ok) revalidatePath(path);
+  return result;
+}
 
 /**
  * Every server action is built with this: it checks the session and role itself, then parses
