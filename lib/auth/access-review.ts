@@ -4,6 +4,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { db } from '@/lib/db/client';
 import { apiKeys, auditLog, users, webhookDeliveries, webhookEndpoints } from '@/lib/db/schema';
 import { csvLine } from '@/lib/csv';
+import { userIdentityColumns } from './users';
 
 /**
  * The access review an examiner asks for (NYDFS 500.7: least privilege, reviewed at least once a
@@ -26,11 +27,7 @@ export async function loadAccessReview() {
   const [people, keys, hooks, last] = await Promise.all([
     db()
       .select({
-        id: users.id,
-        email: users.email,
-        name: users.name,
-        role: users.role,
-        active: users.active,
+        ...userIdentityColumns,
         sso: users.sso,
         hasPassword: sql<boolean>`${users.passwordHash} is not null`,
         createdAt: users.createdAt,

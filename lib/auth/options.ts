@@ -15,6 +15,7 @@ import { createSession, revokeSession } from './sessions';
 import { SIGN_IN_REFUSED } from './sign-in-messages';
 import { resolveSsoUser } from './sso';
 import { attemptSucceeded, reserveAttempt, throttleKeys } from './throttle';
+import { userIdentityColumns } from './users';
 
 // Under plain Node (scripts/bench-sign-in.ts) the CommonJS module's default export arrives wrapped once more.
 const CredentialsProvider = (Credentials as unknown as { default?: typeof Credentials }).default ?? Credentials;
@@ -86,11 +87,7 @@ async function checkCredentials(raw: Record<string, string> | undefined, req: { 
   await sleep(attempt.delayMs);
   const [user] = await db()
     .select({
-      id: users.id,
-      email: users.email,
-      name: users.name,
-      role: users.role,
-      active: users.active,
+      ...userIdentityColumns,
       passwordHash: users.passwordHash,
       hasFactor: hasFactorSql(users.id),
     })

@@ -28,24 +28,14 @@ export async function changeOwnPassword(
   const keys = throttleKeys(user.email, ip);
   const attempt = await reserveAttempt(keys);
   if (!attempt.allowed) return { ok: false, field: 'current', error: 'Too many wrong passwords. Try again later.' };
+  const auditRefusal = (reason: 'wrong_password' | 'wrong_code') =>
+    audit({ action: 'user.password.change', actor: user, outcome: 'failure', ip, details: { reason } });
   if (!(await verifyPassword(input.current, row.passwordHash))) {
-    await audit({
-      action: 'user.password.change',
-      actor: user,
-      outcome: 'failure',
-      ip,
-      details: { reason: 'wrong_password' },
-    });
+    await auditRefusal('wrong_password');
     return { ok: false, field: 'current', error: 'That is not your current password.' };
   }
   if (user.hasFactor && !(await proveFactor())) {
-    await audit({
-      action: 'user.password.change',
-      actor: user,
-      outcome: 'failure',
-      ip,
-      details: { reason: 'wrong_code' },
-    });
+    await auditRefusal('wrong_code');
     return {
       ok: false,
       field: 'code',

@@ -12,14 +12,19 @@ export type UserRow = Pick<
   lockedAddresses: number;
 };
 
+/** Who a user is and what they may do: every read that lists or signs in users selects these. */
+export const userIdentityColumns = {
+  id: users.id,
+  email: users.email,
+  name: users.name,
+  role: users.role,
+  active: users.active,
+};
+
 export async function listUsers(): Promise<UserRow[]> {
   return db()
     .select({
-      id: users.id,
-      email: users.email,
-      name: users.name,
-      role: users.role,
-      active: users.active,
+      ...userIdentityColumns,
       sso: users.sso,
       createdAt: users.createdAt,
       lastSignInAt: users.lastSignInAt,
