@@ -35,6 +35,9 @@ const invalid = (error: string, field?: string) =>
   ({ ok: false, code: 'INVALID', error, ...(field ? { fieldErrors: { [field]: [error] } } : {}) }) as const;
 const conflict = (error: string) => ({ ok: false, code: 'CONFLICT', error }) as const;
 
+/** Every write of a case moves its version on (what a form's stale check compares) and its updated_at. */
+export const nextCaseVersion = () => ({ version: sql`${cases.version} + 1`, updatedAt: sql`now()` });
+
 export const STALE_MESSAGE = 'This case changed since you opened it. Reload to see the change; nothing was saved.';
 
 /** Queues a role works, in claim order. */
@@ -192,6 +195,18 @@ const toLocked = ({
   queue: { name: queueName, minRole: queueMinRole === 'manager' ? 'manager' : 'analyst', kind: queueKind },
 });
 
+/** Records an event of the case `c` by `actor`, in the queue the case is in before the event. */
+export function recordCaseEvent(
+  tx: Tx,
+  c: Pick<LockedCase, 'id' | 'executionId' | 'queueId'>,
+  actor: { id: string },
+  event: Omit<typeof caseEvents.$inferInsert, 'caseId' | 'executionId' | 'actorId' | 'queueId'>,
+) {
+  return tx
+    .insert(caseEvents)
+    .values({ caseId: c.id, executionId: c.executionId, actorId: actor.id, queueId: c.queueId, ...event });
+}
+
 /** The case under its row lock, with what the policy needs to know of it. */
 export async function lockCase(tx: Tx, caseId: string): Promise<LockedCase | undefined> {
   const [c] = await tx
@@ -251,26 +266,20 @@ export async function assignCase(
               state: 'in_review',
               assigneeId: to,
               claimedAt: sql`now()`,
-              version: sql`${cases.version} + 1`,
-              updatedAt: sql`now()`,
+              ...nextCaseVersion(),
             }
           : {
               state: 'open',
               assigneeId: null,
               claimedAt: null,
-              version: sql`${cases.version} + 1`,
-              updatedAt: sql`now()`,
+              ...nextCaseVersion(),
             },
       )
       .where(eq(cases.id, c.id))
       .returning({ version: cases.version });
     const details = { caseId: c.id, from: c.assigneeId, to };
-    await tx.insert(caseEvents).values({
-      caseId: c.id,
-      executionId: c.executionId,
+    await recordCaseEvent(tx, c, actor, {
       type: to ? 'assigned' : 'unassigned',
-      actorId: actor.id,
-      queueId: c.queueId,
       assigneeId: to,
       details: tookFrom ? { tookFrom } : null,
     });

@@ -2,10 +2,10 @@ import 'server-only';
 import { and, eq, sql } from 'drizzle-orm';
 import { audit } from '@/lib/audit';
 import type { ActionResult } from '@/lib/auth/guards';
-import { lockCase, STALE_MESSAGE, type CaseUser } from '@/lib/cases/claim';
+import { lockCase, nextCaseVersion, recordCaseEvent, STALE_MESSAGE, type CaseUser } from '@/lib/cases/claim';
 import { refusable, refuse, sendFeedbackStep } from '@/lib/cases/outcome-step';
 import { db } from '@/lib/db/client';
-import { caseEvents, caseQueues, caseReasons, cases, executions, qaReviews } from '@/lib/db/schema';
+import { caseQueues, caseReasons, cases, executions, qaReviews } from '@/lib/db/schema';
 import { latestSubmissionsOf } from '@/lib/feedback/store';
 import { emitEvent } from '@/lib/webhooks/outbox';
 import { lockQaReview } from '@/lib/cases/qa-review';
@@ -89,8 +89,7 @@ export function settleQaReview(actor: CaseUser, input: SettleQaReviewInput): Pro
             outcome: input.outcome,
             reason: input.reason,
             comment: input.comment,
-            version: sql`${cases.version} + 1`,
-            updatedAt: sql`now()`,
+            ...nextCaseVersion(),
           })
           .where(eq(cases.id, c.id));
         const [meta] = await tx
@@ -110,12 +109,8 @@ export function settleQaReview(actor: CaseUser, input: SettleQaReviewInput): Pro
           actorUserId: actor.id,
         });
       }
-      await tx.insert(caseEvents).values({
-        caseId: c.id,
-        executionId: c.executionId,
+      await recordCaseEvent(tx, c, actor, {
         type: 'qa_settled',
-        actorId: actor.id,
-        queueId: c.queueId,
         outcome: input.outcome,
         reason: input.reason,
         comment: input.comment,

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { db } from '@/lib/db/client';
 import { caseQueues, cases } from '@/lib/db/schema';
 import { CLAIM_LAPSE_WARN_MINUTES, SLA_NEAR_MINUTES } from '@/lib/notifications/kinds';
-import { notify } from '@/lib/notifications/notify';
+import { notify, type Notice } from '@/lib/notifications/notify';
 import { claimMinutes } from './claim';
 
 /**
@@ -33,27 +33,27 @@ export async function sendCaseReminders(minutes = claimMinutes()): Promise<{ cla
     from ${cases} c join ${caseQueues} q on q.id = c.queue_id
     where c.state = 'in_review' and c.due_at > now() and c.due_at <= now() + make_interval(mins => ${SLA_NEAR_MINUTES})
     order by c.due_at limit 500`);
-  for (const c of lapsing.rows)
-    out.claimLapse += await db().transaction((tx) =>
-      notify(tx, {
-        kind: 'claim_lapse',
-        to: [c.assignee_id],
-        executionId: c.execution_id,
-        caseId: c.id,
-        onceKey: `claim_lapse:${c.id}:${c.claimed_at}`,
-        details: { minutes },
-      }),
-    );
+  for (const c of lapsing.rows) out.claimLapse += await remindHolder(c, 'claim_lapse', c.claimed_at, { minutes });
   for (const c of nearing.rows)
-    out.slaNear += await db().transaction((tx) =>
-      notify(tx, {
-        kind: 'sla_near',
-        to: [c.assignee_id],
-        executionId: c.execution_id,
-        caseId: c.id,
-        onceKey: `sla_near:${c.id}:${c.due_at}`,
-        details: { queue: c.queue, dueAt: c.due_at },
-      }),
-    );
+    out.slaNear += await remindHolder(c, 'sla_near', c.due_at, { queue: c.queue, dueAt: c.due_at });
   return out;
+}
+
+/** Tells the case's holder once per `kind` and `moment` (the claim's start or the due time it warns of). */
+function remindHolder(
+  c: { id: string; execution_id: string; assignee_id: string },
+  kind: 'claim_lapse' | 'sla_near',
+  moment: string,
+  details: Notice['details'],
+): Promise<number> {
+  return db().transaction((tx) =>
+    notify(tx, {
+      kind,
+      to: [c.assignee_id],
+      executionId: c.execution_id,
+      caseId: c.id,
+      onceKey: `${kind}:${c.id}:${moment}`,
+      details,
+    }),
+  );
 }

@@ -1,11 +1,11 @@
 import 'server-only';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import { audit } from '@/lib/audit';
 import type { ActionResult } from '@/lib/auth/guards';
 import { db } from '@/lib/db/client';
-import { caseEvents, caseQueues, caseReasons, cases, executions, users } from '@/lib/db/schema';
+import { caseQueues, caseReasons, cases, executions, users } from '@/lib/db/schema';
 import { emitEvent } from '@/lib/webhooks/outbox';
-import { lockCase, STALE_MESSAGE, type CaseUser } from './claim';
+import { lockCase, nextCaseVersion, recordCaseEvent, STALE_MESSAGE, type CaseUser } from './claim';
 import { refusable, refuse, sendFeedbackStep } from './outcome-step';
 import { enforce, policed } from './policy';
 import { overrideNeedsComment, type ResolveCaseInput } from './schema';
@@ -15,6 +15,12 @@ import { overrideNeedsComment, type ResolveCaseInput } from './schema';
  * its event, the audit entry and (when asked) the feedback with its delivery job
  * (lib/feedback/submit.ts, four-eyes included): all of them, or, on any refusal, nothing.
  */
+
+/** The case arrives in a queue now (escalated, reopened): that queue's SLA runs from this moment. */
+const arrivingIn = (queueId: string | SQLWrapper) => ({
+  arrivedAt: sql`now()`,
+  dueAt: sql`now() + make_interval(hours => (select sla_hours from case_queues where id = ${queueId}))`,
+});
 
 export interface ResolveOutcome {
   state: 'resolved' | 'open';
@@ -90,8 +96,7 @@ export function resolveCase(actor: CaseUser, input: ResolveCaseInput): Promise<A
                   decisionAtOutcome: ex?.decision ?? null,
                   assigneeId: null,
                   claimedAt: null,
-                  version: sql`${cases.version} + 1`,
-                  updatedAt: sql`now()`,
+                  ...nextCaseVersion(),
                 }
               : {
                   // Escalated: open again, unassigned, in the managers' queue, with its SLA from now.
@@ -99,20 +104,14 @@ export function resolveCase(actor: CaseUser, input: ResolveCaseInput): Promise<A
                   queueId: toQueue,
                   assigneeId: null,
                   claimedAt: null,
-                  arrivedAt: sql`now()`,
-                  dueAt: sql`now() + make_interval(hours => (select sla_hours from case_queues where id = ${toQueue}))`,
-                  version: sql`${cases.version} + 1`,
-                  updatedAt: sql`now()`,
+                  ...arrivingIn(toQueue),
+                  ...nextCaseVersion(),
                 },
           )
           .where(eq(cases.id, c.id))
           .returning({ version: cases.version });
-        await tx.insert(caseEvents).values({
-          caseId: c.id,
-          executionId: c.executionId,
+        await recordCaseEvent(tx, c, actor, {
           type: state === 'resolved' ? 'resolved' : 'escalated',
-          actorId: actor.id,
-          queueId: c.queueId,
           outcome: input.outcome,
           reason: input.reason,
           comment: input.comment ?? null,
@@ -203,19 +202,13 @@ export async function reopenCase(
           resolvedBy: null,
           resolvedAt: null,
           decisionAtOutcome: null,
-          arrivedAt: sql`now()`,
-          dueAt: sql`now() + make_interval(hours => (select sla_hours from case_queues where id = ${cases.queueId}))`,
-          version: sql`${cases.version} + 1`,
-          updatedAt: sql`now()`,
+          ...arrivingIn(cases.queueId),
+          ...nextCaseVersion(),
         })
         .where(eq(cases.id, c.id))
         .returning({ version: cases.version });
-      await tx.insert(caseEvents).values({
-        caseId: c.id,
-        executionId: c.executionId,
+      await recordCaseEvent(tx, c, actor, {
         type: 'reopened',
-        actorId: actor.id,
-        queueId: c.queueId,
         comment: input.reason,
       });
       await audit(
