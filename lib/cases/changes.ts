@@ -2,7 +2,7 @@ import 'server-only';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { db } from '@/lib/db/client';
 import { caseChanges, caseQueues, type CaseChangeType, type CaseOutcome, type CaseState } from '@/lib/db/schema';
-import { feedWindow, type FeedPosition } from '@/lib/db/change-feed';
+import { feedPage, feedWindow, type FeedPage, type FeedPosition } from '@/lib/db/change-feed';
 
 export interface CaseChange {
   caseId: string;
@@ -27,10 +27,7 @@ export interface CaseChange {
  * triggers on every case event and withdrawal, in the changing transaction), paged by the rule
  * of lib/db/change-feed.ts: a transaction that commits late is never skipped.
  */
-export async function listCaseChanges(opts: {
-  after?: FeedPosition;
-  limit: number;
-}): Promise<{ items: CaseChange[]; next: FeedPosition | null; hasMore: boolean }> {
+export async function listCaseChanges(opts: { after?: FeedPosition; limit: number }): Promise<FeedPage<CaseChange>> {
   const c = caseChanges;
   const where = feedWindow(c.txid, c.id, 'bigint', opts.after);
   const rows = await db()
@@ -55,10 +52,11 @@ export async function listCaseChanges(opts: {
     .where(and(...where))
     .orderBy(asc(c.txid), asc(c.id))
     .limit(opts.limit + 1);
-  const page = rows.slice(0, opts.limit);
-  const last = page[page.length - 1];
-  return {
-    items: page.map((r) => ({
+  return feedPage(
+    rows,
+    opts,
+    (r) => r.seq,
+    (r) => ({
       caseId: r.caseId,
       executionId: r.executionId,
       change: r.change,
@@ -72,9 +70,6 @@ export async function listCaseChanges(opts: {
         resolvedAt: r.resolvedAt?.toISOString() ?? null,
         resolvedBy: r.resolvedBy,
       },
-    })),
-    // Also given after the last page: a caller keeps it and asks again later for what changed since.
-    next: last ? { txid: last.txid, key: last.seq } : (opts.after ?? null),
-    hasMore: rows.length > opts.limit,
-  };
+    }),
+  );
 }

@@ -48,3 +48,29 @@ export function feedWindow(
   if (after) where.push(sql`(${txid}, ${key}) > (${after.txid}::xid8, ${after.key}::${sql.raw(keyType)})`);
   return where;
 }
+
+export interface FeedPage<T> {
+  items: T[];
+  /** Also given after the last page: a caller keeps it and asks again later for what changed since. */
+  next: FeedPosition | null;
+  hasMore: boolean;
+}
+
+/**
+ * A page of a feed from its rows in feed order, read with a limit one higher than the page's so
+ * that `hasMore` needs no count. `key` gives a row's key as text.
+ */
+export function feedPage<R extends { txid: string }, T>(
+  rows: R[],
+  opts: { after?: FeedPosition; limit: number },
+  key: (row: R) => string,
+  item: (row: R) => T,
+): FeedPage<T> {
+  const page = rows.slice(0, opts.limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map(item),
+    next: last ? { txid: last.txid, key: key(last) } : (opts.after ?? null),
+    hasMore: rows.length > opts.limit,
+  };
+}

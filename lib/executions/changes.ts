@@ -1,6 +1,6 @@
 import 'server-only';
 import { and, asc, gte, sql } from 'drizzle-orm';
-import { feedWindow, type FeedPosition } from '@/lib/db/change-feed';
+import { feedPage, feedWindow, type FeedPage, type FeedPosition } from '@/lib/db/change-feed';
 import { db } from '@/lib/db/client';
 import { executions } from '@/lib/db/schema';
 import { executionCore, feedbackState, type ExecutionCore, type FeedbackState } from './shape';
@@ -26,7 +26,7 @@ export async function listExecutionChanges(opts: {
   after?: FeedPosition;
   since?: Date;
   limit: number;
-}): Promise<{ items: ExecutionChange[]; next: FeedPosition | null; hasMore: boolean }> {
+}): Promise<FeedPage<ExecutionChange>> {
   const e = executions;
   const where = feedWindow(e.changeTxid, e.id, 'uuid', opts.after);
   if (!opts.after && opts.since) where.push(gte(e.updatedAt, opts.since));
@@ -55,17 +55,10 @@ export async function listExecutionChanges(opts: {
     .where(and(...where))
     .orderBy(asc(e.changeTxid), asc(e.id))
     .limit(opts.limit + 1);
-  const page = rows.slice(0, opts.limit);
-  const last = page[page.length - 1];
-  return {
-    items: page.map((r) => ({
-      id: r.id,
-      changedAt: r.changedAt,
-      execution: executionCore(r),
-      feedback: feedbackState(r),
-    })),
-    // Also given after the last page: a caller keeps it and asks again later for what changed since.
-    next: last ? { txid: last.txid, key: last.id } : (opts.after ?? null),
-    hasMore: rows.length > opts.limit,
-  };
+  return feedPage(
+    rows,
+    opts,
+    (r) => r.id,
+    (r) => ({ id: r.id, changedAt: r.changedAt, execution: executionCore(r), feedback: feedbackState(r) }),
+  );
 }

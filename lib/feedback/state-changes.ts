@@ -1,6 +1,6 @@
 import 'server-only';
 import { and, asc, eq, gte, sql } from 'drizzle-orm';
-import { feedWindow, type FeedPosition } from '@/lib/db/change-feed';
+import { feedPage, feedWindow, type FeedPage, type FeedPosition } from '@/lib/db/change-feed';
 import { db } from '@/lib/db/client';
 import { feedbackSubmissions, type FeedbackState } from '@/lib/db/schema';
 
@@ -32,7 +32,7 @@ export async function listFeedbackStates(opts: {
   since?: Date;
   executionId?: string;
   limit: number;
-}): Promise<{ items: FeedbackStateItem[]; next: FeedPosition | null; hasMore: boolean }> {
+}): Promise<FeedPage<FeedbackStateItem>> {
   const f = feedbackSubmissions;
   const where = feedWindow(f.changeTxid, f.id, 'uuid', opts.after);
   if (!opts.after && opts.since) where.push(gte(f.updatedAt, opts.since));
@@ -57,17 +57,16 @@ export async function listFeedbackStates(opts: {
     .where(and(...where))
     .orderBy(asc(f.changeTxid), asc(f.id))
     .limit(opts.limit + 1);
-  const page = rows.slice(0, opts.limit);
   const iso = (v: Date | null) => v?.toISOString() ?? null;
-  const last = page[page.length - 1];
-  return {
-    items: page.map(({ txid: _position, ...r }) => ({
+  return feedPage(
+    rows,
+    opts,
+    (r) => r.id,
+    ({ txid: _position, ...r }) => ({
       ...r,
       submittedAt: r.submittedAt.toISOString(),
       decidedAt: iso(r.decidedAt),
       deliveredAt: iso(r.deliveredAt),
-    })),
-    next: last ? { txid: last.txid, key: last.id } : (opts.after ?? null),
-    hasMore: rows.length > opts.limit,
-  };
+    }),
+  );
 }
