@@ -1,6 +1,6 @@
 import 'server-only';
 import { and, asc, desc, eq, inArray, ne, or } from 'drizzle-orm';
-import { executionRecord, feedbackState } from './shape';
+import { executionRecord, feedbackState, type ExecutionRecord, type FeedbackState } from './shape';
 import { audit } from '@/lib/audit';
 import { listAuditForTarget } from '@/lib/audit';
 import { isSealedExecution, redactSealedTrail, sealedExecutionIds } from '@/lib/qa/seal';
@@ -35,42 +35,19 @@ export interface ImagePart {
   captureType: string | null;
 }
 
-export interface ExecutionDetail {
-  id: string;
-  accountId: string;
-  status: string;
-  decisionType: string | null;
-  decisionLabel: string | null;
-  riskScore: number | null;
-  definitionKey: string | null;
+/** The execution's record (./shape.ts) and what only its own page adds. */
+export interface ExecutionDetail extends ExecutionRecord {
   originalDefinitionKey: string | null;
-  userReference: string | null;
-  customerInternalReference: string | null;
-  reportingCriteria: string | null;
-  createdAt: string;
   startedAt: string | null;
-  completedAt: string | null;
-  wipedOutAt: string | null;
-  goneAt: string | null;
   fetchedAt: string | null;
   staleSince: string | null;
-  hasPersonalData: boolean;
-  personalDataPurgedAt: string | null;
   name: string | null;
-  documentType: string | null;
-  issuingCountry: string | null;
   documentNumber: string | null;
   /**
    * The label at the service and its delivery. `sealed`: a pending QA review seals it for the
    * viewer (lib/qa/seal.ts) with the case's first outcome, and every other field is null.
    */
-  feedback: {
-    status: string | null;
-    reason: string | null;
-    providedAt: string | null;
-    delivery: string | null;
-    sealed: boolean;
-  };
+  feedback: FeedbackState & { sealed: boolean };
   /** The service's result, masked unless revealed (without its `feedback` while that is sealed). */
   result: Json;
   steps: Json[];

@@ -81,15 +81,18 @@ export const feedbackFormSchema = z
   .superRefine(requireFraudReason);
 export type FeedbackFormInput = z.output<typeof feedbackFormSchema>;
 
+/** A bulk action's selection: at least one execution, at most BULK_MAX, ids in lower case. */
+const executionIdsField = z
+  .array(
+    z.uuid('Unknown execution.').transform((s) => s.toLowerCase()),
+    { error: 'Select executions first.' },
+  )
+  .min(1, 'Select executions first.')
+  .max(BULK_MAX, `At most ${BULK_MAX} executions at once.`);
+
 export const bulkFeedbackSchema = z
   .object({
-    executionIds: z
-      .array(
-        z.uuid('Unknown execution.').transform((s) => s.toLowerCase()),
-        { error: 'Select executions first.' },
-      )
-      .min(1, 'Select executions first.')
-      .max(BULK_MAX, `At most ${BULK_MAX} executions at once.`),
+    executionIds: executionIdsField,
     status: statusField,
     reason: reasonField,
     note: noteField,
@@ -106,15 +109,7 @@ export const bulkFeedbackSchema = z
   });
 export type BulkFeedbackInput = z.output<typeof bulkFeedbackSchema>;
 
-export const executionIdsSchema = z.object({
-  executionIds: z
-    .array(
-      z.uuid('Unknown execution.').transform((s) => s.toLowerCase()),
-      { error: 'Select executions first.' },
-    )
-    .min(1, 'Select executions first.')
-    .max(BULK_MAX, `At most ${BULK_MAX} executions at once.`),
-});
+export const executionIdsSchema = z.object({ executionIds: executionIdsField });
 
 export const executionIdSchema = z.object({
   executionId: z.uuid('Unknown execution.').transform((s) => s.toLowerCase()),

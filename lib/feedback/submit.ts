@@ -83,6 +83,13 @@ function needsApproval(fourEyes: boolean, role: Role, status: FeedbackStatus): b
   return fourEyes && role === 'analyst' && (status === 'FRAUD' || status === 'NOT_FRAUD');
 }
 
+/** A submission's id, execution and state: enough to supersede it or to answer its repeated request. */
+const submissionState = {
+  id: feedbackSubmissions.id,
+  executionId: feedbackSubmissions.executionId,
+  state: feedbackSubmissions.state,
+};
+
 const isSameLabel = (l: Latest | undefined, status: string, reason: string | undefined) =>
   Boolean(l && LIVE.includes(l.state) && l.status === status && (l.reason ?? null) === (reason ?? null));
 
@@ -98,11 +105,7 @@ export async function supersedeOlder(
 ): Promise<void> {
   if (!newByExecution.size) return;
   const older = await tx
-    .select({
-      id: feedbackSubmissions.id,
-      executionId: feedbackSubmissions.executionId,
-      state: feedbackSubmissions.state,
-    })
+    .select(submissionState)
     .from(feedbackSubmissions)
     .where(
       and(
@@ -248,11 +251,7 @@ export async function submitFeedback(
       return { ok: false as const, code: 'FORBIDDEN' as const, error: SEALED_LABEL_MESSAGE };
 
     const [again] = await tx
-      .select({
-        id: feedbackSubmissions.id,
-        executionId: feedbackSubmissions.executionId,
-        state: feedbackSubmissions.state,
-      })
+      .select(submissionState)
       .from(feedbackSubmissions)
       .where(
         and(

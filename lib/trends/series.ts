@@ -146,6 +146,19 @@ export async function ruleNames(database: Db, ids: string[]): Promise<Map<string
   return new Map(r.map((x) => [x.rule_id, x.rule_name]));
 }
 
+/** Rows of rules as `fields` shapes them, each led by the rule's id and its latest name (null: never named). */
+async function withRuleNames<T extends { rule_id: string }, U extends object>(
+  database: Db,
+  r: T[],
+  fields: (x: T) => U,
+) {
+  const names = await ruleNames(
+    database,
+    r.map((x) => x.rule_id),
+  );
+  return r.map((x) => ({ ruleId: x.rule_id, name: names.get(x.rule_id) ?? null, ...fields(x) }));
+}
+
 export async function rulesOverTime({ database, f, mode, series, buckets }: Ctx, limit = 8) {
   const r = await rows<{ rule_id: string; total: number; bs: number[]; ns: number[] }>(
     database,
@@ -157,16 +170,7 @@ export async function rulesOverTime({ database, f, mode, series, buckets }: Ctx,
     select rule_id, total, bs, ns from r where rk <= ${limit} order by rk`,
   );
   const seriesFor = seriesOf(buckets, f.from);
-  const names = await ruleNames(
-    database,
-    r.map((x) => x.rule_id),
-  );
-  return r.map((x) => ({
-    ruleId: x.rule_id,
-    name: names.get(x.rule_id) ?? null,
-    total: x.total,
-    series: seriesFor(x.bs, x.ns),
-  }));
+  return withRuleNames(database, r, (x) => ({ total: x.total, series: seriesFor(x.bs, x.ns) }));
 }
 
 export async function breakdown({ database, mode, whole }: Ctx, by: Dim, limit = 12) {
@@ -234,15 +238,5 @@ export async function rulePrecision({ database, mode, whole }: Ctx, limit = 20) 
     from ${source('rules', whole, mode)} s group by 1
     order by coalesce(sum(n) filter (where feedback_status in ('FRAUD', 'NOT_FRAUD')), 0) desc, matched desc, rule_id collate "C" limit ${limit}`,
   );
-  const names = await ruleNames(
-    database,
-    r.map((x) => x.rule_id),
-  );
-  return r.map((x) => ({
-    ruleId: x.rule_id,
-    name: names.get(x.rule_id) ?? null,
-    matched: x.matched,
-    fraud: x.fraud,
-    notFraud: x.not_fraud,
-  }));
+  return withRuleNames(database, r, (x) => ({ matched: x.matched, fraud: x.fraud, notFraud: x.not_fraud }));
 }

@@ -10,6 +10,16 @@ const id = z.string().min(1).max(100);
 const at = z.iso.datetime({ offset: true });
 const label = z.string().max(100);
 
+/** What a feedback event says of the submission, delivered or failed alike. */
+const feedbackOutcome = {
+  feedbackId: id,
+  executionId: id,
+  outcome: label,
+  reason: label.nullable(),
+  attempts: z.number().int(),
+  submittedAt: at,
+};
+
 export const PAYLOAD_SCHEMAS = {
   'case.resolved': z.strictObject({
     caseId: id,
@@ -32,23 +42,13 @@ export const PAYLOAD_SCHEMAS = {
     actorUserId: id.nullable(),
   }),
   'feedback.delivered': z.strictObject({
-    feedbackId: id,
-    executionId: id,
-    outcome: label,
-    reason: label.nullable(),
-    attempts: z.number().int(),
-    submittedAt: at,
+    ...feedbackOutcome,
     deliveredAt: at,
     actorUserId: id,
     approvedByUserId: id.nullable(),
   }),
   'feedback.failed': z.strictObject({
-    feedbackId: id,
-    executionId: id,
-    outcome: label,
-    reason: label.nullable(),
-    attempts: z.number().int(),
-    submittedAt: at,
+    ...feedbackOutcome,
     failedAt: at,
     serviceStatus: z.number().int().nullable(),
     serviceTitle: z.string().max(200).nullable(),
