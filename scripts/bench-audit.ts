@@ -32,7 +32,7 @@ import { CANONICAL_AT_SQL, entryHash, GENESIS_HASH } from '@/lib/evidence/chain'
 import { sealAuditLog } from '@/lib/evidence/seal';
 import { signCheckpoint, signingKeyFrom } from '@/lib/evidence/signing';
 import { verifyChain } from '@/lib/evidence/verify';
-import { benchDatabaseName, benchServerUrl, breakOption, Checks } from './bench/verdict';
+import { benchDatabase, benchDatabaseName, breakOption, Checks } from './bench/verdict';
 import {
   appendRun,
   createCallerTable,
@@ -50,6 +50,7 @@ const KEEP = process.argv.includes('--keep');
 const APPENDS_ONLY = process.argv.includes('--appends-only');
 const VERIFY_ONLY = process.argv.includes('--verify-only');
 const DB_NAME = benchDatabaseName('audit');
+const DATABASE = benchDatabase(DB_NAME);
 const BREAK = breakOption(['tamper'] as const);
 const checks = new Checks('[bench:audit] ');
 // A fixed key: the benchmark's checkpoints mean nothing outside its own database.
@@ -57,18 +58,6 @@ const KEY = signingKeyFrom('42'.repeat(32));
 
 const log = (s: string) => console.log(`[bench:audit] ${s}`);
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-
-const serverUrl = benchServerUrl;
-
-async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
-  const c = new Client({ connectionString: serverUrl().toString() });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
 
 /** N entries with realistic variety, chained in one statement by the migration's aggregate. */
 async function seed(db: Db) {
@@ -181,17 +170,11 @@ async function tamper(url: string) {
 }
 
 async function main() {
-  const base = serverUrl();
-  const exists = await admin(
-    async (c) => (await c.query('select 1 from pg_database where datname = $1', [DB_NAME])).rowCount,
-  );
-  const url = new URL(base.toString());
-  url.pathname = `/${DB_NAME}`;
+  const exists = await DATABASE.exists();
+  const url = DATABASE.url;
   if (!KEEP || !exists) {
-    await admin(async (c) => {
-      await c.query(`drop database if exists ${DB_NAME} with (force)`);
-      await c.query(`create database ${DB_NAME}`);
-    });
+    await DATABASE.drop();
+    await DATABASE.create();
     await runMigrations(url.toString());
   }
   const db = createDb(url.toString(), 4);
@@ -234,7 +217,7 @@ async function main() {
   }
   if (VERIFY_ONLY || !checks.ok) {
     await db.$client.end();
-    if (!KEEP) await admin((c) => c.query(`drop database if exists ${DB_NAME} with (force)`));
+    if (!KEEP) await DATABASE.drop();
     checks.finish();
     return;
   }
@@ -309,7 +292,7 @@ async function main() {
   );
   checks.check('the chain verifies after the appends and the sealer', after.ok);
   await db.$client.end();
-  if (!KEEP) await admin((c) => c.query(`drop database if exists ${DB_NAME} with (force)`));
+  if (!KEEP) await DATABASE.drop();
   checks.finish();
 }
 

@@ -47,35 +47,21 @@ import { createDb, type Db } from '@/lib/db/client';
 import { runMigrations } from '@/lib/db/migrate';
 import { audit } from '@/lib/audit';
 import { seed } from './bench/seed';
-import { benchDatabaseName, benchServerUrl, breakOption, Checks, ms, ratioLine, spread } from './bench/verdict';
+import { benchFlag, benchOption } from './bench/cli';
+import { benchDatabase, benchDatabaseName, breakOption, Checks, ms, ratioLine, spread } from './bench/verdict';
 
-const argv = process.argv.slice(2);
-const flag = (name: string) => argv.includes(`--${name}`);
-const option = (name: string) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const ROWS = Number(option('rows') ?? 1_000_000);
-const CASES = Number(option('cases') ?? 100_000);
-const RESOLVED = Number(option('resolved') ?? CASES / 2);
-const CLAIMERS = Number(option('claimers') ?? 20);
-const BASELINE_CLAIMS = Number(option('baseline-claims') ?? 10_000);
-const VARIANT_CLAIMS = Number(option('variant-claims') ?? 20_000);
-const TEMPLATE = option('template');
+const ROWS = Number(benchOption('rows') ?? 1_000_000);
+const CASES = Number(benchOption('cases') ?? 100_000);
+const RESOLVED = Number(benchOption('resolved') ?? CASES / 2);
+const CLAIMERS = Number(benchOption('claimers') ?? 20);
+const BASELINE_CLAIMS = Number(benchOption('baseline-claims') ?? 10_000);
+const VARIANT_CLAIMS = Number(benchOption('variant-claims') ?? 20_000);
+const TEMPLATE = benchOption('template');
 const DB_NAME = benchDatabaseName('cases');
+const DATABASE = benchDatabase(DB_NAME);
 const BREAK = breakOption(['skip-locked'] as const);
 const checks = new Checks('  ');
 const log = (s: string) => console.log(s);
-
-async function admin(base: URL, q: string) {
-  const c = new Client({ connectionString: base.toString() });
-  await c.connect();
-  try {
-    return await c.query(q);
-  } finally {
-    await c.end();
-  }
-}
 
 /** Open and resolved cases, as matching would place them (first matching queue by priority). */
 async function makeCases(d: Db) {
@@ -234,19 +220,16 @@ async function skipLockedClaim(d: Db, user: { id: string; email: string }, broke
 }
 
 async function main() {
-  const base = benchServerUrl();
-  const u = new URL(base.toString());
-  u.pathname = `/${DB_NAME}`;
-  const url = u.toString();
+  const url = DATABASE.url.toString();
   const drop = async () => {
-    if (flag('keep')) return log(`Kept ${DB_NAME}.`);
-    await admin(base, `drop database if exists "${DB_NAME}" with (force)`);
+    if (benchFlag('keep')) return log(`Kept ${DB_NAME}.`);
+    await DATABASE.drop();
     log(`Dropped ${DB_NAME}.`);
   };
   // A kept database with enough executions is reused; anything else starts from an empty one
   // (the feedback history's append-only triggers forbid emptying the tables in place).
   let reuse = false;
-  if ((await admin(base, `select 1 from pg_database where datname = '${DB_NAME}'`)).rowCount) {
+  if (await DATABASE.exists()) {
     const c = new Client({ connectionString: url });
     await c.connect();
     const n = await c
@@ -255,14 +238,14 @@ async function main() {
       .catch(() => 0);
     await c.end();
     reuse = n >= ROWS;
-    if (!reuse) await admin(base, `drop database "${DB_NAME}" with (force)`);
+    if (!reuse) await DATABASE.drop();
   }
   if (!reuse && TEMPLATE) {
     if (!/^[a-z0-9_]+$/.test(TEMPLATE)) throw new Error(`Not a database name: ${TEMPLATE}`);
     // CREATE DATABASE … TEMPLATE refuses while anyone is connected to the template: wait for a gap.
     for (let i = 0; ; i++) {
       try {
-        await admin(base, `create database "${DB_NAME}" template "${TEMPLATE}"`);
+        await DATABASE.create(TEMPLATE);
         break;
       } catch (err) {
         if (i >= 360 || !/being accessed by other users/.test(String(err))) throw err;
@@ -271,7 +254,7 @@ async function main() {
     }
     reuse = true;
     log(`Cloned ${TEMPLATE} into ${DB_NAME}.`);
-  } else if (!reuse) await admin(base, `create database "${DB_NAME}"`);
+  } else if (!reuse) await DATABASE.create();
   try {
     await runMigrations(url);
     const d = createDb(url, CLAIMERS + 4);
@@ -304,7 +287,7 @@ async function main() {
     log(
       `  p50 ${ms(pageSpread.p50)}, p95 ${ms(pageSpread.p95)} (target ≤ 100 ms) — ${pageSpread.p95 <= 100 ? 'OK' : 'OVER'}`,
     );
-    if (flag('page-only')) {
+    if (benchFlag('page-only')) {
       await d.$client.end();
       return;
     }

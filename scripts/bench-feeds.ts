@@ -23,17 +23,13 @@
  * postgres://postgres@127.0.0.1:5432/postgres; only a local server is accepted.
  */
 import { Client } from 'pg';
-import { benchServerUrl, breakOption, Checks, spread } from './bench/verdict';
+import { benchOption } from './bench/cli';
+import { benchDatabase, breakOption, Checks, spread } from './bench/verdict';
 
-const argv = process.argv.slice(2);
-const option = (name: string) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const DB_NAME = option('db');
-const WRITERS = Number(option('writers') ?? 4);
-const SECONDS = Number(option('seconds') ?? 15);
-const LIMIT = Number(option('limit') ?? 500);
+const DB_NAME = benchOption('db');
+const WRITERS = Number(benchOption('writers') ?? 4);
+const SECONDS = Number(benchOption('seconds') ?? 15);
+const LIMIT = Number(benchOption('limit') ?? 500);
 const BATCH = 50;
 const BREAK = breakOption(['lose'] as const);
 const checks = new Checks();
@@ -41,10 +37,8 @@ const checks = new Checks();
 const kept = <T>(rows: T[]) => (BREAK === 'lose' ? rows.slice(1) : rows);
 
 function dbUrl(): string {
-  const u = benchServerUrl();
   if (!DB_NAME) throw new Error('Name the seeded database: --db <name>');
-  u.pathname = `/${DB_NAME}`;
-  return u.toString();
+  return benchDatabase(DB_NAME).url.toString();
 }
 
 const ms = (n: number) => `${n.toFixed(2)} ms`;

@@ -32,7 +32,6 @@
  */
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
-import { Client } from 'pg';
 import { claimNextCase } from '@/lib/cases/claim';
 import { matchQueues } from '@/lib/cases/match';
 import { getQueuesPage } from '@/lib/cases/queries';
@@ -49,20 +48,17 @@ import { isoDay, resolveTrendsFilters } from '@/lib/trends/shared';
 import { appendAuditEntries } from './bench/audit-seed';
 import { listScenarios, runScenario } from './bench/list-scenarios';
 import { seedByCopy } from './bench/seed';
-import { benchDatabaseName, benchServerUrl, breakOption, Checks, spread, timeIt } from './bench/verdict';
+import { benchFlag, benchOption } from './bench/cli';
+import { benchDatabase, benchDatabaseName, breakOption, Checks, spread, timeIt } from './bench/verdict';
 
-const argv = process.argv.slice(2);
-const option = (name: string) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const ROWS = Number(option('rows') ?? 10_000_000);
-const BASE = Number(option('base') ?? 1_000_000);
+const ROWS = Number(benchOption('rows') ?? 10_000_000);
+const BASE = Number(benchOption('base') ?? 1_000_000);
 const EVERY = Math.round(ROWS / BASE);
 const CLAIMERS = 20;
-const CLAIMS = Number(option('claims') ?? 5_000);
-const RUNS = Number(option('runs') ?? 20);
+const CLAIMS = Number(benchOption('claims') ?? 5_000);
+const RUNS = Number(benchOption('runs') ?? 20);
 const DB_NAME = benchDatabaseName('growth');
+const DATABASE = benchDatabase(DB_NAME);
 const BREAK = breakOption(['estimate', 'tamper'] as const);
 const KEY = signingKeyFrom('42'.repeat(32));
 const checks = new Checks('  ');
@@ -80,16 +76,6 @@ interface Figure {
   target?: number;
 }
 type Figures = Map<string, Figure>;
-
-async function admin(q: string) {
-  const c = new Client({ connectionString: benchServerUrl().toString() });
-  await c.connect();
-  try {
-    return await c.query(q);
-  } finally {
-    await c.end();
-  }
-}
 
 /** Opens cases for executions that have none, as the default queues match them: `open` open, `resolved` resolved. */
 async function openCases(d: Db, open: number, resolved: number) {
@@ -307,13 +293,12 @@ async function sizes(d: Db) {
 }
 
 async function main() {
-  const url = benchServerUrl();
-  url.pathname = `/${DB_NAME}`;
+  const url = DATABASE.url;
   log(
     `bench:growth on ${DB_NAME}: ${n(BASE)} then ${n(ROWS)} executions and audit entries [load ${load()}, ${os.availableParallelism()} cores]`,
   );
-  await admin(`drop database if exists ${DB_NAME} with (force)`);
-  await admin(`create database ${DB_NAME}`);
+  await DATABASE.drop();
+  await DATABASE.create();
   await runMigrations(url.toString());
   const d = createDb(url.toString(), CLAIMERS + 4);
   // The feed and ingest reach the process's database through `db()`.
@@ -373,7 +358,7 @@ async function main() {
   } finally {
     await d.$client.end();
     await closeDb();
-    if (!argv.includes('--keep')) await admin(`drop database if exists ${DB_NAME} with (force)`);
+    if (!benchFlag('keep')) await DATABASE.drop();
   }
 
   const [small, big] = results;

@@ -29,30 +29,15 @@ import { runMigrations } from '@/lib/db/migrate';
 import { measureJsBudget } from './js-budget';
 import { listScenarios, runScenario } from './bench/list-scenarios';
 import { seed } from './bench/seed';
-import { benchDatabaseName, benchServerUrl, breakOption, Checks, timeIt } from './bench/verdict';
+import { benchFlag, benchOption } from './bench/cli';
+import { benchDatabase, benchDatabaseName, benchServerUrl, breakOption, Checks, timeIt } from './bench/verdict';
 
-const argv = process.argv.slice(2);
-const flag = (name: string) => argv.includes(`--${name}`);
-const option = (name: string) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const ROWS = Number(option('rows') ?? 1_000_000);
-const ITER = Number(option('iterations') ?? 40);
+const ROWS = Number(benchOption('rows') ?? 1_000_000);
+const ITER = Number(benchOption('iterations') ?? 40);
 const TARGET_P95_MS = 25;
 const BREAK = breakOption(['estimate', 'keyset'] as const);
 const checks = new Checks();
 const log = (s: string) => console.log(s);
-
-async function admin(base: URL, q: string) {
-  const c = new Client({ connectionString: base.toString() });
-  await c.connect();
-  try {
-    await c.query(q);
-  } finally {
-    await c.end();
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Measuring
@@ -60,21 +45,20 @@ async function admin(base: URL, q: string) {
 
 async function main() {
   const base = benchServerUrl();
-  let dbName = option('reuse');
+  let dbName = benchOption('reuse');
   const created = !dbName;
   if (!dbName) {
     dbName = benchDatabaseName(`list_${Date.now().toString(36)}`);
     log(`Creating database ${dbName} on ${base.host}`);
-    await admin(base, `create database "${dbName}"`);
+    await benchDatabase(dbName).create();
   }
-  const u = new URL(base.toString());
-  u.pathname = `/${dbName}`;
-  const url = u.toString();
+  const database = benchDatabase(dbName);
+  const url = database.url.toString();
   let dropped = false;
   const drop = async () => {
-    if (dropped || !created || flag('keep')) return;
+    if (dropped || !created || benchFlag('keep')) return;
     dropped = true;
-    await admin(base, `drop database if exists "${dbName}" with (force)`);
+    await database.drop();
     log(`Dropped ${dbName}.`);
   };
   process.on('SIGINT', () => void drop().finally(() => process.exit(130)));
@@ -82,12 +66,12 @@ async function main() {
     if (created) {
       await runMigrations(url);
       log(`Seeding ${ROWS.toLocaleString('en-US')} executions…`);
-      const s = await seed(url, ROWS, { threads: option('threads'), withJson: flag('with-json') });
+      const s = await seed(url, ROWS, { threads: benchOption('threads'), withJson: benchFlag('with-json') });
       log(`Seed total: ${(s.totalMs / 1000).toFixed(1)} s\n`);
     }
     const d = createDb(url, 4);
     await measure(d);
-    if (flag('serve')) await measureServe(url);
+    if (benchFlag('serve')) await measureServe(url);
     await d.$client.end();
   } finally {
     await drop();
@@ -122,7 +106,7 @@ async function measure(d: Db) {
   let worst = 0;
   const failures: string[] = [];
   for (const s of scenarios) {
-    const r = await runScenario(d, s, { iterations: ITER, baseline: !flag('quick'), checks, broken: BREAK });
+    const r = await runScenario(d, s, { iterations: ITER, baseline: !benchFlag('quick'), checks, broken: BREAK });
     if (!r) {
       log(`${s.name.padEnd(42)} skipped: fewer than ${s.depth?.toLocaleString('en-US')} matching rows at this size`);
       continue;

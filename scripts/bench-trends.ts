@@ -25,7 +25,7 @@ import { getTrendsData, type TrendsSource } from '@/lib/trends/queries';
 import { addDays, bucketsOf, isoDay, resolveTrendsFilters } from '@/lib/trends/shared';
 import { rebuildRollup, ROLLUP_TABLE_LIST } from '@/lib/sync/rollup';
 import { measureUpkeep } from './bench/rollup-upkeep';
-import { benchDatabaseName, benchServerUrl, breakOption, Checks, pct as percentile } from './bench/verdict';
+import { benchDatabase, benchDatabaseName, breakOption, Checks, pct as percentile } from './bench/verdict';
 
 const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def;
 const flag = (name: string) => process.argv.includes(`--${name}`);
@@ -34,20 +34,9 @@ const RUNS = Number(arg('runs', '20'));
 const RAW_RUNS = Number(arg('raw-runs', '5'));
 const ONLY = process.argv.some((a) => a.startsWith('--only=')) ? arg('only', '').split(',').map(Number) : null;
 const DB_NAME = benchDatabaseName('trends');
+const DATABASE = benchDatabase(DB_NAME);
 const BREAK = breakOption(['rollup'] as const);
 const checks = new Checks('[bench:trends] ');
-
-const serverUrl = benchServerUrl;
-
-async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
-  const c = new Client({ connectionString: serverUrl().toString() });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
 
 const log = (s: string) => console.log(`[bench:trends] ${s}`);
 const secs = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
@@ -206,13 +195,10 @@ async function time(db: Db, f: ReturnType<typeof resolveTrendsFilters>, source: 
 }
 
 async function main() {
-  const url = serverUrl();
-  url.pathname = `/${DB_NAME}`;
-  const exists = await admin(
-    async (c) => (await c.query('select 1 from pg_database where datname = $1', [DB_NAME])).rowCount === 1,
-  );
-  if (exists && !flag('keep')) await admin((c) => c.query(`drop database "${DB_NAME}" with (force)`));
-  if (!exists || !flag('keep')) await admin((c) => c.query(`create database "${DB_NAME}"`));
+  const url = DATABASE.url;
+  const exists = await DATABASE.exists();
+  if (exists && !flag('keep')) await DATABASE.drop();
+  if (!exists || !flag('keep')) await DATABASE.create();
   await runMigrations(url.toString());
   const db = createDb(url.toString(), 10);
   const c = new Client({ connectionString: url.toString() });
@@ -313,7 +299,7 @@ async function main() {
   } finally {
     await c.end();
     await db.$client.end();
-    if (!flag('keep')) await admin((a) => a.query(`drop database if exists "${DB_NAME}" with (force)`));
+    if (!flag('keep')) await DATABASE.drop();
   }
   checks.finish();
 }

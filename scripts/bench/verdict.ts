@@ -5,7 +5,12 @@
  *
  * `--break=<what>` (or `--break <what>`) induces one named failure so that a reader can see the
  * check fire: each benchmark declares the failures it knows, and an unknown name is refused.
+ *
+ * And where every benchmark keeps its data: a database of its own, named apart per person, on a
+ * local server only, created and dropped the same way.
  */
+
+import { Client } from 'pg';
 
 /** The p-th percentile (nearest rank) of samples in any order; NaN when there are none. */
 export function pct(samples: number[], p: number): number {
@@ -120,4 +125,38 @@ export function benchServerUrl(): URL {
   if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(u.hostname))
     throw new Error(`The benchmark only runs against a local server, not ${u.hostname}`);
   return u;
+}
+
+/**
+ * Runs `fn` on a connection of its own to the benchmarks' server (its default database): creating,
+ * copying and dropping a benchmark's database cannot happen on a connection to that database.
+ */
+async function withBenchServer<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+  const c = new Client({ connectionString: benchServerUrl().toString() });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * The benchmark database `name` on the benchmarks' server: its URL, whether it is there, creating
+ * it (empty, or as a copy of `template`) and dropping it (closing whatever connections it still has).
+ */
+export function benchDatabase(name: string) {
+  const url = benchServerUrl();
+  url.pathname = `/${name}`;
+  return {
+    url,
+    exists: async () =>
+      (await withBenchServer((c) => c.query('select 1 from pg_database where datname = $1', [name]))).rowCount === 1,
+    create: async (template?: string) => {
+      await withBenchServer((c) => c.query(`create database "${name}"${template ? ` template "${template}"` : ''}`));
+    },
+    drop: async () => {
+      await withBenchServer((c) => c.query(`drop database if exists "${name}" with (force)`));
+    },
+  };
 }
