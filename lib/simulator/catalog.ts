@@ -1,6 +1,11 @@
 // Value sets the simulator draws from: countries, names, labels, rules, workflow definitions.
 // Labels and dependencies follow ../shared/reference/service-facts.md.
-import type { DECISION_TYPES, DOCUMENT_TYPES, WORKFLOW_STATUSES } from '@/lib/spec/vocabulary';
+import {
+  CAPABILITY_LABELS,
+  type DECISION_TYPES,
+  type DOCUMENT_TYPES,
+  type WORKFLOW_STATUSES,
+} from '@/lib/spec/vocabulary';
 
 export interface CountryInfo {
   code: string;
@@ -655,134 +660,8 @@ export const CATEGORY_LABELS: Record<KnownCategory, string> = {
   DOCUMENT: 'DOCUMENT',
 };
 
-/** Capability labels by decision type (service-facts.md). */
-export const LABELS: Record<string, Partial<Record<DecisionType, string[]>>> = {
-  usability: {
-    NOT_EXECUTED: ['TECHNICAL_ERROR', 'NOT_UPLOADED'],
-    PASSED: ['OK'],
-    REJECTED: [
-      'BAD_QUALITY',
-      'BLURRED',
-      'BAD_QUALITY_IMAGE',
-      'PART_OF_DOCUMENT_MISSING',
-      'PART_OF_DOCUMENT_HIDDEN',
-      'DAMAGED_DOCUMENT',
-      'GLARE',
-      'MISSING_MANDATORY_DATAPOINTS',
-      'BLACK_WHITE',
-      'MISSING_PAGE',
-      'MISSING_SIGNATURE',
-      'NOT_A_DOCUMENT',
-      'PHOTOCOPY',
-    ],
-    WARNING: ['LIVENESS_UNDETERMINED', 'UNSUPPORTED_COUNTRY', 'UNSUPPORTED_DOCUMENT_TYPE'],
-  },
-  liveness: {
-    NOT_EXECUTED: ['PRECONDITION_NOT_FULFILLED', 'TECHNICAL_ERROR'],
-    PASSED: ['OK'],
-    REJECTED: [
-      'LIVENESS_UNDETERMINED',
-      'ID_USED_AS_SELFIE',
-      'MULTIPLE_PEOPLE',
-      'DIGITAL_COPY',
-      'PHOTOCOPY',
-      'MANIPULATED',
-      'NO_FACE_PRESENT',
-      'FACE_NOT_FULLY_VISIBLE',
-      'BLACK_WHITE',
-    ],
-    WARNING: ['AGE_DIFFERENCE', 'BAD_QUALITY'],
-  },
-  similarity: {
-    NOT_EXECUTED: ['PRECONDITION_NOT_FULFILLED', 'TECHNICAL_ERROR'],
-    PASSED: ['MATCH'],
-    REJECTED: ['NO_MATCH'],
-    WARNING: ['NOT_POSSIBLE'],
-  },
-  authentication: {
-    NOT_EXECUTED: ['PRECONDITION_NOT_FULFILLED', 'TECHNICAL_ERROR'],
-    PASSED: ['OK'],
-    REJECTED: ['FAILED'],
-  },
-  imageChecks: {
-    NOT_EXECUTED: ['PRECONDITION_NOT_FULFILLED', 'TECHNICAL_ERROR'],
-    PASSED: ['OK'],
-    REJECTED: [
-      'DIGITAL_COPY',
-      'WATERMARK',
-      'MANIPULATED_DOCUMENT',
-      'MANIPULATED_DOCUMENT_PHOTO',
-      'MANIPULATED_DOCUMENT_EXPIRY',
-      'MANIPULATED_DOCUMENT_NAME',
-      'MANIPULATED_DOCUMENT_ADDRESS',
-      'MANIPULATED_DOCUMENT_SECURITY_CHECKS',
-      'MANIPULATED_DOCUMENT_SIGNATURE',
-      'MANIPULATED_DOCUMENT_PERSONAL_NUMBER',
-      'MANIPULATED_DOCUMENT_PLACE_OF_BIRTH',
-      'MANIPULATED_DOCUMENT_GENDER',
-      'MANIPULATED_DOCUMENT_ISSUING_DATE',
-      'OTHER_REJECTION',
-      'GHOST_IMAGE_DIFFERENT',
-      'PUNCHED',
-      'SAMPLE',
-      'FAKE',
-      'CHIP_MISSING',
-      'DIGITAL_MANIPULATION',
-      'MISMATCH_FRONT_BACK',
-    ],
-    WARNING: ['DIFFERENT_PERSON', 'REPEATED_FACE'],
-  },
-  extraction: { NOT_EXECUTED: ['PRECONDITION_NOT_FULFILLED', 'TECHNICAL_ERROR'], PASSED: ['OK'] },
-  dataChecks: {
-    NOT_EXECUTED: ['PRECONDITION_NOT_FULFILLED', 'TECHNICAL_ERROR'],
-    PASSED: ['OK'],
-    REJECTED: [
-      'NFC_CERTIFICATE',
-      'MISMATCHING_DATAPOINTS',
-      'MRZ_CHECKSUM',
-      'MISMATCHING_DATA_REPEATED_FACE',
-      'MISMATCH_HRZ_MRZ_DATA',
-      'CUSTOMER_FEEDBACK',
-    ],
-  },
-  watchlistScreening: {
-    NOT_EXECUTED: [
-      'NOT_ENOUGH_DATA',
-      'VALIDATION_FAILED',
-      'INVALID_MERCHANT_SETTINGS',
-      'TECHNICAL_ERROR',
-      'EXTRACTION_NOT_DONE',
-      'NO_VALID_ID_CREDENTIAL',
-      'PRECONDITION_NOT_FULFILLED',
-    ],
-    PASSED: ['OK'],
-    WARNING: ['ALERT'],
-  },
-  addressValidation: {
-    NOT_EXECUTED: ['NOT_ENOUGH_DATA', 'TECHNICAL_ERROR', 'UNSUPPORTED_COUNTRY', 'PRECONDITION_NOT_FULFILLED'],
-    PASSED: ['OK'],
-    REJECTED: ['DENY'],
-    WARNING: ['ALERT'],
-  },
-  proofOfResidency: {
-    NOT_EXECUTED: ['NOT_ENOUGH_DATA', 'TECHNICAL_ERROR', 'UNSUPPORTED_COUNTRY', 'PRECONDITION_NOT_FULFILLED'],
-    PASSED: ['OK'],
-    REJECTED: ['DENY'],
-    WARNING: ['ALERT'],
-  },
-  drivingLicenseVerification: {
-    NOT_EXECUTED: [
-      'TECHNICAL_ERROR',
-      'UNSUPPORTED_COUNTRY',
-      'UNSUPPORTED_STATE',
-      'PRECONDITION_NOT_FULFILLED',
-      'VALIDATION_FAILED',
-    ],
-    PASSED: ['OK'],
-    REJECTED: ['DENY'],
-    WARNING: ['ALERT'],
-  },
-};
+// The documented labels per capability and decision (the spec's words, lib/spec/vocabulary.ts).
+export { CAPABILITY_LABELS as LABELS } from '@/lib/spec/vocabulary';
 /** Generic labels for capabilities without a documented label set. */
 export const GENERIC_LABELS: Record<DecisionType, string[]> = {
   PASSED: ['OK'],
@@ -790,8 +669,9 @@ export const GENERIC_LABELS: Record<DecisionType, string[]> = {
   REJECTED: ['DENY'],
   NOT_EXECUTED: ['PRECONDITION_NOT_FULFILLED', 'TECHNICAL_ERROR'],
 };
-export function labelsFor(capability: string, type: DecisionType): string[] {
-  return LABELS[capability]?.[type] ?? GENERIC_LABELS[type];
+export function labelsFor(capability: string, type: DecisionType): readonly string[] {
+  const documented = CAPABILITY_LABELS[capability as keyof typeof CAPABILITY_LABELS]?.[type];
+  return documented?.length ? documented : GENERIC_LABELS[type];
 }
 
 /** Capability dependencies (service-facts.md): child -> parent. */

@@ -69,3 +69,139 @@ export const CAPABILITY_NAMES = [
   'ekycCheck',
   'masking',
 ] as const;
+
+type LabelTable = Partial<Record<(typeof DECISION_TYPES)[number], readonly string[]>>;
+const NOT_EXECUTED_COMMON = ['PRECONDITION_NOT_FULFILLED', 'TECHNICAL_ERROR'] as const;
+
+/**
+ * Documented labels per capability and decision type (service-facts, "Capability labels"); an
+ * empty list: none is documented. New labels appear over time: the client shows an unknown label
+ * as it is, never dropped, and the simulator draws generic ones where none is documented.
+ */
+export const CAPABILITY_LABELS: Partial<Record<(typeof CAPABILITY_NAMES)[number], LabelTable>> = {
+  usability: {
+    NOT_EXECUTED: ['TECHNICAL_ERROR', 'NOT_UPLOADED'],
+    PASSED: ['OK'],
+    REJECTED: [
+      'BAD_QUALITY',
+      'BLURRED',
+      'BAD_QUALITY_IMAGE',
+      'PART_OF_DOCUMENT_MISSING',
+      'PART_OF_DOCUMENT_HIDDEN',
+      'DAMAGED_DOCUMENT',
+      'GLARE',
+      'MISSING_MANDATORY_DATAPOINTS',
+      'BLACK_WHITE',
+      'MISSING_PAGE',
+      'MISSING_SIGNATURE',
+      'NOT_A_DOCUMENT',
+      'PHOTOCOPY',
+    ],
+    WARNING: ['LIVENESS_UNDETERMINED', 'UNSUPPORTED_COUNTRY', 'UNSUPPORTED_DOCUMENT_TYPE'],
+  },
+  liveness: {
+    NOT_EXECUTED: NOT_EXECUTED_COMMON,
+    PASSED: ['OK'],
+    REJECTED: [
+      'LIVENESS_UNDETERMINED',
+      'ID_USED_AS_SELFIE',
+      'MULTIPLE_PEOPLE',
+      'DIGITAL_COPY',
+      'PHOTOCOPY',
+      'MANIPULATED',
+      'NO_FACE_PRESENT',
+      'FACE_NOT_FULLY_VISIBLE',
+      'BLACK_WHITE',
+    ],
+    WARNING: ['AGE_DIFFERENCE', 'BAD_QUALITY'],
+  },
+  similarity: {
+    NOT_EXECUTED: NOT_EXECUTED_COMMON,
+    PASSED: ['MATCH'],
+    REJECTED: ['NO_MATCH'],
+    WARNING: ['NOT_POSSIBLE'],
+  },
+  authentication: { NOT_EXECUTED: NOT_EXECUTED_COMMON, PASSED: ['OK'], REJECTED: ['FAILED'], WARNING: [] },
+  imageChecks: {
+    NOT_EXECUTED: NOT_EXECUTED_COMMON,
+    PASSED: ['OK'],
+    REJECTED: [
+      'DIGITAL_COPY',
+      'WATERMARK',
+      'MANIPULATED_DOCUMENT',
+      ...[
+        'PHOTO',
+        'EXPIRY',
+        'NAME',
+        'ADDRESS',
+        'SECURITY_CHECKS',
+        'SIGNATURE',
+        'PERSONAL_NUMBER',
+        'PLACE_OF_BIRTH',
+        'GENDER',
+        'ISSUING_DATE',
+      ].map((s) => `MANIPULATED_DOCUMENT_${s}`),
+      'OTHER_REJECTION',
+      'GHOST_IMAGE_DIFFERENT',
+      'PUNCHED',
+      'SAMPLE',
+      'FAKE',
+      'CHIP_MISSING',
+      'DIGITAL_MANIPULATION',
+      'MISMATCH_FRONT_BACK',
+    ],
+    WARNING: ['DIFFERENT_PERSON', 'REPEATED_FACE'],
+  },
+  extraction: { NOT_EXECUTED: NOT_EXECUTED_COMMON, PASSED: ['OK'], REJECTED: [], WARNING: [] },
+  dataChecks: {
+    NOT_EXECUTED: NOT_EXECUTED_COMMON,
+    PASSED: ['OK'],
+    REJECTED: [
+      'NFC_CERTIFICATE',
+      'MISMATCHING_DATAPOINTS',
+      'MRZ_CHECKSUM',
+      'MISMATCHING_DATA_REPEATED_FACE',
+      'MISMATCH_HRZ_MRZ_DATA',
+      'CUSTOMER_FEEDBACK',
+    ],
+    WARNING: [],
+  },
+  watchlistScreening: {
+    NOT_EXECUTED: [
+      'NOT_ENOUGH_DATA',
+      'VALIDATION_FAILED',
+      'INVALID_MERCHANT_SETTINGS',
+      'TECHNICAL_ERROR',
+      'EXTRACTION_NOT_DONE',
+      'NO_VALID_ID_CREDENTIAL',
+      'PRECONDITION_NOT_FULFILLED',
+    ],
+    PASSED: ['OK'],
+    REJECTED: [],
+    WARNING: ['ALERT'],
+  },
+  addressValidation: {
+    NOT_EXECUTED: ['NOT_ENOUGH_DATA', 'TECHNICAL_ERROR', 'UNSUPPORTED_COUNTRY', 'PRECONDITION_NOT_FULFILLED'],
+    PASSED: ['OK'],
+    REJECTED: ['DENY'],
+    WARNING: ['ALERT'],
+  },
+  proofOfResidency: {
+    NOT_EXECUTED: ['NOT_ENOUGH_DATA', 'TECHNICAL_ERROR', 'UNSUPPORTED_COUNTRY', 'PRECONDITION_NOT_FULFILLED'],
+    PASSED: ['OK'],
+    REJECTED: ['DENY'],
+    WARNING: ['ALERT'],
+  },
+  drivingLicenseVerification: {
+    NOT_EXECUTED: [
+      'TECHNICAL_ERROR',
+      'UNSUPPORTED_COUNTRY',
+      'UNSUPPORTED_STATE',
+      'PRECONDITION_NOT_FULFILLED',
+      'VALIDATION_FAILED',
+    ],
+    PASSED: ['OK'],
+    REJECTED: ['DENY'],
+    WARNING: ['ALERT'],
+  },
+};
