@@ -1,17 +1,8 @@
-import Link from 'next/link';
 import { StatusPage } from '@/components/shell/status-page';
 
 export default function Forbidden() {
   return (
-    <StatusPage
-      code="403"
-      title="You do not have access to this page"
-      action={
-        <Link className="text-primary underline" href="/">
-          Back to Verdict
-        </Link>
-      }
-    >
+    <StatusPage code="403" title="You do not have access to this page">
       Your role does not include this part of Verdict. If you need it for your work, ask an administrator to change your
       role.
     </StatusPage>

@@ -4,7 +4,7 @@ import { useState, useTransition } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
-import { FieldError, Input, Label } from '@/components/ui/input';
+import { FieldError, FormField, Input } from '@/components/ui/input';
 import {
   changePasswordAction,
   removeFactorAction,
@@ -83,11 +83,7 @@ export function RemoveFactorButton({ factorId, label, last }: { factorId: string
       >
         Remove
       </Button>
-      {result && !result.ok ? (
-        <p role="alert" className="text-xs text-danger">
-          {result.error}
-        </p>
-      ) : null}
+      <FieldError messages={result && !result.ok ? result.error : null} />
     </div>
   );
 }
@@ -114,7 +110,7 @@ export function ReplaceRecoveryCodes() {
       >
         Make new recovery codes
       </Button>
-      <FieldError messages={error ? [error] : undefined} />
+      <FieldError messages={error} />
       <Dialog open={codes !== null} onOpenChange={(o) => (o ? null : setCodes(null))}>
         {codes ? (
           <DialogContent title="Your new recovery codes" description="The old ones no longer work.">
@@ -145,45 +141,21 @@ export function ChangePasswordForm({ needsCode }: { needsCode: boolean }) {
       }}
     >
       <Outcome result={result && (result.ok || !result.fieldErrors) ? result : null} />
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor="pw-current">Current password</Label>
-        <Input
-          id="pw-current"
-          name="current"
-          type="password"
-          autoComplete="current-password"
-          aria-invalid={Boolean(fe.current)}
-          aria-describedby="pw-current-error"
-        />
-        <FieldError id="pw-current-error" messages={fe.current} />
-      </div>
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor="pw-next">New password</Label>
-        <Input
-          id="pw-next"
-          name="next"
-          type="password"
-          autoComplete="new-password"
-          aria-invalid={Boolean(fe.next)}
-          aria-describedby="pw-next-hint pw-next-error"
-        />
-        <p id="pw-next-hint" className="text-xs text-muted-fg">
-          At least 12 characters, not a common or breached one. Your other sessions are signed out.
-        </p>
-        <FieldError id="pw-next-error" messages={fe.next} />
-      </div>
+      <FormField id="pw-current" label="Current password" errors={fe.current}>
+        {(control) => <Input {...control} name="current" type="password" autoComplete="current-password" />}
+      </FormField>
+      <FormField
+        id="pw-next"
+        label="New password"
+        hint="At least 12 characters, not a common or breached one. Your other sessions are signed out."
+        errors={fe.next}
+      >
+        {(control) => <Input {...control} name="next" type="password" autoComplete="new-password" />}
+      </FormField>
       {needsCode ? (
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor="pw-code">Code from your authenticator app</Label>
-          <Input
-            id="pw-code"
-            name="code"
-            autoComplete="one-time-code"
-            aria-invalid={Boolean(fe.code)}
-            aria-describedby="pw-code-error"
-          />
-          <FieldError id="pw-code-error" messages={fe.code} />
-        </div>
+        <FormField id="pw-code" label="Code from your authenticator app" errors={fe.code}>
+          {(control) => <Input {...control} name="code" autoComplete="one-time-code" />}
+        </FormField>
       ) : null}
       <Button type="submit" className="self-start" disabled={pending}>
         {pending ? 'Changing…' : 'Change password'}
@@ -205,11 +177,7 @@ export function SignOutSessionButton({ sessionId, label }: { sessionId: string; 
       >
         Sign out
       </Button>
-      {result && !result.ok ? (
-        <p role="alert" className="text-xs text-danger">
-          {result.error}
-        </p>
-      ) : null}
+      <FieldError messages={result && !result.ok ? result.error : null} />
     </>
   );
 }

@@ -4,7 +4,7 @@ import { KeyRound, Smartphone } from 'lucide-react';
 import { useState, useTransition } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { FieldError, Input, Label } from '@/components/ui/input';
+import { FieldError, FormField, Input } from '@/components/ui/input';
 import {
   confirmTotpEnrolmentAction,
   passkeyAuthenticationOptionsAction,
@@ -51,22 +51,24 @@ export function ProveFactorForm({ hasPasskey, onProved }: { hasPasskey: boolean;
   return (
     <div className="flex flex-col gap-4">
       <form onSubmit={submit} noValidate className="flex flex-col gap-3">
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor="factor-code">Code</Label>
-          <Input
-            id="factor-code"
-            name="code"
-            autoComplete="one-time-code"
-            inputMode="text"
-            autoFocus
-            aria-invalid={Boolean(error)}
-            aria-describedby={error ? 'factor-code-error' : 'factor-code-hint'}
-          />
-          <p id="factor-code-hint" className="text-xs text-muted-fg">
-            The 6 digits your authenticator app shows now, or one of your recovery codes.
-          </p>
-          <FieldError id="factor-code-error" messages={error ? [error] : undefined} />
-        </div>
+        <FormField
+          id="factor-code"
+          label="Code"
+          hint="The 6 digits your authenticator app shows now, or one of your recovery codes."
+          errors={error}
+        >
+          {({ id, 'aria-invalid': invalid }) => (
+            <Input
+              id={id}
+              name="code"
+              autoComplete="one-time-code"
+              inputMode="text"
+              autoFocus
+              aria-invalid={invalid}
+              aria-describedby={invalid ? `${id}-error` : `${id}-hint`}
+            />
+          )}
+        </FormField>
         <Button type="submit" disabled={pending}>
           {pending ? 'Checking…' : 'Verify'}
         </Button>
@@ -133,7 +135,7 @@ export function TotpEnrolment({ onEnrolled }: { onEnrolled: Enrolled }) {
         <Button variant="secondary" onClick={begin} disabled={pending}>
           <Smartphone className="h-4 w-4" aria-hidden /> {pending ? 'Preparing…' : 'Set up an authenticator app'}
         </Button>
-        <FieldError messages={error ? [error] : undefined} />
+        <FieldError messages={error} />
       </div>
     );
   return (
@@ -153,18 +155,17 @@ export function TotpEnrolment({ onEnrolled }: { onEnrolled: Enrolled }) {
           {setup.secret}
         </code>
       </p>
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor="totp-code">Code from the app</Label>
-        <Input
-          id="totp-code"
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          aria-invalid={Boolean(error)}
-          aria-describedby={error ? 'totp-code-error' : undefined}
-        />
-        <FieldError id="totp-code-error" messages={error ? [error] : undefined} />
-      </div>
+      <FormField id="totp-code" label="Code from the app" errors={error}>
+        {(control) => (
+          <Input
+            {...control}
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            aria-describedby={error ? control['aria-describedby'] : undefined}
+          />
+        )}
+      </FormField>
       <Button type="submit" disabled={pending}>
         {pending ? 'Checking…' : 'Confirm and turn on'}
       </Button>
@@ -191,7 +192,7 @@ export function PasskeyEnrolment({ onEnrolled }: { onEnrolled: Enrolled }) {
       <Button variant="secondary" onClick={add} disabled={pending}>
         <KeyRound className="h-4 w-4" aria-hidden /> {pending ? 'Waiting for your passkey…' : 'Add a passkey'}
       </Button>
-      <FieldError messages={error ? [error] : undefined} />
+      <FieldError messages={error} />
     </div>
   );
 }

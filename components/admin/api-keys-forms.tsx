@@ -1,22 +1,16 @@
 'use client';
 import { useStepUp } from '@/components/account/step-up';
-import { useRef, useState, useTransition } from 'react';
+import { useStepUpForm } from '@/components/account/step-up-form';
+import { useState, useTransition } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { FieldError, Input, Label, Select } from '@/components/ui/input';
-import type { ActionResult } from '@/lib/auth/guards';
+import { FieldError, FormField, Input, Select } from '@/components/ui/input';
 import { createApiKeyAction, revokeApiKeyAction } from '@/lib/actions/api-keys';
 import { API_KEY_DAY_OPTIONS, API_KEY_NAME_MAX } from '@/lib/actions/schemas/api-keys';
 import { LimitedInput } from '@/components/ui/limited-field';
 
-type Created = { key: string; prefix: string; expiresAt: string };
-
 export function CreateApiKeyForm() {
-  const formRef = useRef<HTMLFormElement>(null);
-  const [result, setResult] = useState<ActionResult<Created> | null>(null);
-  const [pending, start] = useTransition();
-  const stepUp = useStepUp();
-  const fe = result && !result.ok ? (result.fieldErrors ?? {}) : {};
+  const { result, pending, fieldErrors: fe, onSubmit } = useStepUpForm((data) => createApiKeyAction(data));
   return (
     <div className="flex flex-col gap-3">
       {result?.ok ? (
@@ -46,44 +40,23 @@ export function CreateApiKeyForm() {
       ) : result ? (
         <Alert tone="error">{result.error}</Alert>
       ) : null}
-      <form
-        ref={formRef}
-        noValidate
-        className="flex flex-col gap-3"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const data = new FormData(e.currentTarget);
-          start(async () => {
-            const r = await stepUp(() => createApiKeyAction(data));
-            setResult(r);
-            if (r.ok) formRef.current?.reset();
-          });
-        }}
-      >
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor="api-key-name">Name</Label>
-          <LimitedInput
-            id="api-key-name"
-            limit={API_KEY_NAME_MAX}
-            name="name"
-            required
-            placeholder="Onboarding service"
-            aria-invalid={Boolean(fe.name)}
-            aria-describedby="api-key-name-error"
-          />
-          <FieldError id="api-key-name-error" messages={fe.name} />
-        </div>
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor="api-key-days">Expires after</Label>
-          <Select id="api-key-days" name="days" defaultValue="90">
-            {API_KEY_DAY_OPTIONS.map((d) => (
-              <option key={d} value={d}>
-                {d} days
-              </option>
-            ))}
-          </Select>
-          <FieldError messages={fe.days} />
-        </div>
+      <form noValidate className="flex flex-col gap-3" onSubmit={onSubmit}>
+        <FormField id="api-key-name" label="Name" errors={fe.name}>
+          {(control) => (
+            <LimitedInput {...control} limit={API_KEY_NAME_MAX} name="name" required placeholder="Onboarding service" />
+          )}
+        </FormField>
+        <FormField id="api-key-days" label="Expires after" errors={fe.days}>
+          {({ id }) => (
+            <Select id={id} name="days" defaultValue="90">
+              {API_KEY_DAY_OPTIONS.map((d) => (
+                <option key={d} value={d}>
+                  {d} days
+                </option>
+              ))}
+            </Select>
+          )}
+        </FormField>
         <p className="text-xs text-muted-fg">Keys are read-only: they read changes, summaries, feedback and trends.</p>
         <Button type="submit" disabled={pending}>
           {pending ? 'Creating…' : 'Create key'}
@@ -114,11 +87,7 @@ export function RevokeApiKeyButton({ keyId, name }: { keyId: string; name: strin
       >
         {pending ? 'Revoking…' : 'Revoke'}
       </Button>
-      {error ? (
-        <p role="alert" className="text-xs text-danger">
-          {error}
-        </p>
-      ) : null}
+      <FieldError messages={error} />
     </div>
   );
 }

@@ -1,10 +1,11 @@
 'use client';
-import { useRef, useState, useTransition } from 'react';
-import { Alert } from '@/components/ui/alert';
+import { useState, useTransition } from 'react';
+import { ActionResultAlert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { FieldError, Input, Label, Select } from '@/components/ui/input';
+import { FieldError, FormField, Input, Label, Select } from '@/components/ui/input';
 import type { ActionResult } from '@/lib/auth/guards';
 import { useStepUp } from '@/components/account/step-up';
+import { useStepUpForm } from '@/components/account/step-up-form';
 import { Dialog, DialogClose, DialogContent } from '@/components/ui/dialog';
 import {
   changeRoleAction,
@@ -23,83 +24,41 @@ const ROLE_OPTIONS = [
 ];
 
 export function CreateUserForm() {
-  const formRef = useRef<HTMLFormElement>(null);
-  const [result, setResult] = useState<ActionResult<unknown> | null>(null);
-  const [pending, start] = useTransition();
-  const stepUp = useStepUp();
-  const fe = result && !result.ok ? (result.fieldErrors ?? {}) : {};
+  const { result, pending, fieldErrors: fe, onSubmit } = useStepUpForm((data) => createUserAction(data));
   return (
-    <form
-      ref={formRef}
-      noValidate
-      className="flex flex-col gap-3"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const data = new FormData(e.currentTarget);
-        start(async () => {
-          const r = await stepUp(() => createUserAction(data));
-          setResult(r);
-          if (r.ok) formRef.current?.reset();
-        });
-      }}
-    >
-      {result ? (
-        <Alert tone={result.ok ? 'success' : 'error'}>
-          {result.ok
-            ? result.message
-            : result.fieldErrors && Object.keys(result.fieldErrors).length > 0
-              ? 'Check the highlighted fields.'
-              : result.error}
-        </Alert>
-      ) : null}
+    <form noValidate className="flex flex-col gap-3" onSubmit={onSubmit}>
+      <ActionResultAlert result={result} />
       {result?.ok ? <OneTimeLink data={result.data} /> : null}
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor="new-email">E-mail</Label>
-        <LimitedInput
-          id="new-email"
-          limit={EMAIL_MAX}
-          name="email"
-          type="email"
-          required
-          aria-invalid={Boolean(fe.email)}
-          aria-describedby="new-email-error"
-        />
-        <FieldError id="new-email-error" messages={fe.email} />
-      </div>
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor="new-name">Name</Label>
-        <LimitedInput
-          id="new-name"
-          limit={USER_NAME_MAX}
-          name="name"
-          required
-          aria-invalid={Boolean(fe.name)}
-          aria-describedby="new-name-error"
-        />
-        <FieldError id="new-name-error" messages={fe.name} />
-      </div>
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor="new-role">Role</Label>
-        <Select id="new-role" name="role" defaultValue="analyst">
-          {ROLE_OPTIONS.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </Select>
-        <FieldError messages={fe.role} />
-      </div>
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor="new-sign-in">Signs in with</Label>
-        <Select id="new-sign-in" name="signIn" defaultValue="password" aria-describedby="new-sign-in-hint">
-          <option value="password">A password they choose (one-time link)</option>
-          <option value="sso">Company SSO only</option>
-        </Select>
-        <p id="new-sign-in-hint" className="text-xs text-muted-fg">
-          You never set their password: they choose it through a link that works once, for 24 hours.
-        </p>
-        <FieldError messages={fe.signIn} />
-      </div>
+      <FormField id="new-email" label="E-mail" errors={fe.email}>
+        {(control) => <LimitedInput {...control} limit={EMAIL_MAX} name="email" type="email" required />}
+      </FormField>
+      <FormField id="new-name" label="Name" errors={fe.name}>
+        {(control) => <LimitedInput {...control} limit={USER_NAME_MAX} name="name" required />}
+      </FormField>
+      <FormField id="new-role" label="Role" errors={fe.role}>
+        {({ id }) => (
+          <Select id={id} name="role" defaultValue="analyst">
+            {ROLE_OPTIONS.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </Select>
+        )}
+      </FormField>
+      <FormField
+        id="new-sign-in"
+        label="Signs in with"
+        hint="You never set their password: they choose it through a link that works once, for 24 hours."
+        errors={fe.signIn}
+      >
+        {({ id }) => (
+          <Select id={id} name="signIn" defaultValue="password" aria-describedby={`${id}-hint`}>
+            <option value="password">A password they choose (one-time link)</option>
+            <option value="sso">Company SSO only</option>
+          </Select>
+        )}
+      </FormField>
       <Button type="submit" disabled={pending}>
         {pending ? 'Adding…' : 'Add user'}
       </Button>
@@ -234,11 +193,7 @@ export function UserRowActions({
           </Button>
         ) : null}
       </div>
-      {result && !result.ok ? (
-        <p role="alert" className="text-xs text-danger">
-          {result.error}
-        </p>
-      ) : null}
+      <FieldError messages={result && !result.ok ? result.error : null} />
       {result?.ok && (result.data as { linkPath?: string } | null)?.linkPath ? (
         <div className="w-full max-w-md text-left">
           <OneTimeLink data={result.data} />

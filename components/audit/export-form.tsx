@@ -3,10 +3,11 @@ import * as React from 'react';
 import { useStepUp } from '@/components/account/step-up';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Input, Label, Select } from '@/components/ui/input';
+import { FormField, Input, Select } from '@/components/ui/input';
 import { useCheckedDownload } from '@/components/ui/use-checked-download';
 import { confirmStepUpAction } from '@/lib/actions/account';
 import { DateInput } from '@/components/ui/date-input';
+import { ActorSelect } from './actor-select';
 import { ExaminerKey } from './examiner-key';
 
 /**
@@ -46,36 +47,26 @@ export function AuditExportForm({
         onSubmit={onSubmit}
         aria-describedby={error ? 'x-error' : undefined}
       >
-        <div className="flex flex-col gap-1">
-          <Label htmlFor="x-from">From</Label>
-          <DateInput id="x-from" name="from" defaultValue={defaults.from} hint="UTC" />
-        </div>
-        <div className="flex flex-col gap-1">
-          <Label htmlFor="x-to">To</Label>
-          <DateInput id="x-to" name="to" defaultValue={defaults.to} hint="UTC" />
-        </div>
-        <div className="flex flex-col gap-1">
-          <Label htmlFor="x-user">User</Label>
-          <Select id="x-user" name="user" defaultValue="" className="w-60">
-            <option value="">Everyone</option>
-            {actors.map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
-          </Select>
-        </div>
-        <div className="flex flex-col gap-1">
-          <Label htmlFor="x-execution">Execution id</Label>
-          <Input id="x-execution" name="execution" placeholder="optional" className="w-80 font-mono text-xs" />
-        </div>
-        <div className="flex flex-col gap-1">
-          <Label htmlFor="x-format">Format</Label>
-          <Select id="x-format" name="format" defaultValue="csv" className="w-36">
-            <option value="csv">CSV</option>
-            <option value="jsonl">JSON lines</option>
-          </Select>
-        </div>
+        <FormField id="x-from" label="From" className="gap-1">
+          {({ id }) => <DateInput id={id} name="from" defaultValue={defaults.from} hint="UTC" />}
+        </FormField>
+        <FormField id="x-to" label="To" className="gap-1">
+          {({ id }) => <DateInput id={id} name="to" defaultValue={defaults.to} hint="UTC" />}
+        </FormField>
+        <FormField id="x-user" label="User" className="gap-1">
+          {({ id }) => <ActorSelect id={id} name="user" defaultValue="" actors={actors} />}
+        </FormField>
+        <FormField id="x-execution" label="Execution id" className="gap-1">
+          {({ id }) => <Input id={id} name="execution" placeholder="optional" className="w-80 font-mono text-xs" />}
+        </FormField>
+        <FormField id="x-format" label="Format" className="gap-1">
+          {({ id }) => (
+            <Select id={id} name="format" defaultValue="csv" className="w-36">
+              <option value="csv">CSV</option>
+              <option value="jsonl">JSON lines</option>
+            </Select>
+          )}
+        </FormField>
         <Button type="submit" variant="secondary" disabled={checking} className="mt-6">
           {checking ? 'Checking…' : 'Export'}
         </Button>

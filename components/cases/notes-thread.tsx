@@ -8,6 +8,7 @@ import { NOTE_MAX_CHARS } from '@/lib/db/case-states';
 import type { NoteView } from '@/lib/cases/queries';
 import { LimitedTextarea } from '@/components/ui/limited-field';
 import { LocalTime } from '@/components/time/local-time';
+import { submitWith } from '@/components/ui/submit-with';
 
 /**
  * The notes of an execution: plain text (rendered as text), append-only. Editing one's own note
@@ -26,7 +27,6 @@ export function NotesThread({
   const [pending, start] = React.useTransition();
   const [errors, setErrors] = React.useState<string[] | undefined>();
   const [editing, setEditing] = React.useState<string | null>(null);
-  const form = React.useRef<HTMLFormElement>(null);
   return (
     <div className="flex flex-col gap-3">
       {notes.length ? (
@@ -85,22 +85,18 @@ export function NotesThread({
       )}
       <form
         noValidate
-        ref={form}
         aria-label="Add a note"
         className="flex flex-col gap-1"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const fd = new FormData(e.currentTarget);
-          fd.set('executionId', executionId);
+        onSubmit={submitWith({ executionId }, (fd, form) => {
           start(async () => {
             const r = await addNoteAction(fd);
             if (r.ok) {
               setErrors(undefined);
-              form.current?.reset();
+              form.reset();
               router.refresh();
             } else setErrors(r.fieldErrors?.body ?? [r.error]);
           });
-        }}
+        })}
       >
         <Label htmlFor="note-body">Add a note</Label>
         <LimitedTextarea id="note-body" limit={NOTE_MAX_CHARS} name="body" required aria-invalid={Boolean(errors)} />
@@ -131,17 +127,13 @@ function EditNote({
       noValidate
       aria-label="Edit the note"
       className="mt-1 flex flex-col gap-1"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const fd = new FormData(e.currentTarget);
-        fd.set('noteId', noteId);
-        fd.set('version', String(version));
+      onSubmit={submitWith({ noteId, version: String(version) }, (fd) => {
         start(async () => {
           const r = await editNoteAction(fd);
           if (r.ok) onDone();
           else setErrors(r.fieldErrors?.body ?? [r.error]);
         });
-      }}
+      })}
     >
       <LimitedTextarea
         id={`note-edit-${noteId}`}

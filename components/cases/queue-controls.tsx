@@ -4,7 +4,7 @@ import * as React from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogTrigger } from '@/components/ui/dialog';
-import { FieldError, Input, Label, Select } from '@/components/ui/input';
+import { FormField, Input } from '@/components/ui/input';
 import {
   archiveQueueAction,
   getRematchProgressAction,
@@ -14,8 +14,8 @@ import {
 import type { QueueStats, RematchProgress } from '@/lib/cases/queries';
 import { formatNumber } from '@/lib/format';
 import { MoveButtons } from './move-buttons';
-import { LimitedInput } from '@/components/ui/limited-field';
-import { QUEUE_NAME_MAX } from '@/lib/cases/schema';
+import { QueueFields } from './queue-fields';
+import { submitWith } from '@/components/ui/submit-with';
 
 /** Edit, archive or restore, and move one queue up or down the page. */
 export function QueueControls({ queue, order }: { queue: QueueStats; order: string[] }) {
@@ -76,10 +76,7 @@ function EditQueue({ queue }: { queue: QueueStats }) {
         <form
           noValidate
           className="flex flex-col gap-3"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const fd = new FormData(e.currentTarget);
-            fd.set('queueId', queue.id);
+          onSubmit={submitWith({ queueId: queue.id }, (fd) => {
             start(async () => {
               const r = await updateQueueAction(fd);
               if (r.ok) {
@@ -90,64 +87,29 @@ function EditQueue({ queue }: { queue: QueueStats }) {
                 setMessage(r.error);
               }
             });
-          }}
+          })}
         >
-          <div className="flex flex-col gap-1">
-            <Label htmlFor={`q-name-${queue.id}`}>Name</Label>
-            <LimitedInput
-              id={`q-name-${queue.id}`}
-              limit={QUEUE_NAME_MAX}
-              name="name"
-              defaultValue={queue.name}
-              required
-              aria-invalid={Boolean(errors.name)}
-            />
-            <FieldError messages={errors.name} />
-          </div>
-          <div className="grid grid-cols-3 gap-3">
-            <div className="flex flex-col gap-1">
-              <Label htmlFor={`q-sla-${queue.id}`}>SLA (hours)</Label>
-              <Input
-                id={`q-sla-${queue.id}`}
-                name="slaHours"
-                type="number"
-                min={1}
-                max={8760}
-                defaultValue={queue.slaHours}
-              />
-              <FieldError messages={errors.slaHours} />
-            </div>
-            <div className="flex flex-col gap-1">
-              <Label htmlFor={`q-priority-${queue.id}`}>Priority</Label>
-              <Input
-                id={`q-priority-${queue.id}`}
-                name="priority"
-                type="number"
-                min={0}
-                max={1000}
-                defaultValue={queue.priority}
-              />
-              <FieldError messages={errors.priority} />
-            </div>
-            <div className="flex flex-col gap-1">
-              <Label htmlFor={`q-role-${queue.id}`}>Worked by</Label>
-              <Select id={`q-role-${queue.id}`} name="minRole" defaultValue={queue.minRole}>
-                <option value="analyst">Analysts</option>
-                <option value="manager">Managers</option>
-              </Select>
-            </div>
-          </div>
+          <QueueFields
+            ids={{
+              name: `q-name-${queue.id}`,
+              sla: `q-sla-${queue.id}`,
+              priority: `q-priority-${queue.id}`,
+              role: `q-role-${queue.id}`,
+            }}
+            values={queue}
+            errors={errors}
+          />
           {queue.kind === 'filter' ? (
-            <div className="flex flex-col gap-1">
-              <Label htmlFor={`q-def-${queue.id}`}>Filters (the executions list&apos;s URL query)</Label>
-              <Input
-                id={`q-def-${queue.id}`}
-                name="definition"
-                defaultValue={queue.definition}
-                className="font-mono text-xs"
-              />
-              <FieldError messages={errors.definition} />
-            </div>
+            <FormField
+              id={`q-def-${queue.id}`}
+              label="Filters (the executions list's URL query)"
+              errors={errors.definition}
+              className="gap-1"
+            >
+              {({ id }) => (
+                <Input id={id} name="definition" defaultValue={queue.definition} className="font-mono text-xs" />
+              )}
+            </FormField>
           ) : null}
           {message ? <Alert tone="error">{message}</Alert> : null}
           <div className="flex justify-end gap-2">

@@ -20,6 +20,7 @@ import { SHORTCUTS } from '@/components/shortcuts/shortcuts';
 import { useKey } from './use-key';
 import { LimitedTextarea } from '@/components/ui/limited-field';
 import { LocalTime } from '@/components/time/local-time';
+import { submitWith } from '@/components/ui/submit-with';
 
 const OUTCOMES: CaseOutcome[] = ['approve', 'decline', 'escalate'];
 
@@ -96,25 +97,22 @@ export function ResolvePanel({
       noValidate
       aria-label="Resolve the case"
       className="flex flex-col gap-3"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const fd = new FormData(e.currentTarget);
-        fd.set('caseId', view.id);
-        fd.set('version', String(view.version));
-        fd.set('feedbackVersion', feedbackVersion);
-        fd.set('idempotencyKey', key);
-        start(async () => {
-          const r = await resolveCaseAction(fd);
-          if (r.ok) {
-            setErrors({});
-            setMessage({ tone: 'success', text: r.message ?? 'Resolved.' });
-            router.refresh();
-          } else {
-            setErrors(r.fieldErrors ?? {});
-            setMessage({ tone: 'error', text: r.error });
-          }
-        });
-      }}
+      onSubmit={submitWith(
+        { caseId: view.id, version: String(view.version), feedbackVersion, idempotencyKey: key },
+        (fd) => {
+          start(async () => {
+            const r = await resolveCaseAction(fd);
+            if (r.ok) {
+              setErrors({});
+              setMessage({ tone: 'success', text: r.message ?? 'Resolved.' });
+              router.refresh();
+            } else {
+              setErrors(r.fieldErrors ?? {});
+              setMessage({ tone: 'error', text: r.error });
+            }
+          });
+        },
+      )}
     >
       <OutcomeFields
         idPrefix="resolve"
@@ -175,25 +173,17 @@ function ReopenForm({ view }: { view: CaseView }) {
       noValidate
       aria-label="Reopen the case"
       className="flex flex-col gap-1 border-t border-border pt-3"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const fd = new FormData(e.currentTarget);
-        fd.set('caseId', view.id);
-        fd.set('version', String(view.version));
+      onSubmit={submitWith({ caseId: view.id, version: String(view.version) }, (fd) => {
         start(async () => {
           const r = await reopenCaseAction(fd);
           setError(r.ok ? null : r.error);
           if (r.ok) router.refresh();
         });
-      }}
+      })}
     >
       <Label htmlFor="reopen-reason">Reopen with a reason</Label>
       <LimitedTextarea id="reopen-reason" limit={COMMENT_MAX_CHARS} name="reason" required minLength={3} />
-      {error ? (
-        <p role="alert" className="text-xs text-danger">
-          {error}
-        </p>
-      ) : null}
+      <FieldError messages={error} />
       <Button type="submit" variant="secondary" size="sm" disabled={pending} className="self-start">
         Reopen
       </Button>

@@ -4,11 +4,10 @@ import * as React from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogTrigger } from '@/components/ui/dialog';
-import { FieldError, Input, Label, Select } from '@/components/ui/input';
 import { createQueueAction } from '@/lib/actions/cases';
 import { filterChips, parseQueueDefinition, queueDefinitionOf, type ListParams } from '@/lib/executions/list-params';
-import { LimitedInput } from '@/components/ui/limited-field';
-import { QUEUE_NAME_MAX } from '@/lib/cases/schema';
+import { QueueFields } from './queue-fields';
+import { submitWith } from '@/components/ui/submit-with';
 
 /**
  * "Save as queue" (managers and admins): the list's current execution filters become a queue's
@@ -44,10 +43,7 @@ export function SaveQueueDialog({ params }: { params: ListParams }) {
         <form
           noValidate
           className="flex flex-col gap-3"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const fd = new FormData(e.currentTarget);
-            fd.set('definition', definition);
+          onSubmit={submitWith({ definition }, (fd) => {
             start(async () => {
               const r = await createQueueAction(fd);
               if (r.ok) {
@@ -58,7 +54,7 @@ export function SaveQueueDialog({ params }: { params: ListParams }) {
                 setMessage({ tone: 'error', text: r.error });
               }
             });
-          }}
+          })}
         >
           <div>
             <p className="text-sm font-medium">Filters</p>
@@ -74,36 +70,11 @@ export function SaveQueueDialog({ params }: { params: ListParams }) {
               <p className="text-xs text-muted-fg">No filter: every execution would match.</p>
             )}
           </div>
-          <div className="flex flex-col gap-1">
-            <Label htmlFor="queue-name">Name</Label>
-            <LimitedInput
-              id="queue-name"
-              limit={QUEUE_NAME_MAX}
-              name="name"
-              required
-              aria-invalid={Boolean(errors.name)}
-            />
-            <FieldError messages={errors.name} />
-          </div>
-          <div className="grid grid-cols-3 gap-3">
-            <div className="flex flex-col gap-1">
-              <Label htmlFor="queue-sla">SLA (hours)</Label>
-              <Input id="queue-sla" name="slaHours" type="number" min={1} max={8760} defaultValue={24} required />
-              <FieldError messages={errors.slaHours} />
-            </div>
-            <div className="flex flex-col gap-1">
-              <Label htmlFor="queue-priority">Priority</Label>
-              <Input id="queue-priority" name="priority" type="number" min={0} max={1000} defaultValue={50} required />
-              <FieldError messages={errors.priority} />
-            </div>
-            <div className="flex flex-col gap-1">
-              <Label htmlFor="queue-role">Worked by</Label>
-              <Select id="queue-role" name="minRole" defaultValue="analyst">
-                <option value="analyst">Analysts</option>
-                <option value="manager">Managers</option>
-              </Select>
-            </div>
-          </div>
+          <QueueFields
+            ids={{ name: 'queue-name', sla: 'queue-sla', priority: 'queue-priority', role: 'queue-role' }}
+            values={{ slaHours: 24, priority: 50, minRole: 'analyst' }}
+            errors={errors}
+          />
           <p className="text-xs text-muted-fg">Lower priority numbers are matched and worked first.</p>
           {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
           <div className="flex justify-end gap-2">

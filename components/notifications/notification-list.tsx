@@ -1,6 +1,7 @@
 'use client';
 import Link from 'next/link';
 import * as React from 'react';
+import { ActionResultNote } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { markNotificationsReadAction } from '@/lib/actions/notifications';
 import type { ActionResult } from '@/lib/auth/guards';
@@ -37,14 +38,7 @@ export function NotificationList({ items }: { items: NotificationItem[] }) {
         <Button size="sm" variant="secondary" disabled={pending || !unread} onClick={() => mark('all')}>
           Mark all read
         </Button>
-        {result ? (
-          <p
-            role={result.ok ? 'status' : 'alert'}
-            className={result.ok ? 'text-xs text-muted-fg' : 'text-xs text-danger'}
-          >
-            {result.ok ? result.message : result.error}
-          </p>
-        ) : null}
+        <ActionResultNote result={result} />
       </div>
       <ul className="divide-y divide-border rounded-lg border border-border bg-card" aria-label="Notifications">
         {items.map((n) => {

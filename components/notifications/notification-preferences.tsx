@@ -1,5 +1,6 @@
 'use client';
 import * as React from 'react';
+import { ActionResultNote } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { saveNotificationPreferencesAction } from '@/lib/actions/notifications';
 import type { ActionResult } from '@/lib/auth/guards';
@@ -80,14 +81,7 @@ export function NotificationPreferences({ rows, mail }: { rows: PreferenceRow[];
         <Button type="submit" size="sm" disabled={pending}>
           Save preferences
         </Button>
-        {result ? (
-          <p
-            role={result.ok ? 'status' : 'alert'}
-            className={result.ok ? 'text-xs text-muted-fg' : 'text-xs text-danger'}
-          >
-            {result.ok ? result.message : result.error}
-          </p>
-        ) : null}
+        <ActionResultNote result={result} />
       </div>
     </form>
   );

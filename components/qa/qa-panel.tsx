@@ -5,6 +5,7 @@ import { FeedbackFields, type AlsoFeedback } from '@/components/cases/feedback-f
 import { newIdempotencyKey } from '@/components/feedback/label-fields';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { FieldError } from '@/components/ui/input';
 import { decideQaReviewAction, settleQaReviewAction, takeQaReviewAction } from '@/lib/actions/qa';
 import type { ReasonView } from '@/lib/cases/queries';
 import type { QaView } from '@/lib/qa/quality';
@@ -12,6 +13,7 @@ import { QA_OUTCOMES, type QaOutcome } from '@/lib/db/qa-states';
 import { QaStateBadge, VerdictLine } from './qa-verdicts';
 import { OutcomeFields } from '@/components/cases/outcome-fields';
 import { useActionForm } from './use-action-form';
+import { submitWith } from '@/components/ui/submit-with';
 
 /**
  * The QA review of an execution's case, on its detail page. Before the decision the reviewer
@@ -129,11 +131,7 @@ function TakeButton({
       >
         {take ? 'Take this QA review' : 'Give back'}
       </Button>
-      {error ? (
-        <p role="alert" className="text-xs text-danger">
-          {error}
-        </p>
-      ) : null}
+      <FieldError messages={error} />
     </div>
   );
 }
@@ -145,13 +143,7 @@ function DecideForm({ view, reasons, onDone }: { view: QaView; reasons: ReasonVi
     <form
       aria-label="Decide the QA review"
       className="flex flex-col gap-3"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const fd = new FormData(e.currentTarget);
-        fd.set('reviewId', view.id);
-        fd.set('version', String(view.version));
-        submit(fd);
-      }}
+      onSubmit={submitWith({ reviewId: view.id, version: String(view.version) }, submit)}
     >
       <OutcomeFields
         outcomes={QA_OUTCOMES}
@@ -190,15 +182,10 @@ function SettleForm({
     <form
       aria-label="Settle the disagreement"
       className="flex flex-col gap-3 border-t border-border pt-3"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const fd = new FormData(e.currentTarget);
-        fd.set('reviewId', view.id);
-        fd.set('version', String(view.version));
-        fd.set('feedbackVersion', feedbackVersion);
-        fd.set('idempotencyKey', key);
-        submit(fd);
-      }}
+      onSubmit={submitWith(
+        { reviewId: view.id, version: String(view.version), feedbackVersion, idempotencyKey: key },
+        submit,
+      )}
     >
       <p className="text-sm">
         The final outcome is the one sent onward: when it changes the case’s outcome, the case takes it and the

@@ -4,12 +4,24 @@ import { useRouter } from 'next/navigation';
 import * as React from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { FieldError, Input, Label, Select } from '@/components/ui/input';
+import { FormField, Input, Label, Select } from '@/components/ui/input';
 import { getQaSamplingProgressAction, saveQaSettingsAction, startQaSamplingAction } from '@/lib/actions/qa';
 import type { QaRunView } from '@/lib/qa/quality';
 import type { QaSettings } from '@/lib/qa/schema';
 import { useActionForm } from './use-action-form';
 import { LocalTime } from '@/components/time/local-time';
+
+const SETTINGS_FIELDS = [
+  {
+    id: 'qa-rate',
+    name: 'ratePercent',
+    label: 'Rate (% of each person’s resolved cases a week)',
+    min: 0.1,
+    max: 100,
+    step: 0.1,
+  },
+  { id: 'qa-min', name: 'minPerAnalyst', label: 'At least (cases per person)', min: 0, max: 50, step: 1 },
+] as const;
 
 /** The rate a manager sets: a share of each person's resolved cases per week, at least a minimum. */
 export function QaSettingsForm({ settings }: { settings: QaSettings & { updatedAt: string | null } }) {
@@ -25,36 +37,23 @@ export function QaSettingsForm({ settings }: { settings: QaSettings & { updatedA
       }}
     >
       <div className="flex flex-wrap items-end gap-3">
-        <div className="flex flex-col gap-1">
-          <Label htmlFor="qa-rate">Rate (% of each person’s resolved cases a week)</Label>
-          <Input
-            id="qa-rate"
-            name="ratePercent"
-            type="number"
-            min={0.1}
-            max={100}
-            step={0.1}
-            defaultValue={settings.ratePercent}
-            className="w-32"
-            aria-invalid={Boolean(errors.ratePercent)}
-          />
-          <FieldError messages={errors.ratePercent} />
-        </div>
-        <div className="flex flex-col gap-1">
-          <Label htmlFor="qa-min">At least (cases per person)</Label>
-          <Input
-            id="qa-min"
-            name="minPerAnalyst"
-            type="number"
-            min={0}
-            max={50}
-            step={1}
-            defaultValue={settings.minPerAnalyst}
-            className="w-32"
-            aria-invalid={Boolean(errors.minPerAnalyst)}
-          />
-          <FieldError messages={errors.minPerAnalyst} />
-        </div>
+        {SETTINGS_FIELDS.map((f) => (
+          <FormField key={f.name} id={f.id} label={f.label} errors={errors[f.name]} className="gap-1">
+            {({ id, 'aria-invalid': invalid }) => (
+              <Input
+                id={id}
+                name={f.name}
+                type="number"
+                min={f.min}
+                max={f.max}
+                step={f.step}
+                defaultValue={settings[f.name]}
+                className="w-32"
+                aria-invalid={invalid}
+              />
+            )}
+          </FormField>
+        ))}
         <label className="flex items-center gap-2 pb-2 text-sm">
           <input type="checkbox" name="enabled" defaultChecked={settings.enabled} className="accent-[var(--primary)]" />
           Sample every Monday

@@ -1,7 +1,7 @@
 import { NUMERIC, StaticTable } from '@/components/data-table/static-table';
 import Link from 'next/link';
 import { cn } from '@/lib/utils';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardHeader, CardTitle, TitledCard } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import type { ReasonView } from '@/lib/cases/queries';
 import type { AgreementRow, QualityPage } from '@/lib/qa/quality';
@@ -148,14 +148,9 @@ export function QualityView({
   return (
     <div className="flex flex-col gap-4">
       <div className="grid gap-4 lg:grid-cols-2">
-        <Card>
-          <CardHeader>
-            <CardTitle>Sampling rate</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <QaSettingsForm settings={data.settings} />
-          </CardContent>
-        </Card>
+        <TitledCard title="Sampling rate">
+          <QaSettingsForm settings={data.settings} />
+        </TitledCard>
         <Card>
           <CardHeader>
             <CardTitle>Sample a week</CardTitle>
@@ -192,14 +187,9 @@ export function QualityView({
           <AgreementTable rows={data.byAnalyst} by="analyst" caption="Agreement per first analyst" />
         </CardContent>
       </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>Agreement per queue</CardTitle>
-        </CardHeader>
-        <CardContent>
-          <AgreementTable rows={data.byQueue} by="queue" caption="Agreement per queue" />
-        </CardContent>
-      </Card>
+      <TitledCard title="Agreement per queue">
+        <AgreementTable rows={data.byQueue} by="queue" caption="Agreement per queue" />
+      </TitledCard>
       <QaTrendChart points={data.trend} />
       <QaReviewsCard
         title="Overturned outcomes"

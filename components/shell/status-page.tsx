@@ -1,10 +1,16 @@
+import Link from 'next/link';
 import * as React from 'react';
 
+/** A page in place of the one asked for; unless it offers something better, it leads back home. */
 export function StatusPage({
   code,
   title,
   children,
-  action,
+  action = (
+    <Link className="text-primary underline" href="/">
+      Back to Verdict
+    </Link>
+  ),
 }: {
   code: string;
   title: string;
@@ -16,7 +22,7 @@ export function StatusPage({
       <p className="font-mono text-sm text-muted-fg">{code}</p>
       <h1 className="text-2xl font-semibold">{title}</h1>
       {children ? <p className="max-w-lg text-sm text-muted-fg">{children}</p> : null}
-      {action ? <div className="mt-2">{action}</div> : null}
+      <div className="mt-2">{action}</div>
     </main>
   );
 }

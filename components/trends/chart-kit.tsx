@@ -118,6 +118,11 @@ export function ChartDataTable({ table, className }: { table: ChartTable; classN
   );
 }
 
+const VIEWS = [
+  { view: 'chart', label: 'Chart', Icon: BarChart3 },
+  { view: 'table', label: 'Table', Icon: Table2 },
+] as const;
+
 /**
  * A chart in a card with its accessible table view and CSV download. `tableOnly` for data
  * that is a table already (the decision x feedback matrix, rule precision, alerts): its children
@@ -158,28 +163,20 @@ export function ChartCard({
           {toolbar}
           {tableOnly ? null : (
             <div role="group" aria-label={`${title}: view`} className="flex rounded-md border border-border p-0.5">
-              <Button
-                variant="ghost"
-                size="sm"
-                className="h-7 px-2 aria-pressed:bg-muted aria-pressed:text-primary"
-                aria-pressed={view === 'chart'}
-                onClick={() => setView('chart')}
-                title="Chart"
-              >
-                <BarChart3 className="h-3.5 w-3.5" aria-hidden />
-                <span className="sr-only">Chart</span>
-              </Button>
-              <Button
-                variant="ghost"
-                size="sm"
-                className="h-7 px-2 aria-pressed:bg-muted aria-pressed:text-primary"
-                aria-pressed={view === 'table'}
-                onClick={() => setView('table')}
-                title="Table"
-              >
-                <Table2 className="h-3.5 w-3.5" aria-hidden />
-                <span className="sr-only">Table</span>
-              </Button>
+              {VIEWS.map(({ view: v, label, Icon }) => (
+                <Button
+                  key={v}
+                  variant="ghost"
+                  size="sm"
+                  className="h-7 px-2 aria-pressed:bg-muted aria-pressed:text-primary"
+                  aria-pressed={view === v}
+                  onClick={() => setView(v)}
+                  title={label}
+                >
+                  <Icon className="h-3.5 w-3.5" aria-hidden />
+                  <span className="sr-only">{label}</span>
+                </Button>
+              ))}
             </div>
           )}
           <Button

@@ -140,6 +140,12 @@ function band(score: number) {
   return score < 0 ? 'var(--neutral)' : score <= 30 ? 'var(--ok)' : score <= 70 ? 'var(--warn)' : 'var(--reject)';
 }
 
+/** Lines between 30 and 31, and between 70 and 71: the ends of the PASSED and WARNING bands. */
+const BAND_STARTS = [
+  { x: 30, value: 'WARNING ≥ 31' },
+  { x: 70, value: 'REJECTED ≥ 71' },
+];
+
 /** How many executions got each risk score, with the default band thresholds marked. */
 export function RiskDistributionChart({ data }: Props) {
   const { href, whole, animate, navigate } = useChart(data);
@@ -177,21 +183,16 @@ export function RiskDistributionChart({ data }: Props) {
             cursor={{ fill: 'var(--muted)' }}
             content={(p) => <ChartTooltip {...p} label={`Score ${p.label}`} format={(v) => formatNumber(Number(v))} />}
           />
-          {/* Between 30 and 31, and between 70 and 71: the ends of the PASSED and WARNING bands. */}
-          <ReferenceLine
-            x={30}
-            position="end"
-            stroke="var(--muted-fg)"
-            strokeDasharray="4 3"
-            label={{ value: 'WARNING ≥ 31', position: 'insideTopRight', fill: 'var(--muted-fg)', fontSize: 10 }}
-          />
-          <ReferenceLine
-            x={70}
-            position="end"
-            stroke="var(--muted-fg)"
-            strokeDasharray="4 3"
-            label={{ value: 'REJECTED ≥ 71', position: 'insideTopRight', fill: 'var(--muted-fg)', fontSize: 10 }}
-          />
+          {BAND_STARTS.map(({ x, value }) => (
+            <ReferenceLine
+              key={x}
+              x={x}
+              position="end"
+              stroke="var(--muted-fg)"
+              strokeDasharray="4 3"
+              label={{ value, position: 'insideTopRight', fill: 'var(--muted-fg)', fontSize: 10 }}
+            />
+          ))}
           <Bar
             dataKey="n"
             name="Executions"
@@ -217,6 +218,11 @@ export function RiskDistributionChart({ data }: Props) {
     </ChartCard>
   );
 }
+
+const RISK_LINES = [
+  { key: 'avg', name: 'Average', color: 'var(--chart-1)' },
+  { key: 'p90', name: '90th percentile', color: 'var(--chart-4)' },
+] as const;
 
 /** Average and 90th percentile of the risk score (0–100; -1 is not a score) per period. */
 export function RiskOverTimeChart({ data }: Props) {
@@ -270,34 +276,22 @@ export function RiskOverTimeChart({ data }: Props) {
           <Tooltip content={(p) => <ChartTooltip {...p} format={(v) => (v == null ? '—' : String(v))} />} />
           <ReferenceLine y={30.5} stroke="var(--ok)" strokeOpacity={0.5} strokeDasharray="4 3" />
           <ReferenceLine y={70.5} stroke="var(--reject)" strokeOpacity={0.5} strokeDasharray="4 3" />
-          <Line
-            dataKey="avg"
-            name="Average"
-            stroke="var(--chart-1)"
-            strokeWidth={2}
-            connectNulls={false}
-            isAnimationActive={animate}
-            dot={dot('avg', 'var(--chart-1)')}
-            activeDot={false}
-          />
-          <Line
-            dataKey="p90"
-            name="90th percentile"
-            stroke="var(--chart-4)"
-            strokeWidth={2}
-            connectNulls={false}
-            isAnimationActive={animate}
-            dot={dot('p90', 'var(--chart-4)')}
-            activeDot={false}
-          />
+          {RISK_LINES.map((l) => (
+            <Line
+              key={l.key}
+              dataKey={l.key}
+              name={l.name}
+              stroke={l.color}
+              strokeWidth={2}
+              connectNulls={false}
+              isAnimationActive={animate}
+              dot={dot(l.key, l.color)}
+              activeDot={false}
+            />
+          ))}
         </LineChart>
       </ResponsiveContainer>
-      <Legend
-        items={[
-          { key: 'a', name: 'Average', color: 'var(--chart-1)' },
-          { key: 'p', name: '90th percentile', color: 'var(--chart-4)' },
-        ]}
-      />
+      <Legend items={[...RISK_LINES]} />
     </ChartCard>
   );
 }

@@ -1,20 +1,9 @@
 'use client';
 import { formatNumber, formatPercent } from '@/lib/format';
 import type { ListFilters } from '@/lib/trends/list-links';
-import type { Bucket } from '@/lib/trends/shared';
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import {
-  axisProps,
-  cell,
-  ChartCard,
-  ChartTooltip,
-  Legend,
-  linkedBar,
-  SERIES_COLORS,
-  type ChartTable,
-} from './chart-kit';
+import { cell, ChartCard, Legend, type ChartTable } from './chart-kit';
 import { CountRateChart } from './count-rate-chart';
-import { type Props, HEIGHT, useChart, seriesTable } from './series-kit';
+import { type Props, HEIGHT, useChart, seriesTable, StackedSeriesChart } from './series-kit';
 
 /** Confirmed fraud: its rate over time and the reasons given. */
 export function FraudChart({ data }: Props) {
@@ -83,16 +72,10 @@ export function FraudChart({ data }: Props) {
 
 /** The reasons analysts gave for FRAUD, per period. */
 export function FraudReasonsChart({ data }: Props) {
-  const { label, title, href, whole, animate, navigate } = useChart(data);
+  const { title, href, whole } = useChart(data);
   const reasons = data.fraudReasons;
   const reasonName = (r: string) => (r === '' ? 'No reason given' : r);
   const filter = (r: string): ListFilters => ({ feedback: 'FRAUD', ...(r ? { feedbackReason: r } : {}) });
-  const rows = data.buckets.map((b, i) => ({
-    label: label(b),
-    b,
-    ...Object.fromEntries(reasons.map((r, j) => [`f${j}`, r.series[i]])),
-  }));
-  type Row = { b: Bucket } & Record<string, number>;
   const table = seriesTable(
     'Executions confirmed as FRAUD per period, by reason',
     ['Reason', 'Total'],
@@ -113,39 +96,14 @@ export function FraudReasonsChart({ data }: Props) {
       table={table}
       empty={reasons.length === 0 && 'No confirmed fraud in this period'}
     >
-      <ResponsiveContainer width="100%" height={HEIGHT}>
-        <BarChart data={rows} margin={{ top: 4, right: 8, left: -8, bottom: 0 }}>
-          <CartesianGrid vertical={false} stroke="var(--border)" strokeDasharray="3 3" />
-          <XAxis dataKey="label" {...axisProps} minTickGap={12} />
-          <YAxis {...axisProps} allowDecimals={false} />
-          <Tooltip
-            cursor={{ fill: 'var(--muted)' }}
-            content={(p) => <ChartTooltip {...p} format={(v) => formatNumber(Number(v))} />}
-          />
-          {reasons.map((r, j) => (
-            <Bar
-              key={r.reason}
-              dataKey={`f${j}`}
-              name={reasonName(r.reason)}
-              stackId="f"
-              fill={SERIES_COLORS[j % SERIES_COLORS.length]}
-              isAnimationActive={animate}
-              shape={linkedBar(
-                (row: Row) => ({
-                  href: href(row.b, filter(r.reason)),
-                  label: `${reasonName(r.reason)}, ${title(row.b)}: ${formatNumber(row[`f${j}`])} executions`,
-                }),
-                navigate,
-              )}
-            />
-          ))}
-        </BarChart>
-      </ResponsiveContainer>
-      <Legend
-        items={reasons.map((r, j) => ({
+      <StackedSeriesChart
+        data={data}
+        items={reasons.map((r) => ({
           key: r.reason,
           name: reasonName(r.reason),
-          color: SERIES_COLORS[j % SERIES_COLORS.length],
+          describe: reasonName(r.reason),
+          series: r.series,
+          link: filter(r.reason),
         }))}
       />
     </ChartCard>

@@ -18,6 +18,25 @@ interface Metric {
 }
 
 const rate = (n: number, d: number) => (d ? n / d : null);
+const share = (count: (k: Kpi) => number) => (k: Kpi) => rate(count(k), k.executions);
+
+/** The share of executions that got one decision, its change in percentage points. */
+const decisionShare = (
+  id: string,
+  label: string,
+  decision: 'PASSED' | 'WARNING' | 'REJECTED',
+  count: (k: Kpi) => number,
+  good: 'up' | 'down',
+): Metric => ({
+  id,
+  label,
+  value: share(count),
+  show: formatPercent,
+  change: 'points',
+  good,
+  link: { decision },
+  hint: `${decision} of all executions`,
+});
 
 const METRICS: Metric[] = [
   {
@@ -30,36 +49,9 @@ const METRICS: Metric[] = [
     link: {},
     hint: 'Created in the range',
   },
-  {
-    id: 'pass',
-    label: 'Pass rate',
-    value: (k) => rate(k.passed, k.executions),
-    show: formatPercent,
-    change: 'points',
-    good: 'up',
-    link: { decision: 'PASSED' },
-    hint: 'PASSED of all executions',
-  },
-  {
-    id: 'warning',
-    label: 'Warning rate',
-    value: (k) => rate(k.warning, k.executions),
-    show: formatPercent,
-    change: 'points',
-    good: 'down',
-    link: { decision: 'WARNING' },
-    hint: 'WARNING of all executions',
-  },
-  {
-    id: 'reject',
-    label: 'Reject rate',
-    value: (k) => rate(k.rejected, k.executions),
-    show: formatPercent,
-    change: 'points',
-    good: 'down',
-    link: { decision: 'REJECTED' },
-    hint: 'REJECTED of all executions',
-  },
+  decisionShare('pass', 'Pass rate', 'PASSED', (k) => k.passed, 'up'),
+  decisionShare('warning', 'Warning rate', 'WARNING', (k) => k.warning, 'down'),
+  decisionShare('reject', 'Reject rate', 'REJECTED', (k) => k.rejected, 'down'),
   {
     id: 'risk',
     label: 'Average risk score',
@@ -73,7 +65,7 @@ const METRICS: Metric[] = [
   {
     id: 'fraud',
     label: 'Confirmed fraud rate',
-    value: (k) => rate(k.fraud, k.executions),
+    value: share((k) => k.fraud),
     show: formatPercent,
     change: 'points',
     good: 'down',

@@ -19,22 +19,16 @@ import {
   valueName,
   type ChartTable,
 } from './chart-kit';
-import { type Props, HEIGHT, useChart, key, seriesTable } from './series-kit';
+import { type Props, HEIGHT, useChart, key, seriesTable, StackedSeriesChart } from './series-kit';
 
 /** What raised concerns: labels per capability, matched rules, and breakdowns by country and document type. */
 /** Per capability, its most frequent REJECTED / WARNING labels per period. */
 export function LabelsChart({ data }: Props) {
-  const { label, title, href, whole, animate, navigate } = useChart(data);
+  const { title, href, whole } = useChart(data);
   const capabilities = [...new Set(data.labels.map((l) => l.capability))];
   const [picked, setPicked] = React.useState<string | null>(null);
   const capability = picked && capabilities.includes(picked) ? picked : capabilities[0];
   const shown = data.labels.filter((l) => l.capability === capability);
-  const rows = data.buckets.map((b, i) => ({
-    label: label(b),
-    b,
-    ...Object.fromEntries(shown.map((l, j) => [`s${j}`, l.series[i]])),
-  }));
-  type Row = { b: Bucket } & Record<string, number>;
   const table = seriesTable(
     'Executions per period with each capability label (REJECTED or WARNING)',
     ['Capability', 'Label', 'Decision', 'Total'],
@@ -76,39 +70,15 @@ export function LabelsChart({ data }: Props) {
         ) : null
       }
     >
-      <ResponsiveContainer width="100%" height={HEIGHT}>
-        <BarChart data={rows} margin={{ top: 4, right: 8, left: -8, bottom: 0 }}>
-          <CartesianGrid vertical={false} stroke="var(--border)" strokeDasharray="3 3" />
-          <XAxis dataKey="label" {...axisProps} minTickGap={12} />
-          <YAxis {...axisProps} allowDecimals={false} />
-          <Tooltip
-            cursor={{ fill: 'var(--muted)' }}
-            content={(p) => <ChartTooltip {...p} format={(v) => formatNumber(Number(v))} />}
-          />
-          {shown.map((l, j) => (
-            <Bar
-              key={`${l.decisionType}:${l.label}`}
-              dataKey={`s${j}`}
-              name={l.label}
-              stackId="l"
-              fill={SERIES_COLORS[j % SERIES_COLORS.length]}
-              isAnimationActive={animate}
-              shape={linkedBar(
-                (row: Row) => ({
-                  href: href(row.b, { capability: l.capability, capLabel: l.label }),
-                  label: `${l.capability} ${l.label}, ${title(row.b)}: ${formatNumber(row[`s${j}`])} executions`,
-                }),
-                navigate,
-              )}
-            />
-          ))}
-        </BarChart>
-      </ResponsiveContainer>
-      <Legend
-        items={shown.map((l, j) => ({
-          key: l.label,
-          name: `${l.label} (${l.decisionType.toLowerCase()})`,
-          color: SERIES_COLORS[j % SERIES_COLORS.length],
+      <StackedSeriesChart
+        data={data}
+        items={shown.map((l) => ({
+          key: `${l.decisionType}:${l.label}`,
+          name: l.label,
+          legendName: `${l.label} (${l.decisionType.toLowerCase()})`,
+          describe: `${l.capability} ${l.label}`,
+          series: l.series,
+          link: { capability: l.capability, capLabel: l.label },
         }))}
       />
     </ChartCard>

@@ -3,7 +3,7 @@ import { Loader2, RotateCcw } from 'lucide-react';
 import { useRouter } from 'next/navigation';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
-import { Label, Select } from '@/components/ui/input';
+import { FieldError, Label, Select } from '@/components/ui/input';
 import {
   GRANULARITIES,
   MAX_RANGE_DAYS,
@@ -182,11 +182,7 @@ export function TrendsControls({
           <Button type="submit" variant="secondary" title={`At most ${MAX_RANGE_DAYS} days`} className="mt-6">
             Apply
           </Button>
-          {rangeError ? (
-            <p role="alert" className="text-xs text-danger">
-              {rangeError}
-            </p>
-          ) : null}
+          <FieldError messages={rangeError} />
         </div>
       ) : null}
       <Segmented

@@ -1,4 +1,5 @@
 import * as React from 'react';
+import type { ActionResult } from '@/lib/auth/guards';
 import { cn } from '@/lib/utils';
 
 const tones = {
@@ -19,5 +20,38 @@ export function Alert({
       className={cn('rounded-md border px-3 py-2 text-sm', tones[tone], className)}
       {...props}
     />
+  );
+}
+
+/**
+ * An action's outcome over its form: its message, or its error; where the action named fields,
+ * the errors stand at those fields and this only points at them.
+ */
+export function ActionResultAlert({ result }: { result: ActionResult<unknown> | null }) {
+  if (!result) return null;
+  return (
+    <Alert tone={result.ok ? 'success' : 'error'}>
+      {result.ok
+        ? result.message
+        : result.fieldErrors && Object.keys(result.fieldErrors).length > 0
+          ? 'Check the highlighted fields.'
+          : result.error}
+    </Alert>
+  );
+}
+
+/** An action's outcome in a line beside the control that ran it. */
+export function ActionResultNote({
+  result,
+  as: Tag = 'p',
+}: {
+  result: ActionResult<unknown> | null;
+  as?: 'p' | 'span';
+}) {
+  if (!result) return null;
+  return (
+    <Tag role={result.ok ? 'status' : 'alert'} className={result.ok ? 'text-xs text-muted-fg' : 'text-xs text-danger'}>
+      {result.ok ? result.message : result.error}
+    </Tag>
   );
 }

@@ -21,11 +21,54 @@ export function Label({ className, ...props }: React.LabelHTMLAttributes<HTMLLab
   return <label className={cn('text-sm font-medium text-fg', className)} {...props} />;
 }
 
-export function FieldError({ id, messages }: { id?: string; messages?: string[] }) {
+export function FieldError({ id, messages }: { id?: string; messages?: string | string[] | null }) {
   if (!messages?.length) return null;
   return (
     <p id={id} className="text-xs text-danger" role="alert">
-      {messages.join(' ')}
+      {[messages].flat().join(' ')}
     </p>
+  );
+}
+
+/** What a control needs to be tied to its field's label, hint and error message. */
+export type FieldControl = { id: string; 'aria-invalid': boolean; 'aria-describedby': string };
+
+/**
+ * A labelled field: the label, the control, an optional hint and the field's errors, with the ids
+ * that tie them together. The control is rendered by `children`, given those ids to spread (or to
+ * pick from, where a control describes itself differently).
+ */
+export function FormField({
+  id,
+  label,
+  hint,
+  errors,
+  className,
+  children,
+}: {
+  id: string;
+  label: React.ReactNode;
+  hint?: React.ReactNode;
+  errors?: string | string[] | null;
+  className?: string;
+  children: (control: FieldControl) => React.ReactNode;
+}) {
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  return (
+    <div className={cn('flex flex-col gap-1.5', className)}>
+      <Label htmlFor={id}>{label}</Label>
+      {children({
+        id,
+        'aria-invalid': Boolean(errors),
+        'aria-describedby': hint ? `${hintId} ${errorId}` : errorId,
+      })}
+      {hint ? (
+        <p id={hintId} className="text-xs text-muted-fg">
+          {hint}
+        </p>
+      ) : null}
+      <FieldError id={errorId} messages={errors} />
+    </div>
   );
 }

@@ -1,12 +1,13 @@
 'use client';
 import { useStepUp } from '@/components/account/step-up';
+import { useStepUpForm } from '@/components/account/step-up-form';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useRef, useState, useTransition } from 'react';
-import { Alert } from '@/components/ui/alert';
+import { useState, useTransition } from 'react';
+import { ActionResultAlert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
-import { FieldError, Input, Label, Select } from '@/components/ui/input';
+import { FieldError, FormField, Input, Label, Select } from '@/components/ui/input';
 import type { ActionResult } from '@/lib/auth/guards';
 import {
   createWebhookEndpointAction,
@@ -25,19 +26,6 @@ import {
 } from '@/lib/webhooks/event-types';
 
 type Result = ActionResult<unknown> | null;
-
-function ResultAlert({ result }: { result: Result }) {
-  if (!result) return null;
-  return (
-    <Alert tone={result.ok ? 'success' : 'error'}>
-      {result.ok
-        ? result.message
-        : result.fieldErrors && Object.keys(result.fieldErrors).length > 0
-          ? 'Check the highlighted fields.'
-          : result.error}
-    </Alert>
-  );
-}
 
 /** The event types as checkboxes in a fieldset (arrow keys are not needed: Tab and Space suffice). */
 function EventTypeFields({ idPrefix, selected, errors }: { idPrefix: string; selected?: string[]; errors?: string[] }) {
@@ -99,35 +87,21 @@ export function SecretOnce({ secret }: { secret: string }) {
 
 /** `destinations`: what this deployment lets an endpoint point at (lib/webhooks/outbound.ts `describePolicy`). */
 export function CreateWebhookForm({ destinations }: { destinations: string }) {
-  const formRef = useRef<HTMLFormElement>(null);
-  const [result, setResult] = useState<ActionResult<{ id: string; secret: string }> | null>(null);
-  const [pending, start] = useTransition();
-  const stepUp = useStepUp();
-  const fe = result && !result.ok ? (result.fieldErrors ?? {}) : {};
+  const {
+    result,
+    pending,
+    fieldErrors: fe,
+    onSubmit,
+  } = useStepUpForm((data, form) =>
+    createWebhookEndpointAction({
+      url: String(data.get('url') ?? ''),
+      description: String(data.get('description') ?? ''),
+      eventTypes: checkedTypes(form),
+    }),
+  );
   return (
-    <form
-      ref={formRef}
-      noValidate
-      aria-label="Add an endpoint"
-      className="flex flex-col gap-3"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const form = e.currentTarget;
-        const data = new FormData(form);
-        start(async () => {
-          const r = await stepUp(() =>
-            createWebhookEndpointAction({
-              url: String(data.get('url') ?? ''),
-              description: String(data.get('description') ?? ''),
-              eventTypes: checkedTypes(form),
-            }),
-          );
-          setResult(r);
-          if (r.ok) formRef.current?.reset();
-        });
-      }}
-    >
-      <ResultAlert result={result} />
+    <form noValidate aria-label="Add an endpoint" className="flex flex-col gap-3" onSubmit={onSubmit}>
+      <ActionResultAlert result={result} />
       {result?.ok ? (
         <>
           <SecretOnce secret={result.data.secret} />
@@ -136,36 +110,33 @@ export function CreateWebhookForm({ destinations }: { destinations: string }) {
           </Link>
         </>
       ) : null}
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor="webhook-url">URL</Label>
-        <Input
-          id="webhook-url"
-          name="url"
-          type="url"
-          inputMode="url"
-          placeholder="https://example.com/webhooks/verdict"
-          required
-          aria-invalid={Boolean(fe.url)}
-          aria-describedby="webhook-url-hint webhook-url-error"
-        />
-        <p id="webhook-url-hint" className="text-xs text-muted-fg">
-          http:// or https://, at most {MAX_URL_LENGTH.toLocaleString('en')} characters, not Verdict itself nor the
-          verification service. <span data-testid="webhook-destinations">{destinations}</span>
-        </p>
-        <FieldError id="webhook-url-error" messages={fe.url} />
-      </div>
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor="webhook-description">Description</Label>
-        <LimitedInput
-          id="webhook-description"
-          limit={DESCRIPTION_MAX}
-          name="description"
-          placeholder="Onboarding service"
-          aria-invalid={Boolean(fe.description)}
-          aria-describedby="webhook-description-error"
-        />
-        <FieldError id="webhook-description-error" messages={fe.description} />
-      </div>
+      <FormField
+        id="webhook-url"
+        label="URL"
+        hint={
+          <>
+            http:// or https://, at most {MAX_URL_LENGTH.toLocaleString('en')} characters, not Verdict itself nor the
+            verification service. <span data-testid="webhook-destinations">{destinations}</span>
+          </>
+        }
+        errors={fe.url}
+      >
+        {(control) => (
+          <Input
+            {...control}
+            name="url"
+            type="url"
+            inputMode="url"
+            placeholder="https://example.com/webhooks/verdict"
+            required
+          />
+        )}
+      </FormField>
+      <FormField id="webhook-description" label="Description" errors={fe.description}>
+        {(control) => (
+          <LimitedInput {...control} limit={DESCRIPTION_MAX} name="description" placeholder="Onboarding service" />
+        )}
+      </FormField>
       <EventTypeFields idPrefix="new" errors={fe.eventTypes} />
       <Button type="submit" disabled={pending}>
         {pending ? 'Adding…' : 'Add endpoint'}
@@ -175,44 +146,34 @@ export function CreateWebhookForm({ destinations }: { destinations: string }) {
 }
 
 export function EditWebhookForm({ endpoint }: { endpoint: { id: string; description: string; eventTypes: string[] } }) {
-  const [result, setResult] = useState<Result>(null);
-  const [pending, start] = useTransition();
-  const stepUp = useStepUp();
-  const fe = result && !result.ok ? (result.fieldErrors ?? {}) : {};
+  const {
+    result,
+    pending,
+    fieldErrors: fe,
+    onSubmit,
+  } = useStepUpForm(
+    (data, form) =>
+      updateWebhookEndpointAction({
+        endpointId: endpoint.id,
+        description: String(data.get('description') ?? ''),
+        eventTypes: checkedTypes(form),
+      }),
+    { keep: true },
+  );
   return (
-    <form
-      noValidate
-      aria-label="Endpoint settings"
-      className="flex flex-col gap-3"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const form = e.currentTarget;
-        const data = new FormData(form);
-        start(async () =>
-          setResult(
-            await stepUp(() =>
-              updateWebhookEndpointAction({
-                endpointId: endpoint.id,
-                description: String(data.get('description') ?? ''),
-                eventTypes: checkedTypes(form),
-              }),
-            ),
-          ),
-        );
-      }}
-    >
-      <ResultAlert result={result} />
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor="edit-description">Description</Label>
-        <LimitedInput
-          id="edit-description"
-          limit={DESCRIPTION_MAX}
-          name="description"
-          defaultValue={endpoint.description}
-          aria-invalid={Boolean(fe.description)}
-        />
-        <FieldError messages={fe.description} />
-      </div>
+    <form noValidate aria-label="Endpoint settings" className="flex flex-col gap-3" onSubmit={onSubmit}>
+      <ActionResultAlert result={result} />
+      <FormField id="edit-description" label="Description" errors={fe.description}>
+        {({ id, 'aria-invalid': invalid }) => (
+          <LimitedInput
+            id={id}
+            limit={DESCRIPTION_MAX}
+            name="description"
+            defaultValue={endpoint.description}
+            aria-invalid={invalid}
+          />
+        )}
+      </FormField>
       <EventTypeFields idPrefix="edit" selected={endpoint.eventTypes} errors={fe.eventTypes} />
       <Button type="submit" variant="secondary" disabled={pending}>
         {pending ? 'Saving…' : 'Save'}
@@ -231,7 +192,7 @@ export function EndpointControls({ endpoint }: { endpoint: { id: string; url: st
   const stepUp = useStepUp();
   return (
     <div className="flex flex-col gap-3">
-      <ResultAlert result={result} />
+      <ActionResultAlert result={result} />
       {secret ? <SecretOnce secret={secret} /> : null}
       <div className="flex flex-wrap items-end gap-2">
         <Button

@@ -4,7 +4,7 @@ import { useRouter, useSearchParams } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { FieldError, Input, Label } from '@/components/ui/input';
+import { FormField, Input } from '@/components/ui/input';
 import { safeNext } from '@/lib/auth/safe-next';
 import { SIGN_IN_REFUSED } from '@/lib/auth/sign-in-messages';
 
@@ -52,33 +52,16 @@ export function LoginForm({ oidcName }: { oidcName: string | null }) {
             {error}
           </Alert>
         ) : null}
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor="email">E-mail</Label>
-          <Input
-            id="email"
-            name="email"
-            type="email"
-            autoComplete="username"
-            autoFocus
-            maxLength={320}
-            aria-invalid={Boolean(fieldErrors.email)}
-            aria-describedby="email-error"
-          />
-          <FieldError id="email-error" messages={fieldErrors.email ? [fieldErrors.email] : undefined} />
-        </div>
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor="password">Password</Label>
-          <Input
-            id="password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            maxLength={1000}
-            aria-invalid={Boolean(fieldErrors.password)}
-            aria-describedby="password-error"
-          />
-          <FieldError id="password-error" messages={fieldErrors.password ? [fieldErrors.password] : undefined} />
-        </div>
+        <FormField id="email" label="E-mail" errors={fieldErrors.email}>
+          {(control) => (
+            <Input {...control} name="email" type="email" autoComplete="username" autoFocus maxLength={320} />
+          )}
+        </FormField>
+        <FormField id="password" label="Password" errors={fieldErrors.password}>
+          {(control) => (
+            <Input {...control} name="password" type="password" autoComplete="current-password" maxLength={1000} />
+          )}
+        </FormField>
         <Button type="submit" disabled={pending}>
           {pending ? 'Signing in…' : 'Sign in'}
         </Button>

@@ -2,9 +2,9 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { Suspense } from 'react';
 import { Alert } from '@/components/ui/alert';
-import { Logo } from '@/components/ui/logo';
 import { getCurrentUser, SECOND_FACTOR_PAGE } from '@/lib/auth/guards';
 import { OIDC_ENABLED } from '@/lib/auth/options';
+import { AuthFrame } from './auth-card';
 import { LoginForm } from './login-form';
 
 export const metadata: Metadata = { title: 'Sign in' };
@@ -31,32 +31,23 @@ export default async function LoginPage({
     typeof sp.reason === 'string' ? REASONS[sp.reason] : typeof sp.error === 'string' ? REASONS[sp.error] : undefined;
   const demo = process.env.VERDICT_DEMO === '1' || process.env.VERDICT_DEMO === 'true';
   return (
-    <main className="flex min-h-screen items-center justify-center px-4">
-      <div className="w-full max-w-sm">
-        <div className="mb-6 flex items-center gap-2">
-          <Logo className="h-8 w-8" />
-          <div>
-            <h1 className="text-xl font-semibold">Sign in to Verdict</h1>
-            <p className="text-xs text-muted-fg">Identity-verification review console</p>
-          </div>
-        </div>
-        {reason ? (
-          <Alert tone="warn" className="mb-4">
-            {reason}
-          </Alert>
-        ) : null}
-        <Suspense>
-          <LoginForm oidcName={OIDC_ENABLED() ? (process.env.OIDC_NAME ?? 'Company SSO') : null} />
-        </Suspense>
-        {demo ? (
-          <p className="mt-6 text-xs text-muted-fg">
-            Demo mode: sign in as <span className="font-mono">analyst@verdict.local</span>,{' '}
-            <span className="font-mono">manager@verdict.local</span> or{' '}
-            <span className="font-mono">admin@verdict.local</span> with the password printed by{' '}
-            <span className="font-mono">npm start</span>.
-          </p>
-        ) : null}
-      </div>
-    </main>
+    <AuthFrame title="Sign in to Verdict" subtitle="Identity-verification review console">
+      {reason ? (
+        <Alert tone="warn" className="mb-4">
+          {reason}
+        </Alert>
+      ) : null}
+      <Suspense>
+        <LoginForm oidcName={OIDC_ENABLED() ? (process.env.OIDC_NAME ?? 'Company SSO') : null} />
+      </Suspense>
+      {demo ? (
+        <p className="mt-6 text-xs text-muted-fg">
+          Demo mode: sign in as <span className="font-mono">analyst@verdict.local</span>,{' '}
+          <span className="font-mono">manager@verdict.local</span> or{' '}
+          <span className="font-mono">admin@verdict.local</span> with the password printed by{' '}
+          <span className="font-mono">npm start</span>.
+        </p>
+      ) : null}
+    </AuthFrame>
   );
 }

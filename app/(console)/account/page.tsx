@@ -3,7 +3,7 @@ import { MOMENT, StaticTable, srOnlyHeader } from '@/components/data-table/stati
 import { TimeZoneForm } from '@/components/account/time-zone-form';
 import { PageHeader } from '@/components/shell/page-header';
 import { Badge } from '@/components/ui/badge';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardHeader, CardTitle, TitledCard } from '@/components/ui/card';
 import {
   AddFactor,
   ChangePasswordForm,
@@ -101,28 +101,16 @@ export default async function AccountPage() {
             ) : null}
           </CardContent>
         </Card>
-        <Card className="self-start">
-          <CardHeader>
-            <CardTitle>Time zone</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <TimeZoneForm current={row?.timeZone ?? 'UTC'} />
-          </CardContent>
-        </Card>
-        <Card className="self-start">
-          <CardHeader>
-            <CardTitle>Password</CardTitle>
-          </CardHeader>
-          <CardContent>
-            {row?.passwordHash ? (
-              <ChangePasswordForm needsCode={factors.length > 0} />
-            ) : (
-              <p className="text-sm text-muted-fg">
-                You sign in through company SSO; your company keeps your password.
-              </p>
-            )}
-          </CardContent>
-        </Card>
+        <TitledCard title="Time zone" className="self-start">
+          <TimeZoneForm current={row?.timeZone ?? 'UTC'} />
+        </TitledCard>
+        <TitledCard title="Password" className="self-start">
+          {row?.passwordHash ? (
+            <ChangePasswordForm needsCode={factors.length > 0} />
+          ) : (
+            <p className="text-sm text-muted-fg">You sign in through company SSO; your company keeps your password.</p>
+          )}
+        </TitledCard>
         <Card className="self-start lg:col-span-2">
           <CardHeader className="flex flex-row items-center justify-between">
             <CardTitle>Your sessions</CardTitle>

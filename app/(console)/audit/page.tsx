@@ -11,7 +11,8 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Label, Select } from '@/components/ui/input';
+import { FormField, Select } from '@/components/ui/input';
+import { ActorSelect } from '@/components/audit/actor-select';
 import { requireRole } from '@/lib/auth/guards';
 import {
   auditQuerySchema,
@@ -86,36 +87,29 @@ export default async function AuditPage({
         role="search"
         aria-label="Filter the audit log"
       >
-        <div className="flex flex-col gap-1">
-          <Label htmlFor="f-user">User</Label>
-          <Select id="f-user" name="user" defaultValue={q.user ?? ''} className="w-60">
-            <option value="">Everyone</option>
-            {actors.map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
-          </Select>
-        </div>
-        <div className="flex flex-col gap-1">
-          <Label htmlFor="f-action">Action</Label>
-          <Select id="f-action" name="action" defaultValue={q.action ?? ''} className="w-52">
-            <option value="">All actions</option>
-            {actions.map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
-          </Select>
-        </div>
-        <div className="flex flex-col gap-1">
-          <Label htmlFor="f-from">From</Label>
-          <DateInput id="f-from" name="from" defaultValue={rawDay('from')} hint="UTC" error={dayError('from')} />
-        </div>
-        <div className="flex flex-col gap-1">
-          <Label htmlFor="f-to">To</Label>
-          <DateInput id="f-to" name="to" defaultValue={rawDay('to')} hint="UTC" error={dayError('to')} />
-        </div>
+        <FormField id="f-user" label="User" className="gap-1">
+          {({ id }) => <ActorSelect id={id} name="user" defaultValue={q.user ?? ''} actors={actors} />}
+        </FormField>
+        <FormField id="f-action" label="Action" className="gap-1">
+          {({ id }) => (
+            <Select id={id} name="action" defaultValue={q.action ?? ''} className="w-52">
+              <option value="">All actions</option>
+              {actions.map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </Select>
+          )}
+        </FormField>
+        <FormField id="f-from" label="From" className="gap-1">
+          {({ id }) => (
+            <DateInput id={id} name="from" defaultValue={rawDay('from')} hint="UTC" error={dayError('from')} />
+          )}
+        </FormField>
+        <FormField id="f-to" label="To" className="gap-1">
+          {({ id }) => <DateInput id={id} name="to" defaultValue={rawDay('to')} hint="UTC" error={dayError('to')} />}
+        </FormField>
         {q.target ? <input type="hidden" name="target" value={q.target} /> : null}
         {/* Level with the fields, below their labels (the date fields' format hint makes them taller). */}
         <Button type="submit" className="mt-6">

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { NotificationList } from '@/components/notifications/notification-list';
 import { NotificationPreferences } from '@/components/notifications/notification-preferences';
 import { PageHeader } from '@/components/shell/page-header';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { TitledCard } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { requireUser } from '@/lib/auth/guards';
 import { mailConfigured } from '@/lib/notifications/email';
@@ -50,14 +50,9 @@ export default async function NotificationsPage({ searchParams }: { searchParams
             </Link>
           ) : null}
         </section>
-        <Card>
-          <CardHeader>
-            <CardTitle>What you are told</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <NotificationPreferences rows={prefs} mail={mailConfigured()} />
-          </CardContent>
-        </Card>
+        <TitledCard title="What you are told">
+          <NotificationPreferences rows={prefs} mail={mailConfigured()} />
+        </TitledCard>
       </div>
     </>
   );

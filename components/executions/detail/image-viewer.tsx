@@ -1,5 +1,5 @@
 'use client';
-import { Maximize2, RotateCcw, RotateCw, ZoomIn, ZoomOut } from 'lucide-react';
+import { Maximize2, RotateCcw, RotateCw, ZoomIn, ZoomOut, type LucideIcon } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogTrigger } from '@/components/ui/dialog';
@@ -22,36 +22,24 @@ function useTransform() {
   };
 }
 
+function ToolButton({ onClick, label, icon: Icon }: { onClick: () => void; label: string; icon: LucideIcon }) {
+  return (
+    <Button size="icon" variant="ghost" className="h-7 w-7" onClick={onClick} aria-label={label}>
+      <Icon aria-hidden className="h-4 w-4" />
+    </Button>
+  );
+}
+
 function Controls({ t, label }: { t: ReturnType<typeof useTransform>; label: string }) {
   return (
     <div role="toolbar" aria-label={`${label} controls`} className="flex items-center gap-1">
-      <Button size="icon" variant="ghost" className="h-7 w-7" onClick={t.zoomOut} aria-label={`Zoom out ${label}`}>
-        <ZoomOut aria-hidden className="h-4 w-4" />
-      </Button>
+      <ToolButton onClick={t.zoomOut} label={`Zoom out ${label}`} icon={ZoomOut} />
       <span className="w-10 text-center text-xs tabular-nums text-muted-fg" aria-live="polite">
         {Math.round(t.zoom * 100)}%
       </span>
-      <Button size="icon" variant="ghost" className="h-7 w-7" onClick={t.zoomIn} aria-label={`Zoom in ${label}`}>
-        <ZoomIn aria-hidden className="h-4 w-4" />
-      </Button>
-      <Button
-        size="icon"
-        variant="ghost"
-        className="h-7 w-7"
-        onClick={t.rotateLeft}
-        aria-label={`Rotate ${label} left`}
-      >
-        <RotateCcw aria-hidden className="h-4 w-4" />
-      </Button>
-      <Button
-        size="icon"
-        variant="ghost"
-        className="h-7 w-7"
-        onClick={t.rotateRight}
-        aria-label={`Rotate ${label} right`}
-      >
-        <RotateCw aria-hidden className="h-4 w-4" />
-      </Button>
+      <ToolButton onClick={t.zoomIn} label={`Zoom in ${label}`} icon={ZoomIn} />
+      <ToolButton onClick={t.rotateLeft} label={`Rotate ${label} left`} icon={RotateCcw} />
+      <ToolButton onClick={t.rotateRight} label={`Rotate ${label} right`} icon={RotateCw} />
       {t.zoom !== 1 || t.rotation !== 0 ? (
         <Button size="sm" variant="ghost" className="h-7 px-2" onClick={t.reset}>
           Reset

@@ -6,11 +6,12 @@ import * as React from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from '@/components/ui/dialog';
-import { FieldError, Label } from '@/components/ui/input';
+import { FormField } from '@/components/ui/input';
 import { hidePersonalDataAction, revealPersonalDataAction } from '@/lib/actions/review';
 import { LimitedTextarea } from '@/components/ui/limited-field';
 import { REVEAL_REASON_MAX } from '@/lib/actions/schemas/review';
 import { LocalTime } from '@/components/time/local-time';
+import { submitWith } from '@/components/ui/submit-with';
 
 /** Reveal (with a reason, for 15 minutes) or hide this execution's personal data. */
 export function RevealControls({
@@ -74,10 +75,7 @@ export function RevealControls({
         <form
           noValidate
           className="flex flex-col gap-3"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const fd = new FormData(e.currentTarget);
-            fd.set('executionId', executionId);
+          onSubmit={submitWith({ executionId }, (fd) => {
             start(async () => {
               const r = await stepUp(() => revealPersonalDataAction(fd));
               if (!r.ok) {
@@ -88,24 +86,22 @@ export function RevealControls({
               setOpen(false);
               router.refresh();
             });
-          }}
+          })}
         >
           {error ? <Alert tone="error">{error}</Alert> : null}
-          <div className="flex flex-col gap-1.5">
-            <Label htmlFor="reveal-reason">Reason</Label>
-            <LimitedTextarea
-              id="reveal-reason"
-              limit={REVEAL_REASON_MAX}
-              name="reason"
-              required
-              minLength={10}
-              placeholder="e.g. Comparing the selfie with the document for case 4711"
-              aria-invalid={Boolean(fieldError)}
-              aria-describedby="reveal-reason-error"
-              autoFocus
-            />
-            <FieldError id="reveal-reason-error" messages={fieldError} />
-          </div>
+          <FormField id="reveal-reason" label="Reason" errors={fieldError}>
+            {(control) => (
+              <LimitedTextarea
+                {...control}
+                limit={REVEAL_REASON_MAX}
+                name="reason"
+                required
+                minLength={10}
+                placeholder="e.g. Comparing the selfie with the document for case 4711"
+                autoFocus
+              />
+            )}
+          </FormField>
           <div className="flex justify-end gap-2">
             <DialogClose asChild>
               <Button variant="ghost">Cancel</Button>

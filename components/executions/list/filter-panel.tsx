@@ -1,7 +1,7 @@
 'use client';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
-import { Input, Label, Select } from '@/components/ui/input';
+import { Label, Select } from '@/components/ui/input';
 import type { ListFacets } from '@/lib/executions/facets';
 import type { CaseWorkOptions } from '@/components/cases/types';
 import {
@@ -18,8 +18,8 @@ import {
   type ListParams,
 } from '@/lib/executions/list-params';
 import { CountryField, countryOfForm } from './country-field';
+import { CheckGroup, DayRange, Range, SuggestField } from './filter-fields';
 import { useListNav } from './list-nav';
-import { DateInput } from '@/components/ui/date-input';
 import { dayFormatError, isIsoDay } from '@/lib/utils';
 
 const str = (fd: FormData, k: string) => {
@@ -31,124 +31,6 @@ const int = (fd: FormData, k: string) => {
   const n = v === undefined ? NaN : Number(v);
   return Number.isInteger(n) ? n : undefined;
 };
-
-function CheckGroup({
-  legend,
-  name,
-  options,
-  selected,
-}: {
-  legend: string;
-  name: string;
-  options: Array<{ value: string; label: string }>;
-  selected: string[];
-}) {
-  return (
-    <fieldset className="flex flex-col gap-1">
-      <legend className="mb-1 text-sm font-medium">{legend}</legend>
-      {options.map((o) => (
-        <label key={o.value} className="flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            name={name}
-            value={o.value}
-            defaultChecked={selected.includes(o.value)}
-            className="h-4 w-4 accent-[var(--primary)]"
-          />
-          {o.label}
-        </label>
-      ))}
-    </fieldset>
-  );
-}
-
-function Range({
-  legend,
-  from,
-  to,
-  type,
-  fromValue,
-  toValue,
-  min,
-  max,
-}: {
-  legend: string;
-  from: string;
-  to: string;
-  type: 'number';
-  fromValue?: string | number;
-  toValue?: string | number;
-  min?: number;
-  max?: number;
-}) {
-  return (
-    <fieldset className="flex flex-col gap-1">
-      <legend className="mb-1 text-sm font-medium">{legend}</legend>
-      <div className="grid grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)] items-center gap-2">
-        <label className="sr-only" htmlFor={`f-${from}`}>{`${legend} from`}</label>
-        <Input
-          id={`f-${from}`}
-          name={from}
-          type={type}
-          min={min}
-          max={max}
-          defaultValue={fromValue ?? ''}
-          placeholder="min"
-          className="min-w-0 px-2"
-        />
-        <span aria-hidden className="text-muted-fg">
-          –
-        </span>
-        <label className="sr-only" htmlFor={`f-${to}`}>{`${legend} to`}</label>
-        <Input
-          id={`f-${to}`}
-          name={to}
-          type={type}
-          min={min}
-          max={max}
-          defaultValue={toValue ?? ''}
-          placeholder="max"
-          className="min-w-0 px-2"
-        />
-      </div>
-    </fieldset>
-  );
-}
-
-/** A range of days (UTC), each typed as YYYY-MM-DD with the format beside it. */
-function DayRange({
-  legend,
-  from,
-  to,
-  fromValue,
-  toValue,
-  errors,
-}: {
-  legend: string;
-  from: string;
-  to: string;
-  fromValue?: string;
-  toValue?: string;
-  errors: Record<string, string>;
-}) {
-  return (
-    <fieldset className="flex flex-col gap-1">
-      <legend className="mb-1 text-sm font-medium">{legend}</legend>
-      <div className="flex flex-col gap-1">
-        <label className="sr-only" htmlFor={`f-${from}`}>{`${legend} from`}</label>
-        <DateInput
-          id={`f-${from}`}
-          name={from}
-          defaultValue={fromValue ?? ''}
-          error={errors[from]}
-          className="w-full"
-        />
-        <label className="sr-only" htmlFor={`f-${to}`}>{`${legend} to`}</label>
-        <DateInput id={`f-${to}`} name={to} defaultValue={toValue ?? ''} error={errors[to]} className="w-full" />
-      </div>
-    </fieldset>
-  );
-}
 
 const DAY_FIELDS = ['createdFrom', 'createdTo', 'completedFrom', 'completedTo'] as const;
 
@@ -329,36 +211,23 @@ export function FilterPanel({
         </Select>
       </div>
       <div className="flex flex-col gap-1.5">
-        <Label htmlFor="f-definition">Workflow definition</Label>
-        <Input
+        <SuggestField
           id="f-definition"
           name="definition"
-          list="f-definition-list"
-          defaultValue={params.definition ?? ''}
+          label="Workflow definition"
+          suggestions={facets.definitions}
+          defaultValue={params.definition}
           maxLength={80}
-          autoComplete="off"
         />
-        <datalist id="f-definition-list">
-          {facets.definitions.map((d) => (
-            <option key={d} value={d} />
-          ))}
-        </datalist>
-        <Label htmlFor="f-criteria" className="mt-1">
-          Reporting criteria
-        </Label>
-        <Input
+        <SuggestField
           id="f-criteria"
           name="criteria"
-          list="f-criteria-list"
-          defaultValue={params.criteria ?? ''}
+          label="Reporting criteria"
+          labelClassName="mt-1"
+          suggestions={facets.criteria}
+          defaultValue={params.criteria}
           maxLength={255}
-          autoComplete="off"
         />
-        <datalist id="f-criteria-list">
-          {facets.criteria.map((d) => (
-            <option key={d} value={d} />
-          ))}
-        </datalist>
       </div>
       <div className="flex flex-col gap-1.5">
         <CountryField present={facets.countries} initial={params.country} />

@@ -2,6 +2,7 @@
 import { Bookmark, X } from 'lucide-react';
 import Link from 'next/link';
 import * as React from 'react';
+import { ActionResultNote } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { deleteViewAction, saveViewAction } from '@/lib/actions/views';
@@ -75,14 +76,7 @@ export function SavedViews({ views, params }: { views: SavedViewLink[]; params: 
           <Bookmark aria-hidden className="h-4 w-4" /> Save view
         </Button>
       )}
-      {result ? (
-        <span
-          role={result.ok ? 'status' : 'alert'}
-          className={result.ok ? 'text-xs text-muted-fg' : 'text-xs text-danger'}
-        >
-          {result.ok ? result.message : result.error}
-        </span>
-      ) : null}
+      <ActionResultNote result={result} as="span" />
     </div>
   );
 }

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { useState, useSyncExternalStore, useTransition } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { FieldError, Input, Label } from '@/components/ui/input';
+import { FieldError, FormField, Input } from '@/components/ui/input';
 
 const onHashChange = (notify: () => void) => {
   window.addEventListener('hashchange', notify);
@@ -57,25 +57,27 @@ export function SetPasswordForm() {
 
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-3">
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor="new-password">New password</Label>
-        <Input
-          id="new-password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          aria-invalid={Boolean(error)}
-          aria-describedby="new-password-hint set-password-error"
-        />
-        <p id="new-password-hint" className="text-xs text-muted-fg">
-          At least 12 characters, and not a common one: a few unrelated words work well.
-        </p>
-      </div>
-      <div className="flex flex-col gap-1.5">
-        <Label htmlFor="confirm-password">Repeat it</Label>
-        <Input id="confirm-password" name="confirm" type="password" autoComplete="new-password" />
-      </div>
-      <FieldError id="set-password-error" messages={error ? [error] : undefined} />
+      {/* The form's one error is about both fields: it stands below them, not in either. */}
+      <FormField
+        id="new-password"
+        label="New password"
+        hint="At least 12 characters, and not a common one: a few unrelated words work well."
+      >
+        {({ id }) => (
+          <Input
+            id={id}
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            aria-invalid={Boolean(error)}
+            aria-describedby={`${id}-hint set-password-error`}
+          />
+        )}
+      </FormField>
+      <FormField id="confirm-password" label="Repeat it">
+        {({ id }) => <Input id={id} name="confirm" type="password" autoComplete="new-password" />}
+      </FormField>
+      <FieldError id="set-password-error" messages={error} />
       <Button type="submit" disabled={pending}>
         {pending ? 'Saving…' : 'Set password'}
       </Button>

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/components/shell/page-header';
 import { Badge } from '@/components/ui/badge';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, TitledCard } from '@/components/ui/card';
 import { MOMENT, StaticTable, srOnlyHeader } from '@/components/data-table/static-table';
 import { CreateApiKeyForm, RevokeApiKeyButton } from '@/components/admin/api-keys-forms';
 import { listApiKeys } from '@/lib/api/keys';
@@ -78,14 +78,9 @@ export default async function ApiKeysPage() {
             ]}
           />
         </Card>
-        <Card className="self-start">
-          <CardHeader>
-            <CardTitle>Create a key</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <CreateApiKeyForm />
-          </CardContent>
-        </Card>
+        <TitledCard title="Create a key" className="self-start">
+          <CreateApiKeyForm />
+        </TitledCard>
       </div>
     </>
   );

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { StaticTable, srOnlyHeader } from '@/components/data-table/static-table';
 import { AddReasonForm, ReasonRow } from '@/components/cases/reasons-admin';
 import { PageHeader } from '@/components/shell/page-header';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, TitledCard } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { requireRole } from '@/lib/auth/guards';
 import { listCaseReasonsForAdmin } from '@/lib/cases/queries';
@@ -41,14 +41,9 @@ export default async function CaseReasonsPage() {
             </CardContent>
           )}
         </Card>
-        <Card className="self-start">
-          <CardHeader>
-            <CardTitle>Add a reason</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <AddReasonForm />
-          </CardContent>
-        </Card>
+        <TitledCard title="Add a reason" className="self-start">
+          <AddReasonForm />
+        </TitledCard>
       </div>
     </>
   );

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { LocalTime } from '@/components/time/local-time';
 import { PageHeader } from '@/components/shell/page-header';
 import { Badge } from '@/components/ui/badge';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, TitledCard } from '@/components/ui/card';
 import { MOMENT, StaticTable, personColumn, srOnlyHeader } from '@/components/data-table/static-table';
 import { requireRole } from '@/lib/auth/guards';
 import { listUsers } from '@/lib/auth/users';
@@ -66,14 +66,9 @@ export default async function UsersPage() {
             ]}
           />
         </Card>
-        <Card className="self-start">
-          <CardHeader>
-            <CardTitle>Add a user</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <CreateUserForm />
-          </CardContent>
-        </Card>
+        <TitledCard title="Add a user" className="self-start">
+          <CreateUserForm />
+        </TitledCard>
       </div>
     </>
   );

@@ -3,7 +3,7 @@ import { NUMERIC, StaticTable } from '@/components/data-table/static-table';
 import Link from 'next/link';
 import { PageHeader } from '@/components/shell/page-header';
 import { Badge } from '@/components/ui/badge';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, TitledCard } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { CreateWebhookForm } from '@/components/webhooks/endpoint-forms';
 import { EndpointStatus, lastAnswerColumn } from '@/components/webhooks/endpoint-status';
@@ -70,14 +70,9 @@ export default async function WebhooksPage() {
             />
           )}
         </Card>
-        <Card className="self-start">
-          <CardHeader>
-            <CardTitle>Add an endpoint</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <CreateWebhookForm destinations={describePolicy(outboundPolicyFromEnv())} />
-          </CardContent>
-        </Card>
+        <TitledCard title="Add an endpoint" className="self-start">
+          <CreateWebhookForm destinations={describePolicy(outboundPolicyFromEnv())} />
+        </TitledCard>
       </div>
     </>
   );

@@ -6,7 +6,7 @@ import { RingKinds, RingStatusBadge } from '@/components/rings/ring-badges';
 import { RingGraphLoader } from '@/components/rings/ring-graph-loader';
 import { RingMembersTable } from '@/components/rings/ring-members-table';
 import { PageHeader } from '@/components/shell/page-header';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardHeader, CardTitle, TitledCard } from '@/components/ui/card';
 import { audit } from '@/lib/audit';
 import { requireRole } from '@/lib/auth/guards';
 import { formatNumber, formatPercent, shortId } from '@/lib/format';
@@ -68,24 +68,19 @@ export default async function RingPage({ params }: { params: Promise<{ id: strin
           </div>
         ))}
       </dl>
-      <Card className="mb-4">
-        <CardHeader>
-          <CardTitle>Graph</CardTitle>
-        </CardHeader>
-        <CardContent>
-          <RingGraphLoader
-            ringId={ring.id}
-            members={members.map((m) => ({
-              id: m.id,
-              short: shortId(m.id),
-              name: m.name,
-              decisionType: m.decisionType,
-              feedbackStatus: m.feedbackStatus,
-            }))}
-            attributes={attributes}
-          />
-        </CardContent>
-      </Card>
+      <TitledCard title="Graph" className="mb-4">
+        <RingGraphLoader
+          ringId={ring.id}
+          members={members.map((m) => ({
+            id: m.id,
+            short: shortId(m.id),
+            name: m.name,
+            decisionType: m.decisionType,
+            feedbackStatus: m.feedbackStatus,
+          }))}
+          attributes={attributes}
+        />
+      </TitledCard>
       <Card>
         <CardHeader>
           <CardTitle>Members</CardTitle>

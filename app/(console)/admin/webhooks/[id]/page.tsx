@@ -6,7 +6,7 @@ import { PageHeader } from '@/components/shell/page-header';
 import { AutoRefresh } from '@/components/sync/sync-controls';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardHeader, CardTitle, TitledCard } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { EditWebhookForm, EndpointControls } from '@/components/webhooks/endpoint-forms';
 import { EndpointStatus } from '@/components/webhooks/endpoint-status';
@@ -178,14 +178,9 @@ export default async function WebhookEndpointPage({
               <ReplayRangeForm endpointId={endpoint.id} />
             </CardContent>
           </Card>
-          <Card>
-            <CardHeader>
-              <CardTitle>Settings</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <EditWebhookForm endpoint={endpoint} />
-            </CardContent>
-          </Card>
+          <TitledCard title="Settings">
+            <EditWebhookForm endpoint={endpoint} />
+          </TitledCard>
           <Card>
             <CardHeader>
               <CardTitle>Endpoint</CardTitle>
