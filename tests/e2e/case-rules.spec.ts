@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { eq } from 'drizzle-orm';
-import { hashPassword } from '@/lib/auth/password';
 import * as schema from '@/lib/db/schema';
-import { ingestMany } from '@/lib/sync/ingest';
 import { buildExecution } from '../support/fixtures/execution';
 import { demoCasesDone, withE2eDb } from '../support/e2e/db';
-import { signIn, storageState, type RoleName } from '../support/e2e/helpers';
-import { sampleWeekOfCase } from '../support/e2e/qa-steps';
+import { fillResolveForm, pageAs, signIn } from '../support/e2e/helpers';
+import { sampleWeekOfCase, seedFirstAnalyst } from '../support/e2e/qa-steps';
 
 /**
  * The case policy and the seal in a real browser (the integration walk calls every action and
@@ -23,11 +21,6 @@ const TAG = `e2e-rules-${randomUUID().slice(0, 8)}`;
 const FIRST = { email: `${TAG}@verdict.local`, name: `Rules first ${TAG}`, password: 'rules-first-password-123' };
 const COMMENT = `Forged laminate ${TAG}`;
 
-async function as(browser: Browser, role: RoleName): Promise<Page> {
-  const context = await browser.newContext({ storageState: storageState(role) });
-  return context.newPage();
-}
-
 function tagged() {
   const x = buildExecution({ decision: 'WARNING', score: 63, documentNumber: `RL${randomUUID().slice(0, 7)}` });
   (x.result as { workflow: { reportingCriteria: string } }).workflow.reportingCriteria = TAG;
@@ -41,29 +34,16 @@ test('an escalated case offers an analyst no resolve form; a blind reviewer find
   await demoCasesDone();
   const esc = tagged();
   const sealed = tagged();
-  await withE2eDb(async (db) => {
-    await db.insert(schema.users).values({
-      email: FIRST.email,
-      name: FIRST.name,
-      role: 'analyst',
-      passwordHash: await hashPassword(FIRST.password),
-    });
-    await db
-      .insert(schema.caseQueues)
-      .values({ name: `Rules ${TAG}`, priority: 901, slaHours: 24, definition: `criteria=${TAG}` });
-    await ingestMany(
-      db,
-      [esc, sealed].map((x) => ({ result: x.result, steps: x.steps, rules: x.rules, fetchedAt: new Date() })),
-    );
-  });
+  await seedFirstAnalyst(FIRST, { name: `Rules ${TAG}`, priority: 901, tag: TAG }, [esc, sealed]);
 
   // 1. The analyst escalates; then the page shows why they cannot go on, and no form.
-  const analyst = await as(browser, 'analyst');
+  const analyst = await pageAs(browser, 'analyst');
   await analyst.goto(`/executions/${esc.id}`);
-  const form = analyst.getByRole('form', { name: 'Resolve the case' });
-  await form.getByRole('radio', { name: 'Escalate' }).check();
-  await form.getByLabel('Reason', { exact: true }).selectOption('NEEDS_SENIOR_REVIEW');
-  await form.getByLabel(/Comment/).fill('Needs a second pair of eyes.');
+  const form = await fillResolveForm(analyst, {
+    outcome: 'Escalate',
+    reason: 'NEEDS_SENIOR_REVIEW',
+    comment: 'Needs a second pair of eyes.',
+  });
   await form.getByRole('button', { name: 'Escalate' }).click();
   await expect(analyst.getByTestId('case-resolve-refused')).toContainText(
     /a queue for managers: only a manager may resolve it/,
@@ -77,12 +57,13 @@ test('an escalated case offers an analyst no resolve form; a blind reviewer find
   await expect(analyst.getByRole('form', { name: 'Resolve the case' })).toHaveCount(0);
 
   // The manager (who did not escalate it) resolves it.
-  const manager = await as(browser, 'manager');
+  const manager = await pageAs(browser, 'manager');
   await manager.goto(`/executions/${esc.id}`);
-  const mform = manager.getByRole('form', { name: 'Resolve the case' });
-  await mform.getByRole('radio', { name: 'Decline' }).check();
-  await mform.getByLabel('Reason', { exact: true }).selectOption('DOCUMENT_FORGED');
-  await mform.getByLabel(/Comment/).fill('Confirmed forged.');
+  const mform = await fillResolveForm(manager, {
+    outcome: 'Decline',
+    reason: 'DOCUMENT_FORGED',
+    comment: 'Confirmed forged.',
+  });
   await mform.getByRole('button', { name: 'Resolve' }).click();
   await expect(manager.getByTestId('case-resolution')).toContainText('Decline');
 
@@ -92,10 +73,7 @@ test('an escalated case offers an analyst no resolve form; a blind reviewer find
   await signIn(first, FIRST.email, FIRST.password);
   await expect(first.getByRole('button', { name: /Account menu/ })).toBeVisible();
   await first.goto(`/executions/${sealed.id}`);
-  const ff = first.getByRole('form', { name: 'Resolve the case' });
-  await ff.getByRole('radio', { name: 'Decline' }).check();
-  await ff.getByLabel('Reason', { exact: true }).selectOption('DOCUMENT_FORGED');
-  await ff.getByLabel(/Comment/).fill(COMMENT);
+  const ff = await fillResolveForm(first, { outcome: 'Decline', reason: 'DOCUMENT_FORGED', comment: COMMENT });
   await ff.getByRole('button', { name: 'Resolve' }).click();
   await expect(first.getByTestId('case-resolution')).toContainText('Decline');
   await firstCtx.close();

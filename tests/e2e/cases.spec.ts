@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import * as schema from '@/lib/db/schema';
 import { ingestMany } from '@/lib/sync/ingest';
 import { buildExecution } from '../support/fixtures/execution';
 import { demoCasesDone, withE2eDb } from '../support/e2e/db';
-import { storageState, type RoleName } from '../support/e2e/helpers';
+import { fillResolveForm, pageAs } from '../support/e2e/helpers';
 
 /**
  * Case work in a real browser: an admin saves the list's filters as a queue with a 4-hour SLA;
@@ -18,11 +18,6 @@ import { storageState, type RoleName } from '../support/e2e/helpers';
 const TAG = `e2e-cases-${randomUUID().slice(0, 8)}`;
 const QUEUE = `Warnings ${TAG}`;
 let ids: string[] = [];
-
-async function as(browser: Browser, role: RoleName): Promise<Page> {
-  const context = await browser.newContext({ storageState: storageState(role) });
-  return context.newPage();
-}
 
 /** Presses a key until the hydrated page answers it (the server's HTML arrives before the handlers). */
 async function pressUntil(page: Page, key: string, done: () => Promise<void>) {
@@ -42,7 +37,7 @@ test('a saved queue, next case, a decline with FRAUD feedback, the queues page, 
   await demoCasesDone();
 
   // 1. The admin filters the list and saves it as a queue (4-hour SLA, first in priority).
-  const admin = await as(browser, 'admin');
+  const admin = await pageAs(browser, 'admin');
   await admin.goto(`/executions?decision=WARNING&criteria=${TAG}`);
   await admin.getByRole('button', { name: 'Save as queue' }).click();
   const dialog = admin.getByRole('dialog');
@@ -72,12 +67,12 @@ test('a saved queue, next case, a decline with FRAUD feedback, the queues page, 
   );
 
   // 2. The manager sees the backlog before any work.
-  const manager = await as(browser, 'manager');
+  const manager = await pageAs(browser, 'manager');
   await manager.goto('/queues');
   await expect(backlogOf(manager)).toHaveText('3');
 
   // 3. The analyst presses n on the list and gets one of them.
-  const analyst = await as(browser, 'analyst');
+  const analyst = await pageAs(browser, 'analyst');
   await analyst.goto('/executions');
   await pressUntil(analyst, 'n', () => expect(analyst).toHaveURL(/\/executions\/[0-9a-f-]{36}$/, { timeout: 6_000 }));
   const first = analyst.url().split('/').pop()!;
@@ -88,12 +83,12 @@ test('a saved queue, next case, a decline with FRAUD feedback, the queues page, 
 
   // r goes to the resolve panel; decline with a reason, a comment and FRAUD feedback.
   await pressUntil(analyst, 'r', () => expect(analyst.getByRole('radio', { name: 'Approve' })).toBeFocused());
-  const form = analyst.getByRole('form', { name: 'Resolve the case' });
-  await form.getByRole('radio', { name: 'Decline' }).check();
-  await form.getByLabel('Reason', { exact: true }).selectOption('DOCUMENT_FORGED');
-  await form.getByLabel(/Comment/).fill('The date of birth is printed in another font.');
-  await form.getByLabel('Also send feedback').selectOption('FRAUD');
-  await form.getByLabel('Service reason').selectOption('IDENTITY_FRAUD');
+  const form = await fillResolveForm(analyst, {
+    outcome: 'Decline',
+    reason: 'DOCUMENT_FORGED',
+    comment: 'The date of birth is printed in another font.',
+    label: ['FRAUD', 'IDENTITY_FRAUD'],
+  });
   await form.getByRole('button', { name: 'Resolve' }).click();
   await expect(analyst.getByTestId('case-resolution')).toContainText('Decline');
   const written = await withE2eDb(async (db) => ({
@@ -155,7 +150,7 @@ test('a saved queue, next case, a decline with FRAUD feedback, the queues page, 
 
 test('an admin adds, renames and retires a resolution reason', async ({ browser }) => {
   const label = `Selfie re-taken ${TAG.slice(-8)}`;
-  const admin = await as(browser, 'admin');
+  const admin = await pageAs(browser, 'admin');
   await admin.goto('/admin/reasons');
   const add = admin.getByRole('form', { name: 'Add a reason' });
   await add.getByLabel('Label').fill(label);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Browser } from '@playwright/test';
-import { storageState, type RoleName } from '../support/e2e/helpers';
+import { chooseFraud, storageState, type RoleName } from '../support/e2e/helpers';
 
 /**
  * Screenshots of the feedback screens in light and dark, for review by eye. Runs only when
@@ -48,10 +48,7 @@ for (const theme of ['light', 'dark'] as const) {
     // The form with a field error.
     await analyst.goto(row(0));
     const panel = analyst.getByTestId('feedback-panel');
-    await panel
-      .locator('label')
-      .filter({ hasText: /^Fraud$/ })
-      .click();
+    await chooseFraud(panel);
     await panel.getByLabel(/^Internal note/).fill('Selfie looks like a screen photo; same device as two other cases.');
     await panel.getByRole('button', { name: /^Submit / }).click();
     await expect(panel.getByText('A reason is required for Fraud.')).toBeVisible();
@@ -71,11 +68,7 @@ for (const theme of ['light', 'dark'] as const) {
         .check();
     await analyst.getByRole('button', { name: 'Label selected…' }).click();
     const dialog = analyst.getByRole('dialog');
-    await dialog
-      .locator('label')
-      .filter({ hasText: /^Fraud$/ })
-      .click();
-    await dialog.getByLabel(/^Reason/).selectOption('SYNTHETIC_ID_FRAUD');
+    await chooseFraud(dialog, 'SYNTHETIC_ID_FRAUD');
     await expect(dialog.getByRole('region', { name: 'Same identity document' })).toBeVisible();
     await analyst.screenshot({ path: shot('bulk-confirm') });
     await dialog.getByRole('button', { name: 'Cancel' }).click();

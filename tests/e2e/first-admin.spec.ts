@@ -7,7 +7,7 @@ import * as OTPAuth from 'otpauth';
 import { Client } from 'pg';
 import type { RunningSimulator } from '@/lib/simulator';
 import { PAGE_ACCESS, ROUTE_ACCESS } from '../../lib/auth/access';
-import { startScript, type ChildRun } from '../support/processes';
+import { startConsole, stopGracefully, type ChildRun } from '../support/processes';
 import { startTestSimulator } from '../support/simulator';
 
 /**
@@ -54,7 +54,7 @@ test.beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-first-admin-'));
   const databaseUrl = new URL(server);
   databaseUrl.pathname = `/${dbName}`;
-  run = startScript('scripts/start.ts', {
+  run = await startConsole({
     PORT: String(PORT),
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl.toString(),
@@ -74,15 +74,10 @@ test.beforeAll(async () => {
     LOG_FILE: '',
     E2E_DATABASE_URL: '',
   });
-  await run.waitFor(/Verdict is running at/, 240_000);
 });
 
 test.afterAll(async () => {
-  if (run) {
-    run.child.kill('SIGTERM');
-    await Promise.race([run.exited, new Promise((r) => setTimeout(r, 20_000))]);
-    run.kill();
-  }
+  if (run) await stopGracefully(run);
   await sim?.close();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   if (postgres) await admin(`drop database if exists ${dbName} with (force)`).catch(() => undefined);

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { Client } from 'pg';
-import { startScript, type ChildRun } from '../support/processes';
+import { startConsole, stopGracefully, type ChildRun } from '../support/processes';
 import { until } from '../support/wait';
-import { PASSWORD, USERS } from '../support/e2e/helpers';
+import { fillResolveForm, PASSWORD, signInAs } from '../support/e2e/helpers';
 
 /**
  * A fresh `npm start` on the embedded database, and the analyst's very first action a resolve
@@ -36,7 +36,7 @@ async function query<T>(text: string): Promise<T[]> {
 test.beforeAll(async () => {
   test.setTimeout(300_000);
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-fresh-'));
-  run = startScript('scripts/start.ts', {
+  run = await startConsole({
     PORT: String(PORT),
     DATA_DIR: dataDir,
     DATABASE_URL: '',
@@ -47,15 +47,10 @@ test.beforeAll(async () => {
     SIM_PORT: '0',
     SIM_EXECUTIONS: '120',
   });
-  await run.waitFor(/Verdict is running at/, 240_000);
 });
 
 test.afterAll(async () => {
-  if (run) {
-    run.child.kill('SIGTERM');
-    await Promise.race([run.exited, new Promise((r) => setTimeout(r, 20_000))]);
-    run.kill();
-  }
+  if (run) await stopGracefully(run);
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -77,19 +72,15 @@ test('the analyst’s first action on a fresh console is a resolve with FRAUD: i
      where c.state = 'open' and c.assignee_id is null and q.kind = 'filter' order by c.execution_id limit 1`);
   expect(open, 'an open case in a filter queue').toBeTruthy();
 
-  await page.goto('/login');
-  await page.getByLabel('E-mail').fill(USERS.analyst);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page.getByRole('button', { name: /Account menu/ })).toBeVisible({ timeout: 20_000 });
+  await signInAs(page, 'analyst');
 
   await page.goto(`/executions/${open.execution_id}`);
-  const form = page.getByRole('form', { name: 'Resolve the case' });
-  await form.getByRole('radio', { name: 'Decline' }).check();
-  await form.getByLabel('Reason', { exact: true }).selectOption('DOCUMENT_FORGED');
-  await form.getByLabel(/Comment/).fill('First thing on a fresh console.');
-  await form.getByLabel('Also send feedback').selectOption('FRAUD');
-  await form.getByLabel('Service reason').selectOption('IDENTITY_FRAUD');
+  const form = await fillResolveForm(page, {
+    outcome: 'Decline',
+    reason: 'DOCUMENT_FORGED',
+    comment: 'First thing on a fresh console.',
+    label: ['FRAUD', 'IDENTITY_FRAUD'],
+  });
   // The hang never answered. The 5 s target holds on a machine with a core to spare; on a saturated
   // one (several other builds and browsers sharing two cores) the bound is what tells an answer
   // from a hang, and the time is reported beside it.

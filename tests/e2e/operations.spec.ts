@@ -4,7 +4,7 @@ import { inArray } from 'drizzle-orm';
 import { executions } from '@/lib/db/schema';
 import { ingestMany } from '@/lib/sync/ingest';
 import { withE2eDb } from '../support/e2e/db';
-import { METRICS_TOKEN, e2eLogFile, storageState, workerMetricsPort } from '../support/e2e/helpers';
+import { chooseFraud, METRICS_TOKEN, e2eLogFile, storageState, workerMetricsPort } from '../support/e2e/helpers';
 import { simAddress, simGet } from '../support/e2e/sim';
 
 /**
@@ -139,11 +139,7 @@ test('series move after pages and a FRAUD label; the JSON logs hold none of the 
 
   await page.goto(`/executions/${id}`);
   const panel = page.getByTestId('feedback-panel');
-  await panel
-    .locator('label')
-    .filter({ hasText: /^Fraud$/ })
-    .click();
-  await panel.getByLabel(/^Reason/).selectOption('IDENTITY_FRAUD');
+  await chooseFraud(panel, 'IDENTITY_FRAUD');
   await panel.getByRole('button', { name: /^Submit / }).click();
   await expect(panel.getByTestId('feedback-current')).toContainText('Delivered', { timeout: 45_000 });
   await context.close();

@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { eq } from 'drizzle-orm';
-import { hashPassword } from '@/lib/auth/password';
 import * as schema from '@/lib/db/schema';
-import { ingestMany } from '@/lib/sync/ingest';
 import { buildExecution } from '../support/fixtures/execution';
 import { demoCasesDone, withE2eDb } from '../support/e2e/db';
-import { signIn, storageState, type RoleName } from '../support/e2e/helpers';
-import { sampleWeekOfCase } from '../support/e2e/qa-steps';
+import { fillResolveForm, pageAs, signIn } from '../support/e2e/helpers';
+import { sampleWeekOfCase, seedFirstAnalyst } from '../support/e2e/qa-steps';
 
 /**
  * QA sampling in a real browser: an analyst of the test's own declines a case (with a note); the
@@ -21,11 +19,6 @@ const TAG = `e2e-qa-${randomUUID().slice(0, 8)}`;
 const FIRST = { email: `${TAG}@verdict.local`, name: `QA first ${TAG}`, password: 'qa-first-password-123' };
 const COMMENT = 'The font of the date of birth differs.';
 const NOTE = 'Declined: I am sure it is forged.';
-
-async function as(browser: Browser, role: RoleName): Promise<Page> {
-  const context = await browser.newContext({ storageState: storageState(role) });
-  return context.newPage();
-}
 
 test('sampling picks a resolved case, a second analyst re-reviews it blind, a manager settles, quality counts it', async ({
   browser,
@@ -44,18 +37,7 @@ test('sampling picks a resolved case, a second analyst re-reviews it blind, a ma
     feedback: { status: 'NOT_FRAUD' },
   });
   (x.result as { workflow: { reportingCriteria: string } }).workflow.reportingCriteria = TAG;
-  await withE2eDb(async (db) => {
-    await db.insert(schema.users).values({
-      email: FIRST.email,
-      name: FIRST.name,
-      role: 'analyst',
-      passwordHash: await hashPassword(FIRST.password),
-    });
-    await db
-      .insert(schema.caseQueues)
-      .values({ name: `QA ${TAG}`, priority: 900, slaHours: 24, definition: `criteria=${TAG}` });
-    await ingestMany(db, [{ result: x.result, steps: x.steps, rules: x.rules, fetchedAt: new Date() }]);
-  });
+  await seedFirstAnalyst(FIRST, { name: `QA ${TAG}`, priority: 900, tag: TAG }, [x]);
 
   // 1. The first analyst declines it, with a comment and a note.
   const firstCtx = await browser.newContext();
@@ -67,15 +49,12 @@ test('sampling picks a resolved case, a second analyst re-reviews it blind, a ma
   await notes.getByLabel('Add a note').fill(NOTE);
   await notes.getByRole('button').click();
   await expect(first.getByRole('list', { name: 'Notes' })).toContainText(NOTE);
-  const form = first.getByRole('form', { name: 'Resolve the case' });
-  await form.getByRole('radio', { name: 'Decline' }).check();
-  await form.getByLabel('Reason', { exact: true }).selectOption('DOCUMENT_FORGED');
-  await form.getByLabel(/Comment/).fill(COMMENT);
+  const form = await fillResolveForm(first, { outcome: 'Decline', reason: 'DOCUMENT_FORGED', comment: COMMENT });
   await form.getByRole('button', { name: 'Resolve' }).click();
   await expect(first.getByTestId('case-resolution')).toContainText('Decline');
 
   // 2. The manager sets the rate and samples this week; the job's progress ends with the count.
-  const manager = await as(browser, 'manager');
+  const manager = await pageAs(browser, 'manager');
   await sampleWeekOfCase(manager, x.id);
   const review = await withE2eDb(
     async (db) => (await db.select().from(schema.qaReviews).where(eq(schema.qaReviews.executionId, x.id)))[0],
@@ -83,7 +62,7 @@ test('sampling picks a resolved case, a second analyst re-reviews it blind, a ma
   expect(review).toMatchObject({ state: 'open', firstOutcome: 'decline', firstReason: 'DOCUMENT_FORGED' });
 
   // 3. The demo analyst opens it: blind. No outcome, reason, comment or note of the first analyst.
-  const analyst = await as(browser, 'analyst');
+  const analyst = await pageAs(browser, 'analyst');
   await analyst.goto(`/executions/${x.id}`);
   const panel = analyst.getByTestId('qa-panel');
   await expect(panel.getByTestId('qa-blind')).toContainText('1 note by others');

@@ -18,6 +18,18 @@ test.afterAll(async () => {
 
 test.describe.configure({ mode: 'serial' });
 
+/** When the fixture execution both tests look at was created, as stored. */
+const fixtureCreatedAt = () =>
+  withE2eDb(
+    async (db) =>
+      (
+        await db
+          .select({ at: schema.executions.createdAt })
+          .from(schema.executions)
+          .where(eq(schema.executions.id, FX.every))
+      )[0].at,
+  );
+
 test('a chosen time zone is used for times, with UTC on hover', async ({ page }) => {
   await page.goto('/account');
   const form = page.getByRole('form', { name: 'Time zone' });
@@ -32,15 +44,7 @@ test('a chosen time zone is used for times, with UTC on hover', async ({ page })
   );
   expect(stored).toBe('Asia/Tokyo');
 
-  const created = await withE2eDb(
-    async (db) =>
-      (
-        await db
-          .select({ at: schema.executions.createdAt })
-          .from(schema.executions)
-          .where(eq(schema.executions.id, FX.every))
-      )[0].at,
-  );
+  const created = await fixtureCreatedAt();
   await page.goto(`/executions/${FX.every}`);
   const time = page.locator(`time[datetime="${created.toISOString()}"]`).first();
   await expect(time).toHaveText(formatDateTime(created, 'Asia/Tokyo'));
@@ -52,15 +56,7 @@ test('in Europe/Berlin the list and the detail page read CET or CEST, with UTC i
   await withE2eDb((db) =>
     db.update(schema.users).set({ timeZone: 'Europe/Berlin' }).where(eq(schema.users.email, USERS.analyst)),
   );
-  const created = await withE2eDb(
-    async (db) =>
-      (
-        await db
-          .select({ at: schema.executions.createdAt })
-          .from(schema.executions)
-          .where(eq(schema.executions.id, FX.every))
-      )[0].at,
-  );
+  const created = await fixtureCreatedAt();
   const utc = formatDateTime(created);
   expect(utc).toMatch(/ UTC$/);
 

@@ -1,10 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { IdvClient } from '@/lib/idv/client';
-import { IDV_CONFIG_DEFAULTS } from '@/lib/idv/config';
 import { imageFor } from '@/lib/simulator/images';
 import { storageState } from '../support/e2e/helpers';
+import { idCardAndSelfieWorkflow } from '../support/idv/wire-samples';
 import { simAddress } from '../support/e2e/sim';
+import { simulatorConfig } from '../support/simulator';
 
 /**
  * A web-channel journey end to end (spec, What the service does 4): Verdict's client creates an
@@ -19,29 +20,10 @@ test('a WEB journey: the capture page in Chromium, automatic finalization, callb
   page,
 }) => {
   const sim = simAddress();
-  const idv = new IdvClient({
-    ...IDV_CONFIG_DEFAULTS,
-    authUrl: sim.url,
-    accountUrl: sim.url,
-    apiUrl: sim.url,
-    retrievalUrl: sim.url,
-    clientId: sim.clientId,
-    clientSecret: sim.clientSecret,
-    userAgent: 'Verdict e2e/1.0',
-  });
+  const idv = new IdvClient(simulatorConfig(sim, { userAgent: 'Verdict e2e/1.0' }));
   const account = await idv.createAccount({
     customerInternalReference: `e2e-web-${Date.now()}`,
-    workflowDefinition: {
-      key: '10013',
-      credentials: [
-        {
-          category: 'ID',
-          country: { predefinedType: 'DEFINED', values: ['NLD'] },
-          type: { predefinedType: 'DEFINED', values: ['ID_CARD'] },
-        },
-        { category: 'SELFIE' },
-      ],
-    },
+    workflowDefinition: idCardAndSelfieWorkflow('NLD'),
   });
   const executionId = account.workflowExecution.id;
   const href = (account.web as { href?: string }).href!;

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type Locator, type Page } from '@playwright/test';
 
 /** The demo users' password in every browser test (the console is started with it as DEMO_PASSWORD). */
 export const PASSWORD = 'e2e-demo-password';
@@ -10,6 +10,12 @@ export const USERS = {
 export type RoleName = keyof typeof USERS;
 
 export const storageState = (role: RoleName) => `tests/e2e/.auth/${role}.json`;
+
+/** A page in a browser context of its own, signed in as the demo `role` (the sign-in global setup saved). */
+export async function pageAs(browser: Browser, role: RoleName): Promise<Page> {
+  const context = await browser.newContext({ storageState: storageState(role) });
+  return context.newPage();
+}
 
 export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.goto('/login');
@@ -41,3 +47,31 @@ export const METRICS_TOKEN = 'e2e-metrics-token-0123456789';
 export const workerMetricsPort = (consolePort: number) => consolePort + 6000;
 /** Where both processes of the console under test append their JSON log lines. */
 export const e2eLogFile = () => `${process.env.E2E_DATA_DIR || '.data/e2e'}/verdict.log`;
+
+/**
+ * Fills the case's resolve form on `page`: the outcome, its reason and comment, and the label to
+ * send along if given. Returns the form unsent, so the caller presses the button the outcome shows.
+ */
+export async function fillResolveForm(
+  page: Page,
+  r: { outcome: 'Approve' | 'Decline' | 'Escalate'; reason: string; comment: string; label?: [string, string] },
+): Promise<Locator> {
+  const form = page.getByRole('form', { name: 'Resolve the case' });
+  await form.getByRole('radio', { name: r.outcome }).check();
+  await form.getByLabel('Reason', { exact: true }).selectOption(r.reason);
+  await form.getByLabel(/Comment/).fill(r.comment);
+  if (r.label) {
+    await form.getByLabel('Also send feedback').selectOption(r.label[0]);
+    await form.getByLabel('Service reason').selectOption(r.label[1]);
+  }
+  return form;
+}
+
+/** Picks the Fraud label in a feedback form (the execution's panel or the bulk dialog), and `reason` if given. */
+export async function chooseFraud(form: Locator, reason?: string) {
+  await form
+    .locator('label')
+    .filter({ hasText: /^Fraud$/ })
+    .click();
+  if (reason) await form.getByLabel(/^Reason/).selectOption(reason);
+}

@@ -1,8 +1,38 @@
 import { expect, type Page } from '@playwright/test';
 import { eq } from 'drizzle-orm';
+import { hashPassword } from '@/lib/auth/password';
 import * as schema from '@/lib/db/schema';
 import { weekOf } from '@/lib/qa/week';
+import { ingestMany } from '@/lib/sync/ingest';
+import type { buildExecution } from '../fixtures/execution';
 import { withE2eDb } from './db';
+
+/**
+ * What a spec with a first analyst of its own starts from: that analyst, who signs in with
+ * `first.password` (their only resolutions are the spec's), a queue selecting the executions
+ * reported under `queue.tag`, and those executions.
+ */
+export async function seedFirstAnalyst(
+  first: { email: string; name: string; password: string },
+  queue: { name: string; priority: number; tag: string },
+  executions: Array<ReturnType<typeof buildExecution>>,
+) {
+  await withE2eDb(async (db) => {
+    await db.insert(schema.users).values({
+      email: first.email,
+      name: first.name,
+      role: 'analyst',
+      passwordHash: await hashPassword(first.password),
+    });
+    await db
+      .insert(schema.caseQueues)
+      .values({ name: queue.name, priority: queue.priority, slaHours: 24, definition: `criteria=${queue.tag}` });
+    await ingestMany(
+      db,
+      executions.map((x) => ({ result: x.result, steps: x.steps, rules: x.rules, fetchedAt: new Date() })),
+    );
+  });
+}
 
 /**
  * A manager sets the sampling rate (5 %, at least 1 a person) on the quality page and samples the
