@@ -11,8 +11,10 @@ import {
   expectProblem,
   images,
   start,
+  startSignedIn,
+  statusOf,
   token,
-  upload,
+  uploadPart,
   waitFor,
   type Json,
 } from './helpers';
@@ -23,8 +25,7 @@ let hook: Awaited<ReturnType<typeof callbackReceiver>>;
 
 beforeAll(async () => {
   hook = await callbackReceiver();
-  sim = await start({ callbackUrl: hook.url, sessionTimeoutMs: 300 });
-  access = await token(sim);
+  ({ sim, access } = await startSignedIn({ callbackUrl: hook.url, sessionTimeoutMs: 300 }));
 });
 afterAll(async () => {
   await sim.close();
@@ -116,7 +117,7 @@ describe('Events: callbacks', () => {
 
   it('Statuses: an execution with an upload but never finalized expires as SESSION_EXPIRED and a callback is sent', async () => {
     const acc = await createAccount(sim, access);
-    await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.front());
+    await uploadPart(sim, acc, 'front', images.front());
     const cb = await waitFor(() => forExec(hook, acc.executionId)[0], 3000);
     expect(cb.body.workflowExecution.status).toBe('SESSION_EXPIRED');
     const r = await call(sim, 'GET', `/api/v1/accounts/${acc.accountId}/workflow-executions/${acc.executionId}`, {
@@ -128,7 +129,7 @@ describe('Events: callbacks', () => {
       details: { label: 'SESSION_EXPIRED' },
       risk: { score: -1 },
     });
-    expectProblem(await upload(sim, acc.creds.ID.api.parts.back, acc.txToken, images.back()), 400, /SESSION_EXPIRED/);
+    expectProblem(await uploadPart(sim, acc, 'back', images.back()), 400, /SESSION_EXPIRED/);
   });
 
   it('Statuses: an execution whose transaction token expires before use becomes TOKEN_EXPIRED and a callback is sent', async () => {
@@ -137,12 +138,7 @@ describe('Events: callbacks', () => {
       const acc = await createAccount(sim, access);
       const cb = await waitFor(() => forExec(hook, acc.executionId)[0], 4000);
       expect(cb.body.workflowExecution.status).toBe('TOKEN_EXPIRED');
-      const s = await call(
-        sim,
-        'GET',
-        `/api/v1/accounts/${acc.accountId}/workflow-executions/${acc.executionId}/status`,
-        { token: access },
-      );
+      const s = await statusOf(sim, access, acc);
       expect(s.json.workflowExecution.status).toBe('TOKEN_EXPIRED');
     } finally {
       sim.faults.tokenLifetimeSec = null;
@@ -253,8 +249,8 @@ describe('Fault knobs (GET/PUT /__sim/faults, POST /__sim/reset)', () => {
   it('stallProcessing keeps finalized executions ACQUIRED until it is turned off', async () => {
     await simPut('/__sim/faults', { stallProcessing: true });
     const acc = await createAccount(sim, access);
-    await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.front());
-    await upload(sim, acc.creds.SELFIE.api.parts.face, acc.txToken, images.face());
+    await uploadPart(sim, acc, 'front', images.front());
+    await uploadPart(sim, acc, 'face', images.face());
     await call(sim, 'PUT', acc.creds.ID.api.workflowExecution, { token: acc.txToken });
     await new Promise((r) => setTimeout(r, 400));
     const statusPath = `/api/v1/accounts/${acc.accountId}/workflow-executions/${acc.executionId}/status`;

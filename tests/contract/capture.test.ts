@@ -11,9 +11,8 @@ import {
   expectProblem,
   fileForm,
   images,
-  start,
-  token,
-  upload,
+  startSignedIn,
+  uploadPart,
   waitFor,
   type Json,
 } from './helpers';
@@ -23,8 +22,7 @@ let access: string;
 let hook: Awaited<ReturnType<typeof callbackReceiver>>;
 
 beforeAll(async () => {
-  sim = await start({ seed: 'capture' });
-  access = await token(sim);
+  ({ sim, access } = await startSignedIn({ seed: 'capture' }));
   hook = await callbackReceiver();
 });
 afterAll(async () => {
@@ -268,9 +266,9 @@ describe('content rules of the Limits table: results, never upload errors', () =
     expect(share).toBeLessThan(0.105);
     expect(face.h).toBeGreaterThan(320); // tall enough: only the 15 % rule is broken
     const acc = await createAccount(sim, access);
-    expect((await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.front())).status).toBe(200);
-    expect((await upload(sim, acc.creds.ID.api.parts.back, acc.txToken, images.back())).status).toBe(200);
-    const up = await upload(sim, acc.creds.SELFIE.api.parts.face, acc.txToken, selfie.bytes);
+    expect((await uploadPart(sim, acc, 'front', images.front())).status).toBe(200);
+    expect((await uploadPart(sim, acc, 'back', images.back())).status).toBe(200);
+    const up = await uploadPart(sim, acc, 'face', selfie.bytes);
     expect(up.status, up.text).toBe(200);
     expect((await call(sim, 'PUT', acc.creds.ID.api.workflowExecution, { token: acc.txToken })).status).toBe(200);
     const r = await processed(acc.accountId, acc.executionId);
@@ -291,9 +289,9 @@ describe('content rules of the Limits table: results, never upload errors', () =
     const tiny = framedImage('face', 4, { width: 480, height: 640, scale: 0.8 });
     expect(tiny.regions[0].box.h).toBeLessThan(320);
     const acc = await createAccount(sim, access);
-    expect((await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, small.bytes)).status).toBe(200);
-    expect((await upload(sim, acc.creds.ID.api.parts.back, acc.txToken, images.back())).status).toBe(200);
-    expect((await upload(sim, acc.creds.SELFIE.api.parts.face, acc.txToken, tiny.bytes)).status).toBe(200);
+    expect((await uploadPart(sim, acc, 'front', small.bytes)).status).toBe(200);
+    expect((await uploadPart(sim, acc, 'back', images.back())).status).toBe(200);
+    expect((await uploadPart(sim, acc, 'face', tiny.bytes)).status).toBe(200);
     expect((await call(sim, 'PUT', acc.creds.ID.api.workflowExecution, { token: acc.txToken })).status).toBe(200);
     const r = await processed(acc.accountId, acc.executionId);
     const usability = Object.fromEntries(
@@ -305,9 +303,9 @@ describe('content rules of the Limits table: results, never upload errors', () =
 
   it('a picture without regions is not measured (the rules pass)', async () => {
     const acc = await createAccount(sim, access);
-    expect((await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.jpeg(800, 500))).status).toBe(200);
-    expect((await upload(sim, acc.creds.ID.api.parts.back, acc.txToken, images.back())).status).toBe(200);
-    expect((await upload(sim, acc.creds.SELFIE.api.parts.face, acc.txToken, images.jpeg(480, 640))).status).toBe(200);
+    expect((await uploadPart(sim, acc, 'front', images.jpeg(800, 500))).status).toBe(200);
+    expect((await uploadPart(sim, acc, 'back', images.back())).status).toBe(200);
+    expect((await uploadPart(sim, acc, 'face', images.jpeg(480, 640))).status).toBe(200);
     expect((await call(sim, 'PUT', acc.creds.ID.api.workflowExecution, { token: acc.txToken })).status).toBe(200);
     const r = await processed(acc.accountId, acc.executionId);
     expect(r.capabilities.usability.map((u: Json) => u.decision.type)).toEqual(['PASSED', 'PASSED']);

@@ -10,8 +10,11 @@ import {
   fileForm,
   images,
   start,
+  startSignedIn,
+  statusOf,
   token,
   upload,
+  uploadPart,
   waitFor,
   type CreatedAccount,
   type Json,
@@ -20,12 +23,9 @@ import {
 let sim: RunningSimulator;
 let access: string;
 beforeAll(async () => {
-  sim = await start();
-  access = await token(sim);
+  ({ sim, access } = await startSignedIn());
 });
-afterAll(async () => {
-  await sim.close();
-});
+afterAll(() => sim.close());
 
 const resultOf = async (acc: CreatedAccount) =>
   (
@@ -41,7 +41,7 @@ const docAccount = () =>
 describe('C2: add a part to a credential (POST, multipart field file)', () => {
   it('Endpoints C2: a valid PNG ID front returns 200 and the credential-operation response', async () => {
     const acc = await createAccount(sim, access);
-    const r = await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.front());
+    const r = await uploadPart(sim, acc, 'front', images.front());
     expect(r.status).toBe(200);
     expect(r.json).toEqual({
       timestamp: expect.any(String),
@@ -60,13 +60,13 @@ describe('C2: add a part to a credential (POST, multipart field file)', () => {
 
   it('Image file format: a JPEG selfie is accepted', async () => {
     const acc = await createAccount(sim, access);
-    expect((await upload(sim, acc.creds.SELFIE.api.parts.face, acc.txToken, images.face())).status).toBe(200);
+    expect((await uploadPart(sim, acc, 'face', images.face())).status).toBe(200);
   });
 
   it('Image file format: JPEG or PNG only, checked by content — a text file named .png gets 400 naming the rule', async () => {
     const acc = await createAccount(sim, access);
     expectProblem(
-      await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, Buffer.from('hello, I am not an image')),
+      await uploadPart(sim, acc, 'front', Buffer.from('hello, I am not an image')),
       400,
       /^Image file format/,
     );
@@ -75,33 +75,25 @@ describe('C2: add a part to a credential (POST, multipart field file)', () => {
   it('Image file format: a GIF gets 400 naming the rule', async () => {
     const acc = await createAccount(sim, access);
     const gif = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-    expectProblem(await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, gif), 400, /^Image file format/);
+    expectProblem(await uploadPart(sim, acc, 'front', gif), 400, /^Image file format/);
   });
 
   it('Image file format: a truncated PNG (valid header, no image data) gets 400', async () => {
     const acc = await createAccount(sim, access);
-    expectProblem(
-      await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.front().subarray(0, 200)),
-      400,
-      /^Image file format/,
-    );
+    expectProblem(await uploadPart(sim, acc, 'front', images.front().subarray(0, 200)), 400, /^Image file format/);
   });
 
   it('Image file size: at most 15 MB — a larger file gets 400 "file too large"', async () => {
     const acc = await createAccount(sim, access);
     const big = Buffer.alloc(15 * 1024 * 1024 + 1, 0);
     images.front().copy(big);
-    expectProblem(
-      await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, big),
-      400,
-      /^Image file size: file too large \(at most 15 MB\)/,
-    );
+    expectProblem(await uploadPart(sim, acc, 'front', big), 400, /^Image file size: file too large \(at most 15 MB\)/);
   });
 
   it('Image resolution: at most 8000 x 8000 px — 8001 px wide gets 400', async () => {
     const acc = await createAccount(sim, access);
     expectProblem(
-      await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.png(8001, 400)),
+      await uploadPart(sim, acc, 'front', images.png(8001, 400)),
       400,
       /^Image resolution: at most 8000 x 8000/,
     );
@@ -110,7 +102,7 @@ describe('C2: add a part to a credential (POST, multipart field file)', () => {
   it('Longest image side: greater than 300 px (C2) — 300 x 200 gets 400', async () => {
     const acc = await createAccount(sim, access);
     expectProblem(
-      await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.png(300, 200)),
+      await uploadPart(sim, acc, 'front', images.png(300, 200)),
       400,
       /^Longest image side: must be greater than 300 px/,
     );
@@ -119,26 +111,22 @@ describe('C2: add a part to a credential (POST, multipart field file)', () => {
   it('Document image resolution: minimum 563 x 355 px — 562 x 400 and 600 x 354 get 400; 563 x 355 passes', async () => {
     const acc = await createAccount(sim, access);
     expectProblem(
-      await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.png(562, 400)),
+      await uploadPart(sim, acc, 'front', images.png(562, 400)),
       400,
       /^Document image resolution: minimum 563 x 355/,
     );
-    expectProblem(
-      await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.png(600, 354)),
-      400,
-      /^Document image resolution/,
-    );
-    expect((await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.png(563, 355))).status).toBe(200);
+    expectProblem(await uploadPart(sim, acc, 'front', images.png(600, 354)), 400, /^Document image resolution/);
+    expect((await uploadPart(sim, acc, 'front', images.png(563, 355))).status).toBe(200);
   });
 
   it('Selfie image resolution: minimum 480 x 640 px — 479 x 640 gets 400; 480 x 640 passes', async () => {
     const acc = await createAccount(sim, access);
     expectProblem(
-      await upload(sim, acc.creds.SELFIE.api.parts.face, acc.txToken, images.jpeg(479, 640)),
+      await uploadPart(sim, acc, 'face', images.jpeg(479, 640)),
       400,
       /^Selfie image resolution: minimum 480 x 640/,
     );
-    expect((await upload(sim, acc.creds.SELFIE.api.parts.face, acc.txToken, images.jpeg(480, 640))).status).toBe(200);
+    expect((await uploadPart(sim, acc, 'face', images.jpeg(480, 640))).status).toBe(200);
   });
 
   it('Part classifiers: FRONT, BACK for ID; FACE for SELFIE — FACE on an ID credential gets 400', async () => {
@@ -206,7 +194,7 @@ describe('C2: add a part to a credential (POST, multipart field file)', () => {
     const acc = await createAccount(sim, access, {
       userConsent: { consent: { obtained: 'no', obtainedAt: '2026-06-01T10:00:00Z' } },
     });
-    expectProblem(await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.front()), 403, /consent/);
+    expectProblem(await uploadPart(sim, acc, 'front', images.front()), 403, /consent/);
   });
 
   it('C2: a credential limited to WEB and SDK refuses API uploads (403)', async () => {
@@ -229,8 +217,8 @@ describe('C2: add a part to a credential (POST, multipart field file)', () => {
 describe('C1: update a part of a credential (PUT)', () => {
   it('Endpoints C1: PUT replaces an existing part and returns 200 with the same part id', async () => {
     const acc = await createAccount(sim, access);
-    const first = await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.front());
-    const second = await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.png(800, 500), 'PUT');
+    const first = await uploadPart(sim, acc, 'front', images.front());
+    const second = await uploadPart(sim, acc, 'front', images.png(800, 500), 'PUT');
     expect(second.status).toBe(200);
     expect(second.json.part.id).toBe(first.json.part.id);
     const img = await fetch(`${sim.url}/api/v1/accounts/${acc.accountId}/credentials/${acc.creds.ID.id}/parts/FRONT`, {
@@ -241,26 +229,14 @@ describe('C1: update a part of a credential (PUT)', () => {
 
   it('C1: updating a part that was never added gets 404', async () => {
     const acc = await createAccount(sim, access);
-    expectProblem(
-      await upload(sim, acc.creds.ID.api.parts.back, acc.txToken, images.back(), 'PUT'),
-      404,
-      /add it with POST/,
-    );
+    expectProblem(await uploadPart(sim, acc, 'back', images.back(), 'PUT'), 404, /add it with POST/);
   });
 
   it('C1: the same image rules apply (non-image -> 400, 8001 px -> 400)', async () => {
     const acc = await createAccount(sim, access);
-    await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.front());
-    expectProblem(
-      await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, Buffer.from('%PDF-1.4 nope'), 'PUT'),
-      400,
-      /^Image file format/,
-    );
-    expectProblem(
-      await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.png(600, 8001), 'PUT'),
-      400,
-      /^Image resolution/,
-    );
+    await uploadPart(sim, acc, 'front', images.front());
+    expectProblem(await uploadPart(sim, acc, 'front', Buffer.from('%PDF-1.4 nope'), 'PUT'), 400, /^Image file format/);
+    expectProblem(await uploadPart(sim, acc, 'front', images.png(600, 8001), 'PUT'), 400, /^Image resolution/);
   });
 
   it('service facts: PUT on a DOCUMENT part gets 405 with an Allow header', async () => {
@@ -490,7 +466,7 @@ describe('C4: upload a document (images or a single PDF)', () => {
 describe('C5: finalize and the order of operations', () => {
   it('Order of operations step 3: finalization refuses missing required credentials with a clear 400', async () => {
     const acc = await createAccount(sim, access);
-    await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.front());
+    await uploadPart(sim, acc, 'front', images.front());
     expectProblem(
       await call(sim, 'PUT', acc.creds.ID.api.workflowExecution, { token: acc.txToken }),
       400,
@@ -512,12 +488,7 @@ describe('C5: finalize and the order of operations', () => {
         account: { id: acc.accountId },
         workflowExecution: { id: acc.executionId },
       });
-      const st = await call(
-        s,
-        'GET',
-        `/api/v1/accounts/${acc.accountId}/workflow-executions/${acc.executionId}/status`,
-        { token: t },
-      );
+      const st = await statusOf(s, t, acc);
       expect(st.json.workflowExecution.status).toBe('ACQUIRED');
     } finally {
       await s.close();
@@ -528,8 +499,8 @@ describe('C5: finalize and the order of operations', () => {
     const acc = await createAccount(sim, access);
     expect((await resultOf(acc)).workflow.status).toBe('INITIATED');
     expect((await resultOf(acc)).decision).toBeUndefined();
-    await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.front());
-    await upload(sim, acc.creds.SELFIE.api.parts.face, acc.txToken, images.face());
+    await uploadPart(sim, acc, 'front', images.front());
+    await uploadPart(sim, acc, 'face', images.face());
     await call(sim, 'PUT', acc.creds.ID.api.workflowExecution, { token: acc.txToken });
     const done = await waitFor(async () => {
       const r = await resultOf(acc);
@@ -541,8 +512,8 @@ describe('C5: finalize and the order of operations', () => {
 
   it('Order of operations: finalizing twice gets 400 (already finalized)', async () => {
     const acc = await createAccount(sim, access);
-    await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.front());
-    await upload(sim, acc.creds.SELFIE.api.parts.face, acc.txToken, images.face());
+    await uploadPart(sim, acc, 'front', images.front());
+    await uploadPart(sim, acc, 'face', images.face());
     expect((await call(sim, 'PUT', acc.creds.ID.api.workflowExecution, { token: acc.txToken })).status).toBe(200);
     expectProblem(
       await call(sim, 'PUT', acc.creds.ID.api.workflowExecution, { token: acc.txToken }),
@@ -553,11 +524,11 @@ describe('C5: finalize and the order of operations', () => {
 
   it('Order of operations: uploads after finalization get 400', async () => {
     const acc = await createAccount(sim, access);
-    await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.front());
-    await upload(sim, acc.creds.SELFIE.api.parts.face, acc.txToken, images.face());
+    await uploadPart(sim, acc, 'front', images.front());
+    await uploadPart(sim, acc, 'face', images.face());
     await call(sim, 'PUT', acc.creds.ID.api.workflowExecution, { token: acc.txToken });
     expectProblem(
-      await upload(sim, acc.creds.ID.api.parts.back, acc.txToken, images.back()),
+      await uploadPart(sim, acc, 'back', images.back()),
       400,
       /only while the workflow execution is INITIATED/,
     );
@@ -582,7 +553,7 @@ describe('C5: finalize and the order of operations', () => {
 describe('C6, C7: deletion (irreversible)', () => {
   it('Endpoints C6: DELETE .../parts/{classifier} removes one part; R1 then gets 404', async () => {
     const acc = await createAccount(sim, access);
-    const up = await upload(sim, acc.creds.ID.api.parts.back, acc.txToken, images.back());
+    const up = await uploadPart(sim, acc, 'back', images.back());
     const r = await call(sim, 'DELETE', acc.creds.ID.api.parts.back, { token: acc.txToken });
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({
@@ -605,10 +576,10 @@ describe('C6, C7: deletion (irreversible)', () => {
 
   it('Notes: deletion is irreversible — the deleted part cannot be updated (C1 -> 404) and the execution cannot be finalized without it', async () => {
     const acc = await createAccount(sim, access);
-    await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.front());
-    await upload(sim, acc.creds.SELFIE.api.parts.face, acc.txToken, images.face());
+    await uploadPart(sim, acc, 'front', images.front());
+    await uploadPart(sim, acc, 'face', images.face());
     await call(sim, 'DELETE', acc.creds.ID.api.parts.front, { token: acc.txToken });
-    expectProblem(await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.front(), 'PUT'), 404);
+    expectProblem(await uploadPart(sim, acc, 'front', images.front(), 'PUT'), 404);
     expectProblem(
       await call(sim, 'PUT', acc.creds.ID.api.workflowExecution, { token: acc.txToken }),
       400,
@@ -618,8 +589,8 @@ describe('C6, C7: deletion (irreversible)', () => {
 
   it('Endpoints C7: DELETE .../credentials/{credentialId} deletes all pages of a credential', async () => {
     const acc = await createAccount(sim, access);
-    await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.front());
-    await upload(sim, acc.creds.ID.api.parts.back, acc.txToken, images.back());
+    await uploadPart(sim, acc, 'front', images.front());
+    await uploadPart(sim, acc, 'back', images.back());
     const r = await call(sim, 'DELETE', `${acc.creds.ID.api.workflowExecution}/credentials/${acc.creds.ID.id}`, {
       token: acc.txToken,
     });
@@ -636,9 +607,9 @@ describe('C6, C7: deletion (irreversible)', () => {
 
   it('C6 after processing: the result no longer lists the deleted part and R1 gets 404', async () => {
     const acc = await createAccount(sim, access);
-    await upload(sim, acc.creds.ID.api.parts.front, acc.txToken, images.front());
-    await upload(sim, acc.creds.ID.api.parts.back, acc.txToken, images.back());
-    await upload(sim, acc.creds.SELFIE.api.parts.face, acc.txToken, images.face());
+    await uploadPart(sim, acc, 'front', images.front());
+    await uploadPart(sim, acc, 'back', images.back());
+    await uploadPart(sim, acc, 'face', images.face());
     await call(sim, 'PUT', acc.creds.ID.api.workflowExecution, { token: acc.txToken });
     await waitFor(async () => ((await resultOf(acc)).workflow.status === 'PROCESSED' ? true : undefined));
     expect((await call(sim, 'DELETE', acc.creds.SELFIE.api.parts.face, { token: acc.txToken })).status).toBe(200);

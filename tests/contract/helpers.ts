@@ -24,6 +24,12 @@ export async function start(opts: SimulatorOptions = {}): Promise<RunningSimulat
   });
 }
 
+/** A simulator (see `start`) and an access token for its API: what most files start from. */
+export async function startSignedIn(opts: SimulatorOptions = {}): Promise<{ sim: RunningSimulator; access: string }> {
+  const sim = await start(opts);
+  return { sim, access: await token(sim) };
+}
+
 export function basic(sim: RunningSimulator, id = sim.clientId, secret = sim.clientSecret) {
   return 'Basic ' + Buffer.from(`${id}:${secret}`).toString('base64');
 }
@@ -148,6 +154,25 @@ export async function upload(
   method = 'POST',
 ) {
   return call(sim, method, url, { token: txToken, raw: fileForm(bytes) });
+}
+
+/** R5: the status of an execution, read with the access token `access`. */
+export function statusOf(sim: RunningSimulator, access: string, ids: Json) {
+  return call(sim, 'GET', `/api/v1/accounts/${ids.accountId}/workflow-executions/${ids.executionId}/status`, {
+    token: access,
+  });
+}
+
+/** Uploads `bytes` as a part of `acc`: its ID's front or back, or its selfie's face (C2; C1 with `method` PUT). */
+export function uploadPart(
+  sim: RunningSimulator,
+  acc: CreatedAccount,
+  part: 'front' | 'back' | 'face',
+  bytes: Buffer | Buffer[],
+  method = 'POST',
+) {
+  const credential = part === 'face' ? acc.creds.SELFIE : acc.creds.ID;
+  return upload(sim, credential.api.parts[part], acc.txToken, bytes, method);
 }
 
 export { waitFor };

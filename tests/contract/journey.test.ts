@@ -1,8 +1,9 @@
 // The customer journey through the API, step by step, exactly as an integration would do it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '@/lib/simulator';
-import { call, callbackReceiver, expectProblem, images, UA, upload, waitFor, type Json } from './helpers';
+import { call, callbackReceiver, expectProblem, images, statusOf, UA, upload, waitFor, type Json } from './helpers';
 import { startTestSimulator } from '../support/simulator';
+import { idCardAndSelfieWorkflow } from '../support/idv/wire-samples';
 
 describe('End-to-end customer journey', () => {
   let sim: RunningSimulator;
@@ -51,15 +52,7 @@ describe('End-to-end customer journey', () => {
         callbackUrl: hook.url,
         tokenLifetime: '30m',
         workflowDefinition: {
-          key: '10013',
-          credentials: [
-            {
-              category: 'ID',
-              country: { predefinedType: 'DEFINED', values: ['FRA'] },
-              type: { predefinedType: 'DEFINED', values: ['ID_CARD'] },
-            },
-            { category: 'SELFIE' },
-          ],
+          ...idCardAndSelfieWorkflow('FRA'),
           capabilities: { watchlistScreening: {}, documentVerification: { enableExtraction: true } },
         },
         userConsent: {
@@ -94,12 +87,7 @@ describe('End-to-end customer journey', () => {
     });
     expect((await upload(sim, state.id.api.parts.back, state.tx, images.back())).status).toBe(200);
     expect((await upload(sim, state.selfie.api.parts.face, state.tx, images.face())).status).toBe(200);
-    const status = await call(
-      sim,
-      'GET',
-      `/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}/status`,
-      { token: state.access },
-    );
+    const status = await statusOf(sim, state.access, state);
     expect(status.json.workflowExecution.status).toBe('INITIATED');
   });
 
@@ -111,12 +99,7 @@ describe('End-to-end customer journey', () => {
       account: { id: state.accountId },
       workflowExecution: { id: state.executionId },
     });
-    const s = await call(
-      sim,
-      'GET',
-      `/api/v1/accounts/${state.accountId}/workflow-executions/${state.executionId}/status`,
-      { token: state.access },
-    );
+    const s = await statusOf(sim, state.access, state);
     expect(['ACQUIRED', 'PROCESSED']).toContain(s.json.workflowExecution.status);
   });
 

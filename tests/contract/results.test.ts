@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '@/lib/simulator';
 import { ALL_CAPABILITIES, CAPABILITY_PARENT, LABELS } from '@/lib/simulator/catalog';
 import { checkDigit } from '@/lib/simulator/person';
-import { call, completeJourney, images, start, token, type Json } from './helpers';
+import { call, completeJourney, images, startSignedIn, type Json } from './helpers';
 
 let sim: RunningSimulator;
 let access: string;
@@ -12,8 +12,7 @@ let all: Json[];
 const COUNT = 2500;
 
 beforeAll(async () => {
-  sim = await start({ executions: COUNT, seed: 'results' });
-  access = await token(sim);
+  ({ sim, access } = await startSignedIn({ executions: COUNT, seed: 'results' }));
   all = [];
   for (let page = 1; page <= COUNT / 100; page++)
     all.push(
@@ -21,9 +20,7 @@ beforeAll(async () => {
         .workflowExecutions,
     );
 }, 60_000);
-afterAll(async () => {
-  await sim.close();
-});
+afterAll(() => sim.close());
 
 const processed = () => all.filter((e) => e.workflow.status === 'PROCESSED');
 const entries = (e: Json): Array<[string, Json]> =>

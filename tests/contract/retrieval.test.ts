@@ -2,7 +2,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '@/lib/simulator';
 import { generateExecution } from '@/lib/simulator/generator';
-import { call, completeJourney, createAccount, expectProblem, start, token, waitFor, type Json } from './helpers';
+import {
+  call,
+  completeJourney,
+  createAccount,
+  expectProblem,
+  start,
+  startSignedIn,
+  token,
+  waitFor,
+  type Json,
+} from './helpers';
 
 const ANCHOR = new Date('2026-06-01T12:00:00Z');
 let sim: RunningSimulator;
@@ -11,22 +21,21 @@ let seeded: Json[]; // first page of R12 (generated executions)
 const UNKNOWN = '8d0c1f7e-1a2b-4c3d-8e4f-5a6b7c8d9e0f';
 
 beforeAll(async () => {
-  sim = await start({ executions: 300, anchor: ANCHOR });
-  access = await token(sim);
+  ({ sim, access } = await startSignedIn({ executions: 300, anchor: ANCHOR }));
   seeded = (await call(sim, 'GET', '/api/v1/workflow-executions?size=100', { token: access })).json.workflowExecutions;
 });
-afterAll(async () => {
-  await sim.close();
-});
+afterAll(() => sim.close());
 
 const get = (path: string) => call(sim, 'GET', path, { token: access });
-const processed = () =>
-  seeded.find(
+/** Generated executions with images of their ID: processed and not wiped. */
+const withIdImages = () =>
+  seeded.filter(
     (e) =>
       e.workflow.status === 'PROCESSED' &&
       !e.wipedOutAt &&
       e.credentials.some((c: Json) => c.category === 'ID' && c.parts.length),
-  )!;
+  );
+const processed = () => withIdImages()[0];
 const execPath = (e: Json) => `/api/v1/accounts/${e.account.id}/workflow-executions/${e.workflow.id}`;
 
 describe('R12: list workflow executions', () => {
@@ -282,12 +291,7 @@ describe('R9, R10: account-level operations', () => {
   });
 
   it('R10 on a generated account: its executions are wiped (overlay) and its parts are gone', async () => {
-    const e = seeded.filter(
-      (x) =>
-        x.workflow.status === 'PROCESSED' &&
-        !x.wipedOutAt &&
-        x.credentials.some((c: Json) => c.category === 'ID' && c.parts.length),
-    )[3];
+    const e = withIdImages()[3];
     const id = e.credentials.find((c: Json) => c.category === 'ID');
     expect((await call(sim, 'DELETE', `/api/v1/accounts/${e.account.id}`, { token: access })).status).toBe(200);
     expectProblem(await get(`/api/v1/accounts/${e.account.id}`), 404);
@@ -300,12 +304,7 @@ describe('R9, R10: account-level operations', () => {
 
 describe('R3: delete one execution', () => {
   it('Endpoints R3: DELETE /accounts/{a}/workflow-executions/{w} returns 200; parts and details 404; record remains with wipedOutAt', async () => {
-    const e = seeded.filter(
-      (x) =>
-        x.workflow.status === 'PROCESSED' &&
-        !x.wipedOutAt &&
-        x.credentials.some((c: Json) => c.category === 'ID' && c.parts.length),
-    )[5];
+    const e = withIdImages()[5];
     const r = await call(sim, 'DELETE', execPath(e), { token: access });
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({

@@ -10,8 +10,7 @@ import {
   expectProblem,
   fileForm,
   images,
-  start,
-  token,
+  startSignedIn,
   type CreatedAccount,
   type Json,
 } from './helpers';
@@ -23,14 +22,11 @@ let done: Awaited<ReturnType<typeof completeJourney>>;
 const UNKNOWN = '8d0c1f7e-1a2b-4c3d-8e4f-5a6b7c8d9e0f';
 
 beforeAll(async () => {
-  sim = await start();
-  access = await token(sim);
+  ({ sim, access } = await startSignedIn());
   acc = await createAccount(sim, access);
   done = await completeJourney(sim, access);
 });
-afterAll(async () => {
-  await sim.close();
-});
+afterAll(() => sim.close());
 
 const GARBAGE: Array<[string, { raw?: string; body?: unknown; headers?: Record<string, string> }]> = [
   ['malformed JSON', { raw: '{"a":', headers: { 'content-type': 'application/json' } }],

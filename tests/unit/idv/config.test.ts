@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { idvConfigFromEnv } from '@/lib/idv/config';
 import { IdvConfigError } from '@/lib/idv/errors';
+import { thrownBy } from '../../support/thrown';
 
 const creds = { IDV_CLIENT_ID: 'id-1', IDV_CLIENT_SECRET: 'very-secret-value' };
+/** One URL per concern, each on its own host under `domain`, as the real service has them. */
+const concernUrls = (domain: string) => ({
+  IDV_AUTH_URL: `https://auth.${domain}`,
+  IDV_ACCOUNT_URL: `https://account.${domain}`,
+  IDV_API_URL: `https://api.${domain}`,
+  IDV_RETRIEVAL_URL: `https://retrieval.${domain}`,
+});
 
-function configError(env: Record<string, string | undefined>): IdvConfigError {
-  try {
-    idvConfigFromEnv(env);
-  } catch (err) {
-    if (err instanceof IdvConfigError) return err;
-    throw err;
-  }
-  throw new Error('expected an IdvConfigError');
-}
+const configError = (env: Record<string, string | undefined>) => thrownBy(IdvConfigError, () => idvConfigFromEnv(env));
 
 describe('idvConfigFromEnv', () => {
   it('one IDV_BASE_URL serves every concern (trailing slash dropped), with defaults', () => {
@@ -48,25 +48,13 @@ describe('idvConfigFromEnv', () => {
   });
 
   it('works with the four per-concern URLs and no base', () => {
-    const c = idvConfigFromEnv({
-      ...creds,
-      IDV_AUTH_URL: 'https://auth.amer-1.example.com',
-      IDV_ACCOUNT_URL: 'https://account.amer-1.example.com',
-      IDV_API_URL: 'https://api.amer-1.example.com',
-      IDV_RETRIEVAL_URL: 'https://retrieval.amer-1.example.com',
-      IDV_USER_AGENT: 'Acme Review/1.0',
-    });
+    const c = idvConfigFromEnv({ ...creds, ...concernUrls('amer-1.example.com'), IDV_USER_AGENT: 'Acme Review/1.0' });
     expect(c.apiUrl).toBe('https://api.amer-1.example.com');
     expect(c.userAgent).toBe('Acme Review/1.0');
   });
 
   it('names a missing concern URL', () => {
-    const err = configError({
-      ...creds,
-      IDV_AUTH_URL: 'https://auth.example.com',
-      IDV_ACCOUNT_URL: 'https://account.example.com',
-      IDV_API_URL: 'https://api.example.com',
-    });
+    const err = configError({ ...creds, ...concernUrls('example.com'), IDV_RETRIEVAL_URL: undefined });
     expect(err.message).toContain('IDV_RETRIEVAL_URL');
     expect(err.message).toContain('IDV_BASE_URL');
     expect(err.message).not.toContain('IDV_AUTH_URL');
@@ -82,15 +70,17 @@ describe('idvConfigFromEnv', () => {
     );
   });
 
-  it('names an invalid URL or number', () => {
-    expect(configError({ ...creds, IDV_BASE_URL: 'not a url' }).message).toContain('IDV_BASE_URL');
-    expect(configError({ ...creds, IDV_BASE_URL: 'ftp://files.example.com' }).message).toContain('IDV_BASE_URL');
-    expect(
-      configError({ ...creds, IDV_BASE_URL: 'http://localhost', IDV_RETRIEVAL_RATE_PER_SEC: 'fast' }).message,
-    ).toContain('IDV_RETRIEVAL_RATE_PER_SEC');
-    expect(configError({ ...creds, IDV_BASE_URL: 'http://localhost', IDV_MAX_RETRIES: '-1' }).message).toContain(
-      'IDV_MAX_RETRIES',
-    );
+  it.each([
+    ['a URL that is not one', { IDV_BASE_URL: 'not a url' }, 'IDV_BASE_URL'],
+    ['a URL that is not http(s)', { IDV_BASE_URL: 'ftp://files.example.com' }, 'IDV_BASE_URL'],
+    [
+      'a rate that is not a number',
+      { IDV_BASE_URL: 'http://localhost', IDV_RETRIEVAL_RATE_PER_SEC: 'fast' },
+      'IDV_RETRIEVAL_RATE_PER_SEC',
+    ],
+    ['a negative retry count', { IDV_BASE_URL: 'http://localhost', IDV_MAX_RETRIES: '-1' }, 'IDV_MAX_RETRIES'],
+  ])('names an invalid URL or number: %s', (_, env, variable) => {
+    expect(configError({ ...creds, ...env }).message).toContain(variable);
   });
 
   it('reads the numeric knobs', () => {
@@ -132,21 +122,12 @@ describe('idvConfigFromEnv', () => {
     expect(idvConfigFromEnv({ ...creds, IDV_REGION: 'US', IDV_DOMAIN: 'idv.example.com' }).authUrl).toBe(
       'https://auth.amer-1.idv.example.com',
     );
-    const sg = idvConfigFromEnv({
-      ...creds,
-      IDV_REGION: 'SG',
-      IDV_DOMAIN: 'idv.example.com',
-      IDV_RETRIEVAL_URL: 'https://retrieval.proxy.example.org',
-    });
+    const inSingapore = (explicit: Record<string, string>) =>
+      idvConfigFromEnv({ ...creds, IDV_REGION: 'SG', IDV_DOMAIN: 'idv.example.com', ...explicit });
+    const sg = inSingapore({ IDV_RETRIEVAL_URL: 'https://retrieval.proxy.example.org' });
     expect(sg.authUrl).toBe('https://auth.apac-1.idv.example.com');
     expect(sg.retrievalUrl).toBe('https://retrieval.proxy.example.org');
-    const base = idvConfigFromEnv({
-      ...creds,
-      IDV_REGION: 'SG',
-      IDV_DOMAIN: 'idv.example.com',
-      IDV_BASE_URL: 'http://127.0.0.1:4010',
-    });
-    expect(base.apiUrl).toBe('http://127.0.0.1:4010');
+    expect(inSingapore({ IDV_BASE_URL: 'http://127.0.0.1:4010' }).apiUrl).toBe('http://127.0.0.1:4010');
     expect(configError({ ...creds, IDV_REGION: 'APAC' }).message).toMatch(/IDV_REGION: must be US, EU or SG/);
     expect(configError({ ...creds, IDV_REGION: 'EU' }).message).toMatch(/IDV_DOMAIN: required with IDV_REGION/);
     expect(configError({ ...creds, IDV_REGION: 'EU', IDV_DOMAIN: 'https://x' }).message).toContain('IDV_DOMAIN');

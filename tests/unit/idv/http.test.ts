@@ -6,16 +6,14 @@ import {
   closedPortUrl,
   FakeClock,
   sendJson,
-  startServer,
+  startTokenService,
+  STATUS_ACCOUNT as A,
+  STATUS_EXECUTION as W,
+  STATUS_PATH,
+  statusBody,
   testConfig,
-  tokenHandler,
   type TestServer,
 } from '../../support/idv/fault-server';
-
-const A = 'acc-1';
-const W = 'wf-1';
-const STATUS_PATH = `/api/v1/accounts/${A}/workflow-executions/${W}/status`;
-const statusBody = { account: { id: A }, workflowExecution: { id: W, definitionKey: '10013', status: 'PROCESSED' } };
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -25,10 +23,8 @@ afterEach(async () => {
 
 /** A service whose status endpoint answers with `answers` in turn (then the last one forever). */
 async function serviceAnswering(answers: Array<(res: import('node:http').ServerResponse) => void>) {
-  const tokens = tokenHandler({ expiresIn: 3600 });
   let i = 0;
-  server = await startServer((req, res) => {
-    if (req.path === '/oauth2/token') return tokens(req, res);
+  server = await startTokenService((req, res) => {
     const answer = answers[Math.min(i++, answers.length - 1)];
     answer(res);
   });
@@ -204,9 +200,7 @@ describe('network errors and timeouts', () => {
   });
 
   it('times out a slow response, retries a GET, and reports timedOut', async () => {
-    const tokens = tokenHandler({ expiresIn: 3600 });
-    server = await startServer((req, res) => {
-      if (req.path === '/oauth2/token') return tokens(req, res);
+    server = await startTokenService((req, res) => {
       setTimeout(() => sendJson(res, 200, statusBody), 1500);
     });
     const clock = new FakeClock();
@@ -224,9 +218,7 @@ describe('network errors and timeouts', () => {
   });
 
   it('times out a response whose body stalls after the headers', async () => {
-    const tokens = tokenHandler({ expiresIn: 3600 });
-    server = await startServer((req, res) => {
-      if (req.path === '/oauth2/token') return tokens(req, res);
+    server = await startTokenService((req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '1000' });
       res.write('{"workflowExecution":');
       // never finishes
@@ -239,11 +231,9 @@ describe('network errors and timeouts', () => {
   });
 
   it('does not repeat a POST that timed out or got a 500 (account create may have happened)', async () => {
-    const tokens = tokenHandler({ expiresIn: 3600 });
     let mode: 'slow' | '500' | '503' = 'slow';
     let n503 = 0;
-    server = await startServer((req, res) => {
-      if (req.path === '/oauth2/token') return tokens(req, res);
+    server = await startTokenService((req, res) => {
       if (mode === 'slow') return void setTimeout(() => sendJson(res, 200, {}), 1000);
       if (mode === '500') return sendJson(res, 500, { title: 'Internal Server Error', status: 500 });
       if (n503++ === 0) return sendJson(res, 503, { title: 'Service Unavailable', status: 503 });
@@ -269,10 +259,8 @@ describe('network errors and timeouts', () => {
   });
 
   it('a caller abort stops the call without retries', async () => {
-    const tokens = tokenHandler({ expiresIn: 3600 });
     const ac = new AbortController();
-    server = await startServer((req, res) => {
-      if (req.path === '/oauth2/token') return tokens(req, res);
+    server = await startTokenService((req, res) => {
       // The caller gives up while the request is in flight (not after a fixed time, which on a
       // loaded machine could come before the request is even sent).
       ac.abort(new Error('page closed'));

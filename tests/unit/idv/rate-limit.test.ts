@@ -1,14 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IdvClient } from '@/lib/idv/client';
 import { RateLimiter } from '@/lib/idv/rate-limit';
-import {
-  FakeClock,
-  sendJson,
-  startServer,
-  testConfig,
-  tokenHandler,
-  type TestServer,
-} from '../../support/idv/fault-server';
+import { FakeClock, sendJson, startTokenService, testConfig, type TestServer } from '../../support/idv/fault-server';
 
 /** The most grants that fall in any window of `windowMs`. */
 function maxInWindow(times: number[], windowMs: number): number {
@@ -83,10 +76,8 @@ describe('per-concern limits in the client', () => {
   });
 
   it('retrieval calls go out at no more than 15/s by default', async () => {
-    const tokens = tokenHandler({ expiresIn: 3600 });
     const clock = new FakeClock();
-    server = await startServer((req, res) => {
-      if (req.path === '/oauth2/token') return tokens(req, res);
+    server = await startTokenService((req, res) => {
       sendJson(res, 200, { workflowExecution: { id: 'w' } });
     });
     // Sending time on the fake clock, taken when the client hands the request to fetch.

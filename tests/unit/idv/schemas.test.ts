@@ -32,18 +32,11 @@ import {
   ID_CREDENTIAL,
   resultSample,
 } from '../../support/idv/wire-samples';
+import { thrownBy } from '../../support/thrown';
 
 const parseResult = (v: unknown) => parseOrThrow(WorkflowExecutionResultSchema, v, 'R2 workflow execution result');
 
-function parseError(fn: () => unknown): IdvParseError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof IdvParseError) return err;
-    throw err;
-  }
-  throw new Error('expected an IdvParseError');
-}
+const parseError = (fn: () => unknown) => thrownBy(IdvParseError, fn);
 
 describe('workflow execution result (R2)', () => {
   it('parses a full sample with its typed capability data', () => {

@@ -7,16 +7,16 @@ import {
   makeJwt,
   sendJson,
   startServer,
+  startTokenService,
+  STATUS_ACCOUNT as A,
+  STATUS_EXECUTION as W,
+  STATUS_PATH,
+  statusBody,
   testConfig,
   tokenHandler,
   type Recorded,
   type TestServer,
 } from '../../support/idv/fault-server';
-
-const A = 'acc-1';
-const W = 'wf-1';
-const STATUS_PATH = `/api/v1/accounts/${A}/workflow-executions/${W}/status`;
-const statusBody = { account: { id: A }, workflowExecution: { id: W, definitionKey: '1', status: 'PROCESSED' } };
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -31,14 +31,12 @@ async function service(
   tokenOpts: TokenOpts,
   accept: (auth: string | undefined, req: Recorded) => boolean = () => true,
 ) {
-  const tokens = tokenHandler(tokenOpts);
-  server = await startServer((req, res) => {
-    if (req.path === '/oauth2/token') return tokens(req, res);
+  server = await startTokenService((req, res) => {
     if (!accept(req.headers.authorization, req)) {
       return sendJson(res, 401, { title: 'Unauthorized', status: 401, detail: 'Invalid or expired token' });
     }
     sendJson(res, 200, statusBody);
-  });
+  }, tokenOpts);
   return server;
 }
 
