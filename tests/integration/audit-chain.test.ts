@@ -38,6 +38,16 @@ const asSuperuser = async (fn: () => Promise<unknown>, trigger = 'audit_log_no_u
     await db().execute(sql.raw(`alter table audit_log enable trigger ${trigger}`));
   }
 };
+/** Puts a deleted entry back as it was: the insert trigger would clear its place, so it is off too. */
+const putBack = (e: Stored) =>
+  asSuperuser(
+    () =>
+      db()
+        .execute(sql`insert into audit_log (id, at, actor_id, actor_email, action, target_type, target_id, outcome, ip, details, seq, prev_hash, hash)
+          values (${e.id}, ${e.at}, ${e.actor_id}, ${e.actor_email}, ${e.action}, ${e.target_type},
+            ${e.target_id}, ${e.outcome}, ${e.ip}, ${e.details}::jsonb, ${e.seq}, ${e.prev_hash}, ${e.hash})`),
+    'audit_log_unsealed',
+  );
 const mySeqs = async () =>
   (
     await db().execute(sql`select seq::int as seq from audit_log where action like ${`${tag}.%`} order by seq`)
@@ -138,15 +148,7 @@ describe('the audit chain', () => {
       expect(r.failure).toMatchObject({ seq: target + 1, id: Number(after.id) });
       expect(r.failure!.reason).toMatch(new RegExp(`position ${target}\\) is missing`));
     } finally {
-      // Put it back as it was: the insert trigger would clear its place, so it is off too.
-      await asSuperuser(
-        () =>
-          db()
-            .execute(sql`insert into audit_log (id, at, actor_id, actor_email, action, target_type, target_id, outcome, ip, details, seq, prev_hash, hash)
-          values (${before.id}, ${before.at}, ${before.actor_id}, ${before.actor_email}, ${before.action}, ${before.target_type},
-            ${before.target_id}, ${before.outcome}, ${before.ip}, ${before.details}::jsonb, ${before.seq}, ${before.prev_hash}, ${before.hash})`),
-        'audit_log_unsealed',
-      );
+      await putBack(before);
     }
     expect((await verifyChain(db())).ok).toBe(true);
   });
@@ -214,14 +216,7 @@ describe('the audit chain', () => {
       expect(r.failure).toMatchObject({ checkpointId: checkpoint!.id });
       expect(r.failure!.reason).toMatch(/entries were removed/);
     } finally {
-      await asSuperuser(
-        () =>
-          db()
-            .execute(sql`insert into audit_log (id, at, actor_id, actor_email, action, target_type, target_id, outcome, ip, details, seq, prev_hash, hash)
-          values (${last.id}, ${last.at}, ${last.actor_id}, ${last.actor_email}, ${last.action}, ${last.target_type},
-            ${last.target_id}, ${last.outcome}, ${last.ip}, ${last.details}::jsonb, ${last.seq}, ${last.prev_hash}, ${last.hash})`),
-        'audit_log_unsealed',
-      );
+      await putBack(last);
     }
   });
 

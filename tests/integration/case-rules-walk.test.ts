@@ -44,8 +44,7 @@ import { weekOf } from '@/lib/qa/week';
 import { getRing } from '@/lib/rings/queries';
 import { ingestMany } from '@/lib/sync/ingest';
 import { buildExecution } from '../support/fixtures/execution';
-import { createUser, sessionCookieFor } from '../support/feedback';
-import { request } from '../support/next-headers';
+import { createUser, signInAs, type TestUser } from '../support/feedback';
 import { keepResolvedInWeek, sampleWeek } from '../support/qa';
 
 vi.mock('next/headers', async () => (await import('../support/next-headers')).nextHeaders);
@@ -61,21 +60,17 @@ const revealActions = await import('@/lib/actions/review');
 const { GET: auditExport } = await import('@/app/api/audit/export/route');
 const { GET: executionsCsv } = await import('@/app/api/executions/export/route');
 
-type User = Awaited<ReturnType<typeof createUser>>;
 type Result = { ok: boolean; error?: string; code?: string };
-const as = async (u: { id: string }) => {
-  request.cookie = (await sessionCookieFor(u)).value;
-};
 
 const TAG = `walk-${randomUUID().slice(0, 8)}`;
 const COMMENT = `Sealed comment ${randomUUID().slice(0, 8)}`;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-walk-'));
 
-let analyst: User; // escalates E
-let analyst2: User;
-let manager: User; // escalates M
-let manager2: User;
-let first: User; // a manager who resolves S, whose review is then pending: the one who may read it
+let analyst: TestUser; // escalates E
+let analyst2: TestUser;
+let manager: TestUser; // escalates M
+let manager2: TestUser;
+let first: TestUser; // a manager who resolves S, whose review is then pending: the one who may read it
 const ex = { e: '', m: '', g: '', n: '', s: '', p: '' };
 /** The personal values of P, which nobody has revealed when the mask walk starts. */
 const PERSONAL = {
@@ -160,7 +155,7 @@ beforeAll(async () => {
   );
 
   // E: the analyst takes it, writes a note, escalates it.
-  await as(analyst);
+  await signInAs(analyst);
   let k = await caseOf(ex.e);
   expect(await actions.assignCaseAction({ caseId: k.id, version: k.version, assignee: 'me' })).toMatchObject({
     ok: true,
@@ -175,13 +170,13 @@ beforeAll(async () => {
     data: { state: 'open' },
   });
   // M: a manager escalates it.
-  await as(manager);
+  await signInAs(manager);
   k = await caseOf(ex.m);
   expect(await actions.resolveCaseAction({ caseId: k.id, version: k.version, ...escalate })).toMatchObject({
     ok: true,
   });
   // G: an analyst's claim.
-  await as(analyst2);
+  await signInAs(analyst2);
   k = await caseOf(ex.g);
   expect(await actions.assignCaseAction({ caseId: k.id, version: k.version, assignee: 'me' })).toMatchObject({
     ok: true,
@@ -219,7 +214,7 @@ const MAP = [
 ];
 
 /** Whether the user's role opens the entry (a page, route or action of the access map). */
-function reaches(entry: string, u: User) {
+function reaches(entry: string, u: TestUser) {
   const [kind, name] = entry.split(' ');
   const access = (kind === 'page' ? PAGE_ACCESS : kind === 'route' ? ROUTE_ACCESS : ACTION_ACCESS)[name];
   return access === 'public' || (access !== 'api-key' && access !== 'metrics-token' && hasRole(u.role, access));
@@ -301,7 +296,7 @@ describe('the case policy on every surface', () => {
   for (const who of ['the analyst who escalated it', 'another analyst'] as const)
     it(`refuses every case write on an escalated case to ${who}, with a sentence, writing nothing`, async () => {
       const actor = who === 'another analyst' ? analyst2 : analyst;
-      await as(actor);
+      await signInAs(actor);
       const probes = Object.entries(CASE_RULE).filter((e): e is [string, CaseProbe] => typeof e[1] === 'function');
       expect(probes.length).toBeGreaterThanOrEqual(7);
       for (const [entry, probe] of probes) {
@@ -318,7 +313,7 @@ describe('the case policy on every surface', () => {
     });
 
   it('names the queue, audits the denial, and refuses a bulk assignment whole, naming the case', async () => {
-    await as(analyst2);
+    await signInAs(analyst2);
     const c = await caseOf(ex.e);
     const denied = await policyDenials(ex.e);
     const r = await actions.resolveCaseAction({
@@ -340,7 +335,7 @@ describe('the case policy on every surface', () => {
     expect(!bulk.ok && bulk.error).not.toContain(ex.n.slice(0, 8));
     expect((await caseOf(ex.n)).assigneeId).toBeNull();
     // A manager may not hand it to an analyst either: the analyst could not work it.
-    await as(manager2);
+    await signInAs(manager2);
     const handed = await actions.assignCaseAction({ caseId: c.id, version: c.version, assignee: analyst2.id });
     expect(handed).toMatchObject({
       ok: false,
@@ -367,7 +362,7 @@ describe('the case policy on every surface', () => {
       allowed: false,
       reason: expect.stringMatching(/You escalated this case/),
     });
-    await as(manager);
+    await signInAs(manager);
     let c = await caseOf(ex.m);
     const before = await footprint(ex.m);
     const decline = { outcome: 'decline', reason: 'DOCUMENT_FORGED', comment: 'Forged.' } as const;
@@ -377,7 +372,7 @@ describe('the case policy on every surface', () => {
       error: 'You escalated this case, so another manager must resolve it (four eyes).',
     });
     expect(await footprint(ex.m)).toEqual(before);
-    await as(manager2);
+    await signInAs(manager2);
     c = await caseOf(ex.m);
     expect(await actions.resolveCaseAction({ caseId: c.id, version: c.version, ...decline })).toMatchObject({
       ok: true,
@@ -386,7 +381,7 @@ describe('the case policy on every surface', () => {
   });
 
   it("lets a manager resolve a colleague's claim and records whose it was", async () => {
-    await as(manager);
+    await signInAs(manager);
     const c = await caseOf(ex.g);
     expect(c.assigneeId).toBe(analyst2.id);
     const input = {
@@ -426,11 +421,11 @@ const leaks = (text: string) => SEALED.filter((re) => re.test(text)).map(String)
 /** Buffers (report images) are not text the viewer reads as such. */
 const text = (v: unknown) => JSON.stringify(v, (_k, x) => (x?.type === 'Buffer' ? '[bytes]' : x));
 
-type SealProbe = (viewer: User) => Promise<string>;
+type SealProbe = (viewer: TestUser) => Promise<string>;
 const NOT_SEALED = (why: string) => why;
 
-async function exportFile(viewer: User, query: string, name: string) {
-  await as(viewer);
+async function exportFile(viewer: TestUser, query: string, name: string) {
+  await signInAs(viewer);
   const res = await auditExport(new Request(`http://verdict.test/api/audit/export?${query}`));
   expect(res.status, await res.clone().text()).toBe(200);
   const file = path.join(dir, `${name}-${viewer.id.slice(0, 6)}`);
@@ -439,8 +434,8 @@ async function exportFile(viewer: User, query: string, name: string) {
 }
 
 /** The executions CSV's rows of one execution, as `v` downloads it. */
-async function csvRowsOf(v: User, id: string) {
-  await as(v);
+async function csvRowsOf(v: TestUser, id: string) {
+  await signInAs(v);
   const res = await executionsCsv(new Request(`http://verdict.test/api/executions/export?criteria=${TAG}`));
   expect(res.status).toBe(200);
   return (await res.text())
@@ -450,7 +445,7 @@ async function csvRowsOf(v: User, id: string) {
 }
 
 /** The case report's data for `v` (linked records are other executions, left out). */
-async function reportText(v: User, id: string) {
+async function reportText(v: TestUser, id: string) {
   const { detail, ...report } = (await getCaseReportData(id, v))!;
   const { links: _links, ...own } = detail;
   return text([own, report]);
@@ -515,11 +510,11 @@ const SEAL_RULE: Record<string, SealProbe | string> = {
   'page /quality/reviews': async (v) =>
     text((await listQaReviews(qaListParamsSchema.parse({}), v.id)).filter((r) => text(r).includes(ex.s))),
   'action lib/actions/feedback.ts#getFeedbackPanelAction': async (v) => {
-    await as(v);
+    await signInAs(v);
     return text(await feedbackActions.getFeedbackPanelAction({ executionId: ex.s }));
   },
   'action lib/actions/feedback.ts#previewBulkFeedbackAction': async (v) => {
-    await as(v);
+    await signInAs(v);
     return text(await feedbackActions.previewBulkFeedbackAction({ executionIds: [ex.s] }));
   },
   'page /rings/[id]': async (v) => {
@@ -651,7 +646,7 @@ describe('the seal on every surface', () => {
 // ---------------------------------------------------------------------------------------------
 // Rule 3: personal data masked without a reveal.
 
-type MaskProbe = (viewer: User) => Promise<string>;
+type MaskProbe = (viewer: TestUser) => Promise<string>;
 const NO_PERSONAL = (why: string) => why;
 const personalLeaks = (t: string) => Object.values(PERSONAL).filter((v) => t.includes(v));
 
@@ -670,7 +665,7 @@ const MASK_RULE: Record<string, MaskProbe | string> = {
   'route /api/audit/export': async (v) =>
     fs.readFileSync(await exportFile(v, `execution=${ex.p}&format=csv`, 'p.csv'), 'utf8'),
   'action lib/actions/feedback.ts#getFeedbackPanelAction': async (v) => {
-    await as(v);
+    await signInAs(v);
     return text(await feedbackActions.getFeedbackPanelAction({ executionId: ex.p }));
   },
   'page /rings/[id]': async (v) => {
@@ -711,7 +706,7 @@ describe('masking on every surface', () => {
       for (const [entry, probe] of probes)
         if (reaches(entry, v)) expect(personalLeaks(await probe(v)), `${entry} as ${v.role}`).toEqual([]);
     // The control: with a reveal, the detail shows them, so the probe can fail.
-    await as(analyst2);
+    await signInAs(analyst2);
     expect(
       await revealActions.revealPersonalDataAction({ executionId: ex.p, reason: 'Walk: the control.' }),
     ).toMatchObject({

@@ -25,18 +25,12 @@ import { submitFeedback } from '@/lib/feedback/submit';
 import { runRematch } from '@/lib/cases/rematch';
 import { ingestMany } from '@/lib/sync/ingest';
 import { buildExecution } from '../support/fixtures/execution';
-import { createUser, sessionCookieFor } from '../support/feedback';
-import { request } from '../support/next-headers';
+import { createUser, signInAs, type TestUser } from '../support/feedback';
 
 vi.mock('next/headers', async () => (await import('../support/next-headers')).nextHeaders);
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 const actions = await import('@/lib/actions/cases');
-
-type User = Awaited<ReturnType<typeof createUser>>;
-const as = async (u: { id: string }) => {
-  request.cookie = (await sessionCookieFor(u)).value;
-};
 
 /** Executions tagged with their own reporting criteria, so the test's queues select only them. */
 function tagged(tag: string, over: Parameters<typeof buildExecution>[0] = {}) {
@@ -62,9 +56,9 @@ const makeQueue = async (name: string, definition: string, priority: number, sla
       .returning()
   )[0];
 
-let analyst: User;
-let analyst2: User;
-let manager: User;
+let analyst: TestUser;
+let analyst2: TestUser;
+let manager: TestUser;
 
 beforeAll(async () => {
   await getBoss();
@@ -284,8 +278,8 @@ describe('the actions: bad input and races get a clear message and write nothing
         .where(eq(feedbackSubmissions.executionId, executionId))
     )[0].n,
   });
-  const claim = async (u: User) => {
-    await as(u);
+  const claim = async (u: TestUser) => {
+    await signInAs(u);
     const r = await actions.claimNextCaseAction({ queueId: qid });
     if (!r.ok || !r.data) throw new Error(`no case: ${JSON.stringify(r)}`);
     return { ...r.data, version: (await db().select().from(cases).where(eq(cases.id, r.data.caseId)))[0].version };
@@ -345,7 +339,7 @@ describe('the actions: bad input and races get a clear message and write nothing
 
   it("refuses an analyst resolving a colleague's claim, and lets a manager do it, recorded", async () => {
     const k = await claim(analyst2);
-    await as(analyst);
+    await signInAs(analyst);
     const before = await footprint(k.caseId, k.executionId);
     let r: { ok: boolean } = await actions.resolveCaseAction({
       caseId: k.caseId,
@@ -358,7 +352,7 @@ describe('the actions: bad input and races get a clear message and write nothing
     expect(r).toMatchObject({ ok: false, code: 'FORBIDDEN' });
     expect(await footprint(k.caseId, k.executionId)).toEqual(before);
 
-    await as(manager);
+    await signInAs(manager);
     const takeover = { caseId: k.caseId, version: k.version, outcome: 'approve' as const, reason: 'OTHER' };
     const comment = 'Resolved for the analyst while they are away.';
     // The manager is told whose claim it is and must confirm acting in their place.
@@ -451,7 +445,7 @@ describe('the actions: bad input and races get a clear message and write nothing
     r = await actions.claimNextCaseAction({ queueId: q.id });
     expect(r).toMatchObject({ ok: false, code: 'INVALID', error: 'Unknown queue, or not one you work.' });
 
-    await as(manager);
+    await signInAs(manager);
     r = await actions.resolveCaseAction({
       caseId: esc.id,
       version: esc.version,
@@ -461,14 +455,14 @@ describe('the actions: bad input and races get a clear message and write nothing
     });
     expect(r.ok).toBe(true);
     const done = await caseOf(k.executionId);
-    await as(analyst);
+    await signInAs(analyst);
     r = await actions.reopenCaseAction({
       caseId: done.id,
       version: done.version,
       reason: 'Customer sent a new document.',
     });
     expect(r).toMatchObject({ ok: false, code: 'FORBIDDEN' });
-    await as(manager);
+    await signInAs(manager);
     r = await actions.reopenCaseAction({ caseId: done.id, version: done.version, reason: 'x' });
     expect(r).toMatchObject({ ok: false, code: 'INVALID' });
     r = await actions.reopenCaseAction({
@@ -514,11 +508,11 @@ describe('the actions: bad input and races get a clear message and write nothing
   });
 
   it('refuses an unknown queue or user, and a 100 kB note; notes are versioned, never rewritten', async () => {
-    await as(analyst);
+    await signInAs(analyst);
     let r: { ok: boolean } = await actions.claimNextCaseAction({ queueId: randomUUID() });
     expect(r).toMatchObject({ ok: false, code: 'INVALID', error: 'Unknown queue, or not one you work.' });
     const k = await claim(analyst);
-    await as(manager);
+    await signInAs(manager);
     const before = await footprint(k.caseId, k.executionId);
     r = await actions.assignCaseAction({ caseId: k.caseId, version: k.version, assignee: randomUUID() });
     expect(r).toMatchObject({ ok: false, code: 'INVALID', error: 'Unknown user.' });
@@ -528,7 +522,7 @@ describe('the actions: bad input and races get a clear message and write nothing
     expect(r).toMatchObject({ ok: false, code: 'INVALID' });
     expect(await footprint(k.caseId, k.executionId)).toEqual(before);
 
-    await as(analyst);
+    await signInAs(analyst);
     const added = await actions.addNoteAction({ executionId: k.executionId, body: 'First look: face matches.' });
     expect(added.ok).toBe(true);
     if (!added.ok) return;
@@ -540,7 +534,7 @@ describe('the actions: bad input and races get a clear message and write nothing
     expect(r.ok).toBe(true);
     r = await actions.editNoteAction({ noteId: added.data.noteId, version: 1, body: 'lost update' });
     expect(r).toMatchObject({ ok: false, code: 'CONFLICT' });
-    await as(analyst2);
+    await signInAs(analyst2);
     r = await actions.editNoteAction({ noteId: added.data.noteId, version: 2, body: 'not mine' });
     expect(r).toMatchObject({ ok: false, code: 'FORBIDDEN' });
     const notes = await db().select().from(caseNotes).where(eq(caseNotes.noteId, added.data.noteId));
@@ -554,7 +548,7 @@ describe('the actions: bad input and races get a clear message and write nothing
   });
 
   it('an analyst cannot create queues or reopen by calling the action; unassign and bulk assign follow the same rules', async () => {
-    await as(analyst);
+    await signInAs(analyst);
     const n = (await db().select({ n: count() }).from(caseQueues))[0].n;
     const r = await actions.createQueueAction({
       name: 'Sneaky',

@@ -13,6 +13,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { consoleReady, startScript, type ChildRun } from '../support/processes';
+import { freePort } from '../support/ports';
 import { until } from '../support/wait';
 
 const SECRET = `drain-test-${randomUUID()}`;
@@ -20,14 +21,6 @@ const APP = `verdict-drain-${randomUUID().slice(0, 8)}`;
 let console_: ChildRun | undefined;
 
 afterAll(() => console_?.kill());
-
-async function freePort(): Promise<number> {
-  const s = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => s.once('listening', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 /** A raw HTTP/1.1 connection: what it received so far, and a wait for a pattern in it. */
 function connect(port: number) {

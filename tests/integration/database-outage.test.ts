@@ -12,7 +12,6 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { encode } from 'next-auth/jwt';
@@ -24,6 +23,7 @@ import { DATABASE_OUTAGE_DIGEST, DATABASE_OUTAGE_RETRY_AFTER_S } from '@/lib/db/
 import { ingestExecution } from '@/lib/sync/ingest';
 import { buildExecution } from '../support/fixtures/execution';
 import { consoleReady, startScript, type ChildRun } from '../support/processes';
+import { freePort } from '../support/ports';
 import { until } from '../support/wait';
 
 const SECRET = `outage-test-${randomBytes(16).toString('hex')}`;
@@ -35,14 +35,6 @@ let console_: ChildRun | undefined;
 let base = '';
 let cookie = '';
 let executionId = '';
-
-async function freePort(): Promise<number> {
-  const s = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => s.once('listening', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 const get = (p: string) => fetch(`${base}${p}`, { headers: { cookie }, redirect: 'manual' });
 

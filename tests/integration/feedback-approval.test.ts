@@ -20,53 +20,46 @@ import { bulkFeedbackSchema, rejectSchema } from '@/lib/feedback/schema';
 import { getFourEyes, setFourEyes } from '@/lib/feedback/settings';
 import { decideFeedback } from '@/lib/feedback/decide';
 import { submitBulkFeedback, submitFeedback } from '@/lib/feedback/submit';
-import { registerFeedbackWorkers } from '@/lib/feedback/worker';
-import { getBoss, stopBoss } from '@/lib/jobs/boss';
 import { ingestExecution } from '@/lib/sync/ingest';
 import { buildExecution } from '../support/fixtures/execution';
 import {
   createUser,
+  firstLabel,
   footprint,
-  ingestFromSim,
   newKey,
-  processedWithoutFeedback,
   serviceFeedback,
-  startSim,
+  startFeedbackWorkers,
+  startWithUnlabelled,
   stateOf,
+  stopQueueAndSim,
   until,
+  untilDelivered,
   type CachedExecution,
   type Sim,
-  refreshThroughIngest,
+  type TestUser,
 } from '../support/feedback';
 
 let s: Sim;
 let ex: CachedExecution[];
-let analyst: Awaited<ReturnType<typeof createUser>>;
-let analyst2: Awaited<ReturnType<typeof createUser>>;
-let manager: Awaited<ReturnType<typeof createUser>>;
-let admin: Awaited<ReturnType<typeof createUser>>;
+let analyst: TestUser;
+let analyst2: TestUser;
+let manager: TestUser;
+let admin: TestUser;
 
 const delivery = async (id: string) =>
   (await db().select({ d: executions.feedbackDelivery }).from(executions).where(eq(executions.id, id)))[0].d;
 
 async function withWorkers<T>(fn: () => Promise<T>): Promise<T> {
-  const boss = await getBoss();
-  const ids = await registerFeedbackWorkers(boss, {
-    pollingIntervalSeconds: 0.5,
-    refresh: refreshThroughIngest,
-    log: () => undefined,
-  });
+  const stop = await startFeedbackWorkers();
   try {
     return await fn();
   } finally {
-    for (const id of ids) await boss.offWork({ id });
+    await stop();
   }
 }
 
 beforeAll(async () => {
-  s = await startSim({ seed: 'feedback-approval' });
-  await getBoss();
-  ex = await ingestFromSim(s, processedWithoutFeedback, 16);
+  ({ s, ex } = await startWithUnlabelled('feedback-approval', 16));
   [analyst, analyst2, manager, admin] = [
     await createUser('analyst'),
     await createUser('analyst', 'analyst2'),
@@ -76,8 +69,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await setFourEyes(admin, false);
-  await stopBoss();
-  await s.sim.close();
+  await stopQueueAndSim(s);
 });
 
 describe('four-eyes', () => {
@@ -120,12 +112,7 @@ describe('four-eyes', () => {
       expect(s.writes.get(e.id)).toBeUndefined();
       const ok = await decideFeedback(manager, id, 'approve', 'Checked the device graph');
       expect(ok.ok && ok.data.state).toBe('pending');
-      await until(
-        () => stateOf(id),
-        (x) => x.state === 'delivered',
-        20_000,
-        'delivery after approval',
-      );
+      await untilDelivered(id, 'delivery after approval');
     });
     expect(await serviceFeedback(e)).toMatchObject({ status: 'FRAUD', reason: 'THIRD_PARTY_FRAUD' });
     expect(s.writes.get(e.id)).toBe(1);
@@ -144,12 +131,7 @@ describe('four-eyes', () => {
     expect(
       rejectSchema.safeParse({ submissionId: '7d1e7a52-3f7c-4b55-9f3e-000000000000', comment: '   ' }).success,
     ).toBe(false);
-    const r = await submitFeedback(analyst, {
-      executionId: e.id,
-      status: 'NOT_FRAUD',
-      version: 'none',
-      idempotencyKey: newKey(),
-    });
+    const r = await submitFeedback(analyst, firstLabel(e.id, 'NOT_FRAUD'));
     const id = r.ok ? r.data.submissionId : '';
     expect(await delivery(e.id)).toBe('awaiting_approval');
     const rej = await decideFeedback(
@@ -172,31 +154,14 @@ describe('four-eyes', () => {
   });
 
   it('NA from an analyst, and any label from a manager, go straight out', async () => {
-    const na = await submitFeedback(analyst, {
-      executionId: ex[2].id,
-      status: 'NA',
-      version: 'none',
-      idempotencyKey: newKey(),
-    });
+    const na = await submitFeedback(analyst, firstLabel(ex[2].id, 'NA'));
     expect(na.ok && na.data.state).toBe('pending');
-    const m = await submitFeedback(manager, {
-      executionId: ex[3].id,
-      status: 'FRAUD',
-      reason: 'MONEY_LAUNDERING',
-      version: 'none',
-      idempotencyKey: newKey(),
-    });
+    const m = await submitFeedback(manager, firstLabel(ex[3].id, 'FRAUD', 'MONEY_LAUNDERING'));
     expect(m.ok && m.data.state).toBe('pending');
   });
 
   it('nobody decides on their own label', async () => {
-    const r = await submitFeedback(analyst2, {
-      executionId: ex[4].id,
-      status: 'FRAUD',
-      reason: 'PHISHING',
-      version: 'none',
-      idempotencyKey: newKey(),
-    });
+    const r = await submitFeedback(analyst2, firstLabel(ex[4].id, 'FRAUD', 'PHISHING'));
     const id = r.ok ? r.data.submissionId : '';
     await db().update(users).set({ role: 'manager' }).where(eq(users.id, analyst2.id));
     expect(await decideFeedback({ ...analyst2, role: 'manager' }, id, 'approve')).toMatchObject({
@@ -209,13 +174,7 @@ describe('four-eyes', () => {
 
   it('a newer label waiting for approval replaces the older waiting one; an approved label replaces what was not sent yet', async () => {
     const e = ex[5];
-    const a = await submitFeedback(analyst, {
-      executionId: e.id,
-      status: 'FRAUD',
-      reason: 'IDENTITY_FRAUD',
-      version: 'none',
-      idempotencyKey: newKey(),
-    });
+    const a = await submitFeedback(analyst, firstLabel(e.id));
     const aId = a.ok ? a.data.submissionId : '';
     const b = await submitFeedback(analyst2, {
       executionId: e.id,
@@ -231,13 +190,7 @@ describe('four-eyes', () => {
 
   it('turned off, analyst labels go out at once; labels already waiting stay in the queue', async () => {
     await setFourEyes(admin, false);
-    const r = await submitFeedback(analyst, {
-      executionId: ex[6].id,
-      status: 'FRAUD',
-      reason: 'INSIDER_FRAUD',
-      version: 'none',
-      idempotencyKey: newKey(),
-    });
+    const r = await submitFeedback(analyst, firstLabel(ex[6].id, 'FRAUD', 'INSIDER_FRAUD'));
     expect(r.ok && r.data.state).toBe('pending');
     expect((await listAwaitingApproval()).total).toBeGreaterThanOrEqual(2);
   });
@@ -252,12 +205,7 @@ describe('bulk', () => {
     expect(Object.values(preview.versions)).toEqual(['none', 'none', 'none', 'none']);
 
     // Another analyst labels one of them while the confirmation is open.
-    const other = await submitFeedback(analyst2, {
-      executionId: sel[2].id,
-      status: 'NOT_FRAUD',
-      version: 'none',
-      idempotencyKey: newKey(),
-    });
+    const other = await submitFeedback(analyst2, firstLabel(sel[2].id, 'NOT_FRAUD'));
     expect(other.ok).toBe(true);
 
     const input = bulkFeedbackSchema.parse({
@@ -390,18 +338,8 @@ describe('blast radius', () => {
 
 describe('sync page figures', () => {
   it('counts what is pending, failed and waiting, and names the latest failures with the service’s detail', async () => {
-    const pending = await submitFeedback(analyst, {
-      executionId: ex[14].id,
-      status: 'NA',
-      version: 'none',
-      idempotencyKey: newKey(),
-    });
-    const failing = await submitFeedback(analyst, {
-      executionId: ex[15].id,
-      status: 'NOT_FRAUD',
-      version: 'none',
-      idempotencyKey: newKey(),
-    });
+    const pending = await submitFeedback(analyst, firstLabel(ex[14].id, 'NA'));
+    const failing = await submitFeedback(analyst, firstLabel(ex[15].id, 'NOT_FRAUD'));
     const failingId = failing.ok ? failing.data.submissionId : '';
     const refuse = () => ({
       setFeedback: async () => {

@@ -11,55 +11,42 @@ import { auditLog, executions, feedbackEvents, feedbackSubmissions } from '@/lib
 import { deliverFeedback, rescueStuckFeedback, retryDelayMs } from '@/lib/feedback/deliver';
 import { retryFeedback } from '@/lib/feedback/decide';
 import { submitFeedback } from '@/lib/feedback/submit';
-import { registerFeedbackWorkers, type FeedbackWorkerOptions } from '@/lib/feedback/worker';
+import type { FeedbackWorkerOptions } from '@/lib/feedback/worker';
 import { IdvHttpError } from '@/lib/idv';
 import { getIdvClient } from '@/lib/server/idv-client';
 import { getBoss, QUEUES, stopBoss } from '@/lib/jobs/boss';
 import {
   createUser,
+  firstLabel,
   ingestFromSim,
   newKey,
-  processedWithoutFeedback,
   serviceFeedback,
+  startFeedbackWorkers,
   startSim,
+  startWithUnlabelled,
   stateOf,
+  stopQueueAndSim,
   until,
+  untilDelivered,
   type CachedExecution,
   type Sim,
-  refreshThroughIngest,
+  type TestUser,
 } from '../support/feedback';
 
 let s: Sim;
 let ex: CachedExecution[];
-let analyst: Awaited<ReturnType<typeof createUser>>;
-const quiet: FeedbackWorkerOptions = {
-  refresh: refreshThroughIngest,
-  pollingIntervalSeconds: 0.5,
-  retryBaseMs: 300,
-  retryMaxMs: 1_000,
-  log: () => undefined,
-};
+let analyst: TestUser;
 
-async function startWorkers(opts: FeedbackWorkerOptions = {}) {
-  const boss = await getBoss();
-  const ids = await registerFeedbackWorkers(boss, { ...quiet, ...opts });
-  return async () => {
-    for (const id of ids) await boss.offWork({ id });
-  };
-}
+// Short retry delays, so a failed attempt is retried within a test's wait.
+const startWorkers = (opts: FeedbackWorkerOptions = {}) =>
+  startFeedbackWorkers({ retryBaseMs: 300, retryMaxMs: 1_000, ...opts });
 
 async function submit(
   e: CachedExecution,
   status: 'FRAUD' | 'NOT_FRAUD' | 'NA' = 'FRAUD',
   reason: 'IDENTITY_FRAUD' | undefined = 'IDENTITY_FRAUD',
 ) {
-  const r = await submitFeedback(analyst, {
-    executionId: e.id,
-    status,
-    reason: status === 'FRAUD' ? reason : undefined,
-    version: 'none',
-    idempotencyKey: newKey(),
-  });
+  const r = await submitFeedback(analyst, firstLabel(e.id, status, status === 'FRAUD' ? reason : undefined));
   expect(r.ok, JSON.stringify(r)).toBe(true);
   return r.ok ? r.data.submissionId : '';
 }
@@ -74,15 +61,10 @@ const eventKinds = async (submissionId: string) =>
   ).map((e) => e.kind);
 
 beforeAll(async () => {
-  s = await startSim({ seed: 'feedback-delivery' });
-  await getBoss();
-  ex = await ingestFromSim(s, processedWithoutFeedback, 10);
+  ({ s, ex } = await startWithUnlabelled('feedback-delivery', 10));
   analyst = await createUser('analyst');
 });
-afterAll(async () => {
-  await stopBoss();
-  await s.sim.close();
-});
+afterAll(() => stopQueueAndSim(s));
 
 describe('retries', () => {
   it('backs off exponentially with jitter, capped, and honours a longer Retry-After', () => {
@@ -117,12 +99,7 @@ describe('retries', () => {
 
     const stop2 = await startWorkers();
     try {
-      const done = await until(
-        () => stateOf(id),
-        (x) => x.state === 'delivered',
-        20_000,
-        'delivery after recovery',
-      );
+      const done = await untilDelivered(id, 'delivery after recovery');
       expect(done.lastError).toBeNull();
       expect(await serviceFeedback(e)).toMatchObject({ status: 'FRAUD', reason: 'IDENTITY_FRAUD' });
       // Let any stray job run out before counting.
@@ -151,12 +128,7 @@ describe('retries', () => {
       );
       expect(waiting.lastError?.title).toBe('Service unreachable');
       await startSim({ port }, s);
-      const done = await until(
-        () => stateOf(id),
-        (x) => x.state === 'delivered',
-        20_000,
-        'delivery after restart',
-      );
+      const done = await untilDelivered(id, 'delivery after restart');
       expect(done.attempts).toBeGreaterThanOrEqual(3);
       expect(await serviceFeedback(e)).toMatchObject({ status: 'NOT_FRAUD' });
       await new Promise((r) => setTimeout(r, 1000));
@@ -223,12 +195,7 @@ describe('permanent refusals', () => {
     expect((await retryFeedback(analyst, id)).ok).toBe(false);
     const stop = await startWorkers();
     try {
-      await until(
-        () => stateOf(id),
-        (x) => x.state === 'delivered',
-        20_000,
-        'delivery after retry',
-      );
+      await untilDelivered(id, 'delivery after retry');
       expect(s.writes.get(e.id)).toBe(1);
       expect(
         await until(
@@ -266,12 +233,7 @@ describe('never two deliveries of one submission', () => {
     for (let i = 0; i < 4; i++) await boss.send(QUEUES.deliverFeedback, { feedbackId: id });
     const stop = await startWorkers({ concurrency: 4 });
     try {
-      await until(
-        () => stateOf(id),
-        (x) => x.state === 'delivered',
-        20_000,
-        'delivery',
-      );
+      await untilDelivered(id, 'delivery');
       await new Promise((r) => setTimeout(r, 2000));
       expect(s.writes.get(e.id)).toBe(1);
       expect((await stateOf(id)).attempts).toBe(1);
@@ -316,12 +278,7 @@ describe('never two deliveries of one submission', () => {
     expect(await rescued()).toBe(1);
     const stop = await startWorkers();
     try {
-      await until(
-        () => stateOf(id),
-        (x) => x.state === 'delivered',
-        20_000,
-        'delivery after rescue',
-      );
+      await untilDelivered(id, 'delivery after rescue');
       expect(s.writes.get(e.id)).toBe(1);
       expect(await eventKinds(id)).toContain('rescued');
     } finally {

@@ -6,22 +6,23 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/lib/db/client';
 import { auditLog, executions, feedbackEvents, feedbackSubmissions } from '@/lib/db/schema';
-import { getBoss, stopBoss } from '@/lib/jobs/boss';
-import { registerFeedbackWorkers } from '@/lib/feedback/worker';
+import { stopBoss } from '@/lib/jobs/boss';
 import {
   createUser,
+  firstLabel,
   footprint,
-  ingestFromSim,
   newKey,
-  processedWithoutFeedback,
   serviceFeedback,
   sessionCookieFor,
-  startSim,
+  startFeedbackWorkers,
+  startWithUnlabelled,
   stateOf,
+  stopQueueAndSim,
   until,
+  untilDelivered,
   type CachedExecution,
   type Sim,
-  refreshThroughIngest,
+  type TestUser,
 } from '../support/feedback';
 
 // The actions read the session cookie through next/headers; here it comes from `cookie.value`,
@@ -52,8 +53,8 @@ const { setFourEyesAction } = await import('@/lib/actions/settings');
 
 let s: Sim;
 let ex: CachedExecution[];
-let analyst: Awaited<ReturnType<typeof createUser>>;
-let analyst2: Awaited<ReturnType<typeof createUser>>;
+let analyst: TestUser;
+let analyst2: TestUser;
 const as = async (u: { id: string }) => {
   cookie.value = (await sessionCookieFor(u)).value;
 };
@@ -64,16 +65,11 @@ const form = (fields: Record<string, string>) => {
 };
 
 beforeAll(async () => {
-  s = await startSim({ seed: 'feedback-submit' });
-  await getBoss();
-  ex = await ingestFromSim(s, processedWithoutFeedback, 12);
+  ({ s, ex } = await startWithUnlabelled('feedback-submit', 12));
   analyst = await createUser('analyst');
   analyst2 = await createUser('analyst', 'analyst2');
 });
-afterAll(async () => {
-  await stopBoss();
-  await s.sim.close();
-});
+afterAll(() => stopQueueAndSim(s));
 
 describe('submitting feedback', () => {
   it('stores FRAUD with its job, event and audit entry in one go, then the worker delivers it and the cache is refreshed', async () => {
@@ -109,19 +105,9 @@ describe('submitting feedback', () => {
     expect(row.delivery).toBe('pending');
     expect(s.writes.get(e.id)).toBeUndefined();
 
-    const boss = await getBoss();
-    const workers = await registerFeedbackWorkers(boss, {
-      pollingIntervalSeconds: 0.5,
-      refresh: refreshThroughIngest,
-      log: () => undefined,
-    });
+    const stopWorkers = await startFeedbackWorkers();
     try {
-      const done = await until(
-        () => stateOf(r.data.submissionId),
-        (x) => x.state === 'delivered',
-        20_000,
-        'delivery',
-      );
+      const done = await untilDelivered(r.data.submissionId);
       expect(done.deliveredAt).toBeTruthy();
       expect(done.attempts).toBe(1);
       expect(await serviceFeedback(e)).toMatchObject({ status: 'FRAUD', reason: 'IDENTITY_FRAUD' });
@@ -157,7 +143,7 @@ describe('submitting feedback', () => {
       expect(panel.ok && panel.data.latest?.state).toBe('delivered');
       expect(panel.ok && panel.data.version).toBe(r.data.submissionId);
     } finally {
-      for (const id of workers) await boss.offWork({ id });
+      await stopWorkers();
     }
   });
 
@@ -304,13 +290,7 @@ describe('who may submit', () => {
     await c.end();
     cookie.value = c.value;
     const before = await footprint([e.id]);
-    const r = await submitFeedbackAction({
-      executionId: e.id,
-      status: 'FRAUD',
-      reason: 'IDENTITY_FRAUD',
-      version: 'none',
-      idempotencyKey: newKey(),
-    });
+    const r = await submitFeedbackAction(firstLabel(e.id));
     expect(r).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
     expect(await retryFeedbackAction({ submissionId: '7d1e7a52-3f7c-4b55-9f3e-000000000000' })).toMatchObject({
       ok: false,
@@ -318,15 +298,7 @@ describe('who may submit', () => {
     });
     expect(await getFeedbackPanelAction({ executionId: e.id })).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
     cookie.value = '';
-    expect(
-      await submitFeedbackAction({
-        executionId: e.id,
-        status: 'FRAUD',
-        reason: 'IDENTITY_FRAUD',
-        version: 'none',
-        idempotencyKey: newKey(),
-      }),
-    ).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
+    expect(await submitFeedbackAction(firstLabel(e.id))).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
     expect(await footprint([e.id])).toEqual(before);
   });
 

@@ -7,6 +7,7 @@ import { imageFor, solidPng } from '@/lib/simulator/images';
 import { startTestSimulator } from '../support/simulator';
 import { waitFor } from '../support/wait';
 import { testConfig } from '../support/idv/fault-server';
+import { idCardAndSelfieWorkflow } from '../support/idv/wire-samples';
 
 /**
  * Verdict's client (lib/idv/client.ts) against the simulator over real HTTP: every operation of
@@ -25,17 +26,7 @@ const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 const request = (over: Partial<AccountRequest> = {}): AccountRequest => ({
   customerInternalReference: `client-${Math.random().toString(36).slice(2, 10)}`,
   userReference: 'user-7',
-  workflowDefinition: {
-    key: '10013',
-    credentials: [
-      {
-        category: 'ID',
-        country: { predefinedType: 'DEFINED', values: ['DEU'] },
-        type: { predefinedType: 'DEFINED', values: ['ID_CARD'] },
-      },
-      { category: 'SELFIE' },
-    ],
-  },
+  workflowDefinition: idCardAndSelfieWorkflow('DEU'),
   userConsent: { consent: { obtained: 'yes', obtainedAt: '2026-06-01T10:00:00Z' } },
   ...over,
 });

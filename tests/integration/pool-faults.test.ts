@@ -9,15 +9,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '@/lib/db/client';
 import { isDatabaseOutage, retryRead } from '@/lib/db/outage';
+import { freePort } from '../support/ports';
 import { until } from '../support/wait';
-
-async function freePort(): Promise<number> {
-  const s = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((r) => s.once('listening', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 /**
  * A TCP forwarder to the run's database that can refuse to exist (not listening yet) and cut a

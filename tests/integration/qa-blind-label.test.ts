@@ -14,9 +14,8 @@ import { randomUUID } from 'node:crypto';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/lib/db/client';
-import { caseQueues, cases, feedbackSubmissions, qaReviews } from '@/lib/db/schema';
+import { feedbackSubmissions, qaReviews } from '@/lib/db/schema';
 import { getBoss, stopBoss } from '@/lib/jobs/boss';
-import { resolveCase } from '@/lib/cases/resolve';
 import { getCaseReportData } from '@/lib/evidence/report/case-data';
 import { getExecutionDetail } from '@/lib/executions/detail';
 import { listExecutions } from '@/lib/executions/queries';
@@ -26,9 +25,8 @@ import { SEALED_LABEL_MESSAGE } from '@/lib/feedback/submit';
 import { weekOf } from '@/lib/qa/week';
 import { ingestMany } from '@/lib/sync/ingest';
 import { buildExecution } from '../support/fixtures/execution';
-import { createUser, sessionCookieFor } from '../support/feedback';
-import { request } from '../support/next-headers';
-import { keepResolvedInWeek, sampleWeek } from '../support/qa';
+import { signInAs, type TestUser } from '../support/feedback';
+import { keepResolvedInWeek, resolveAsFirstAnalyst, sampleWeek, startQaCast } from '../support/qa';
 
 vi.mock('next/headers', async () => (await import('../support/next-headers')).nextHeaders);
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
@@ -37,18 +35,13 @@ const feedbackActions = await import('@/lib/actions/feedback');
 const qaActions = await import('@/lib/actions/qa');
 const { GET: exportCsv } = await import('@/app/api/executions/export/route');
 
-type User = Awaited<ReturnType<typeof createUser>>;
-const as = async (u: { id: string }) => {
-  request.cookie = (await sessionCookieFor(u)).value;
-};
-
 const TAG = `qa-label-${randomUUID().slice(0, 8)}`;
 // One identity document of the test's own: the four are each other's linked records and blast radius.
 const DOCUMENT = `QL${randomUUID().slice(0, 7).toUpperCase()}`;
-let first: User;
-let second: User;
-let other: User;
-let manager: User;
+let first: TestUser;
+let second: TestUser;
+let other: TestUser;
+let manager: TestUser;
 const ids = { a: '', b: '', c: '', d: '' };
 
 function ingestOne(feedback?: { status: string; reason?: string }) {
@@ -57,31 +50,15 @@ function ingestOne(feedback?: { status: string; reason?: string }) {
   return x;
 }
 
-async function resolve(executionId: string, outcome: 'approve' | 'decline', label?: 'NOT_FRAUD') {
-  const [k] = await db().select().from(cases).where(eq(cases.executionId, executionId));
-  const r = await resolveCase(first, {
-    caseId: k.id,
-    version: k.version,
-    outcome,
-    reason: outcome === 'decline' ? 'DOCUMENT_FORGED' : 'DOCUMENT_GENUINE',
-    // A comment either way: approving the service's WARNING needs one too.
-    comment: outcome === 'decline' ? 'First analyst: forged.' : 'First analyst: genuine despite the flag.',
-    feedbackStatus: label,
-    feedbackVersion: 'none',
-    idempotencyKey: `qa-label-${randomUUID()}`,
-  });
-  if (!r.ok) throw new Error(JSON.stringify(r));
-}
-
 /** The ids of the test's executions a list filter returns for `u`, sorted. */
-const listed = async (u: User, filter: RawSearchParams = {}) =>
+const listed = async (u: TestUser, filter: RawSearchParams = {}) =>
   (await listExecutions(parseListParams({ criteria: TAG, size: '100', ...filter }), u.id)).rows;
 const idsOf = (rows: Array<{ id: string }>) => rows.map((r) => r.id).sort();
 const sorted = (...xs: string[]) => [...xs].sort();
 
 /** The CSV export's rows of the test's executions for `u`, by execution id, each cell unquoted. */
-async function csvFor(u: User): Promise<Map<string, Record<string, string>>> {
-  await as(u);
+async function csvFor(u: TestUser): Promise<Map<string, Record<string, string>>> {
+  await signInAs(u);
   const res = await exportCsv(new Request(`http://verdict.test/api/executions/export?criteria=${TAG}`));
   expect(res.status).toBe(200);
   const split = (line: string) => [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)].map((m) => m[1]).slice(0, -1);
@@ -101,13 +78,7 @@ async function csvFor(u: User): Promise<Map<string, Record<string, string>>> {
 
 beforeAll(async () => {
   const boss = await getBoss();
-  first = await createUser('analyst', 'first');
-  second = await createUser('analyst', 'second');
-  other = await createUser('analyst', 'other');
-  manager = await createUser('manager');
-  await db()
-    .insert(caseQueues)
-    .values({ name: `QA ${TAG}`, priority: 0, slaHours: 4, definition: `criteria=${TAG}` });
+  ({ first, second, other, manager } = await startQaCast(TAG));
   const xs = [
     ingestOne({ status: 'FRAUD', reason: 'IDENTITY_FRAUD' }),
     ingestOne(),
@@ -120,9 +91,9 @@ beforeAll(async () => {
     xs.map((x) => ({ result: x.result, steps: x.steps, rules: x.rules, fetchedAt: new Date() })),
   );
   const week = weekOf(new Date());
-  await resolve(ids.a, 'decline');
-  await resolve(ids.b, 'approve');
-  await resolve(ids.c, 'approve', 'NOT_FRAUD');
+  await resolveAsFirstAnalyst(first, ids.a, 'decline');
+  await resolveAsFirstAnalyst(first, ids.b, 'approve');
+  await resolveAsFirstAnalyst(first, ids.c, 'approve', { feedbackStatus: 'NOT_FRAUD' });
   // Should a week have turned during the resolutions (Monday 00:00 UTC), they would not all be in
   // the week drawn below: kept in it (a no-op on any other day).
   await keepResolvedInWeek([ids.a, ids.b, ids.c], week);
@@ -185,7 +156,7 @@ describe('a label under a blind QA review', () => {
     expect(blast[ids.a]).toMatchObject({ sealed: true, feedbackStatus: null });
     expect(blast[ids.d]).toMatchObject({ sealed: false, feedbackStatus: 'FRAUD' });
     // The same through the action the panel polls with.
-    await as(second);
+    await signInAs(second);
     expect(await feedbackActions.getFeedbackPanelAction({ executionId: ids.c })).toMatchObject({
       ok: true,
       data: { sealed: true, latest: null, history: [] },
@@ -215,7 +186,7 @@ describe('a label under a blind QA review', () => {
           .where(inArray(feedbackSubmissions.executionId, Object.values(ids)))
       )[0].n;
     const before = await labels();
-    await as(second);
+    await signInAs(second);
     const refused = { ok: false, code: 'FORBIDDEN', error: SEALED_LABEL_MESSAGE };
     // The same label as the one given ("already labelled …") and another one ("changed since …").
     for (const [executionId, status] of [
@@ -301,7 +272,7 @@ describe('a label under a blind QA review', () => {
 
   it('is shown to everyone once the review is decided', async () => {
     const [review] = await db().select().from(qaReviews).where(eq(qaReviews.executionId, ids.a));
-    await as(second);
+    await signInAs(second);
     const took = await qaActions.takeQaReviewAction({ reviewId: review.id, version: review.version, assignee: 'me' });
     expect(took).toMatchObject({ ok: true });
     const decided = await qaActions.decideQaReviewAction({

@@ -13,7 +13,6 @@ import {
   auditLog,
   caseEvents,
   caseNotes,
-  caseQueues,
   cases,
   feedbackSubmissions,
   qaReviews,
@@ -21,7 +20,6 @@ import {
   webhookEvents,
 } from '@/lib/db/schema';
 import { getBoss, stopBoss } from '@/lib/jobs/boss';
-import { resolveCase } from '@/lib/cases/resolve';
 import { addNote } from '@/lib/cases/notes';
 import { getCaseOfExecution, listNotes } from '@/lib/cases/queries';
 import { getExecutionDetail } from '@/lib/executions/detail';
@@ -32,31 +30,25 @@ import { runQaSampling, startQaSampling } from '@/lib/qa/sample';
 import { weekOf } from '@/lib/qa/week';
 import { ingestMany } from '@/lib/sync/ingest';
 import { buildExecution } from '../support/fixtures/execution';
-import { createUser, sessionCookieFor } from '../support/feedback';
-import { request } from '../support/next-headers';
-import { keepResolvedInWeek } from '../support/qa';
+import { signInAs, type TestUser } from '../support/feedback';
+import { keepResolvedInWeek, resolveAsFirstAnalyst, startQaCast } from '../support/qa';
 
 vi.mock('next/headers', async () => (await import('../support/next-headers')).nextHeaders);
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 const actions = await import('@/lib/actions/qa');
 
-type User = Awaited<ReturnType<typeof createUser>>;
-const as = async (u: { id: string }) => {
-  request.cookie = (await sessionCookieFor(u)).value;
-};
-
 const TAG = `qa-${randomUUID().slice(0, 8)}`;
 const WEEK = weekOf(new Date());
-let first: User;
-let second: User;
-let other: User;
-let manager: User;
+let first: TestUser;
+let second: TestUser;
+let other: TestUser;
+let manager: TestUser;
 let firstIds: string[] = [];
 let otherIds: string[] = [];
 
 /** Ingests `n` executions of the test's own queue and resolves each as `who`. */
-async function resolvedBy(who: User, n: number, outcome: 'approve' | 'decline') {
+async function resolvedBy(who: TestUser, n: number, outcome: 'approve' | 'decline') {
   const xs = Array.from({ length: n }, (_, i) => {
     const x = buildExecution({ decision: 'WARNING', score: 40 + i });
     (x.result as { workflow: { reportingCriteria: string } }).workflow.reportingCriteria = TAG;
@@ -66,23 +58,14 @@ async function resolvedBy(who: User, n: number, outcome: 'approve' | 'decline') 
     db(),
     xs.map((x) => ({ result: x.result, steps: x.steps, rules: x.rules, fetchedAt: new Date() })),
   );
-  for (const x of xs) {
-    const [k] = await db().select().from(cases).where(eq(cases.executionId, x.id));
-    const r = await resolveCase(who, {
-      caseId: k.id,
-      version: k.version,
+  // Declines are labelled Fraud in the same step: a settlement to approve must correct it.
+  for (const x of xs)
+    await resolveAsFirstAnalyst(
+      who,
+      x.id,
       outcome,
-      reason: outcome === 'decline' ? 'DOCUMENT_FORGED' : 'DOCUMENT_GENUINE',
-      // A comment either way: approving the service's WARNING needs one too.
-      comment: outcome === 'decline' ? 'First analyst: the font is wrong.' : 'First analyst: genuine despite the flag.',
-      // Declines are labelled Fraud in the same step: a settlement to approve must correct it.
-      feedbackStatus: outcome === 'decline' ? 'FRAUD' : undefined,
-      feedbackReason: outcome === 'decline' ? 'IDENTITY_FRAUD' : undefined,
-      feedbackVersion: 'none',
-      idempotencyKey: `qa-test-${randomUUID()}`,
-    });
-    if (!r.ok) throw new Error(JSON.stringify(r));
-  }
+      outcome === 'decline' ? { feedbackStatus: 'FRAUD', feedbackReason: 'IDENTITY_FRAUD' } : {},
+    );
   return xs.map((x) => x.id);
 }
 
@@ -105,13 +88,7 @@ async function sampleNow(rate: number, min: number) {
 
 beforeAll(async () => {
   await getBoss();
-  first = await createUser('analyst', 'first');
-  second = await createUser('analyst', 'second');
-  other = await createUser('analyst', 'other');
-  manager = await createUser('manager');
-  await db()
-    .insert(caseQueues)
-    .values({ name: `QA ${TAG}`, priority: 0, slaHours: 4, definition: `criteria=${TAG}` });
+  ({ first, second, other, manager } = await startQaCast(TAG));
   firstIds = await resolvedBy(first, 6, 'decline');
   otherIds = await resolvedBy(other, 1, 'approve');
   // WEEK was read when the file loaded, the resolutions come seconds later: should a week have
@@ -161,14 +138,14 @@ describe('sampling', () => {
 
   it('refuses a week that is not a Monday and a manager-only start from an analyst, writing nothing', async () => {
     const before = (await db().select({ n: count() }).from(qaSampleRuns))[0].n;
-    await as(manager);
+    await signInAs(manager);
     expect(await actions.startQaSamplingAction({ week: '2026-11-25' })).toMatchObject({
       ok: false,
       code: 'INVALID',
       error: 'A week starts on a Monday.',
     });
     expect(await actions.startQaSamplingAction({ week: 'last week' })).toMatchObject({ ok: false, code: 'INVALID' });
-    await as(second);
+    await signInAs(second);
     expect(await actions.startQaSamplingAction({})).toMatchObject({ ok: false, code: 'FORBIDDEN' });
     expect(await actions.saveQaSettingsAction({ ratePercent: 10, minPerAnalyst: 1, enabled: true })).toMatchObject({
       ok: false,
@@ -178,7 +155,7 @@ describe('sampling', () => {
   });
 
   it('validates and audits the rate', async () => {
-    await as(manager);
+    await signInAs(manager);
     const bad = await actions.saveQaSettingsAction({ ratePercent: 0, minPerAnalyst: -1, enabled: true });
     expect(bad).toMatchObject({
       ok: false,
@@ -212,7 +189,7 @@ describe('the blind re-review', () => {
     expect(resolved?.details).toMatchObject({ sealed: true });
     expect(JSON.stringify(detail!.audit)).not.toMatch(/DOCUMENT_FORGED|"decline"/);
     // The list cannot tell sealed cases apart by filtering on the outcome.
-    const list = (u: User) => listExecutions(parseListParams({ criteria: TAG, outcome: 'decline' }), u.id);
+    const list = (u: TestUser) => listExecutions(parseListParams({ criteria: TAG, outcome: 'decline' }), u.id);
     expect((await list(second)).rows).toHaveLength(0);
     expect((await list(first)).rows).toHaveLength(6);
     // The reviews list a manager opens keeps it sealed too.
@@ -221,7 +198,7 @@ describe('the blind re-review', () => {
   });
 
   it('never gives the first analyst their own case, and refuses their decision', async () => {
-    await as(first);
+    await signInAs(first);
     for (let i = 0; i < 3; i++) {
       const r = await actions.claimNextQaReviewAction({});
       expect(r.ok).toBe(true);
@@ -254,7 +231,7 @@ describe('the blind re-review', () => {
 
   it('records a disagreement, refusing stale and unknown reviews, then shows both outcomes', async () => {
     const [r] = await reviewsOf([firstIds[0]]);
-    await as(second);
+    await signInAs(second);
     const took = await actions.takeQaReviewAction({ reviewId: r.id, version: r.version, assignee: 'me' });
     expect(took).toMatchObject({ ok: true });
     const version = took.ok ? took.data.version : 0;
@@ -277,9 +254,9 @@ describe('the blind re-review', () => {
       fieldErrors: { comment: ['A comment is required to decline.'] },
     });
     // Someone else cannot decide a review that is claimed.
-    await as(other);
+    await signInAs(other);
     expect(await actions.decideQaReviewAction(base)).toMatchObject({ ok: false, code: 'FORBIDDEN' });
-    await as(second);
+    await signInAs(second);
     expect(await actions.decideQaReviewAction({ ...base, comment: 'Looks genuine to me.' })).toMatchObject({
       ok: true,
       data: { state: 'disputed' },
@@ -306,9 +283,9 @@ describe('settling a disagreement', () => {
       reason: 'DOCUMENT_GENUINE',
       comment: 'The second look is right.',
     };
-    await as(other);
+    await signInAs(other);
     expect(await actions.settleQaReviewAction(base)).toMatchObject({ ok: false, code: 'FORBIDDEN' });
-    await as(manager);
+    await signInAs(manager);
     expect(await actions.settleQaReviewAction({ ...base, version: r.version - 1 })).toMatchObject({
       ok: false,
       code: 'CONFLICT',
@@ -341,7 +318,7 @@ describe('settling a disagreement', () => {
       .select({ id: feedbackSubmissions.id })
       .from(feedbackSubmissions)
       .where(eq(feedbackSubmissions.executionId, ex));
-    await as(manager);
+    await signInAs(manager);
     const out = await actions.settleQaReviewAction({
       reviewId: r.id,
       version: r.version,

@@ -7,33 +7,24 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '@/lib/db/client';
-import { registerFeedbackWorkers } from '@/lib/feedback/worker';
 import { setFourEyes } from '@/lib/feedback/settings';
-import { getBoss, stopBoss } from '@/lib/jobs/boss';
 import { linkHash } from '@/lib/rings/link-keys';
 import { replaceLinkKeys } from '@/lib/rings/upkeep';
 import {
   createUser,
-  ingestFromSim,
   newKey,
-  processedWithoutFeedback,
   serviceFeedback,
-  sessionCookieFor,
-  startSim,
+  signInAs,
+  startFeedbackWorkers,
+  startWithUnlabelled,
+  stopQueueAndSim,
   until,
   type CachedExecution,
   type Sim,
-  refreshThroughIngest,
+  type TestUser,
 } from '../support/feedback';
 
-const cookie = vi.hoisted(() => ({ value: '' }));
-vi.mock('next/headers', () => ({
-  cookies: async () => ({
-    get: (name: string) =>
-      name === 'next-auth.session-token' && cookie.value ? { name, value: cookie.value } : undefined,
-  }),
-  headers: async () => new Headers({ 'x-forwarded-for': '127.0.0.1' }),
-}));
+vi.mock('next/headers', async () => (await import('../support/next-headers')).nextHeaders);
 vi.mock('next/cache', () => ({ revalidatePath: () => undefined }));
 
 const { labelRingAction, openRingCasesAction, dismissRingAction, expandRingAttributeAction } =
@@ -42,11 +33,8 @@ const { previewBulkFeedbackAction, getBatchProgressAction } = await import('@/li
 
 let s: Sim;
 let ex: CachedExecution[];
-let analyst: Awaited<ReturnType<typeof createUser>>;
-let admin: Awaited<ReturnType<typeof createUser>>;
-const as = async (u: { id: string }) => {
-  cookie.value = (await sessionCookieFor(u)).value;
-};
+let analyst: TestUser;
+let admin: TestUser;
 
 /** Joins `members` into one ring through a shared device, the way ingest would. */
 async function ringOf(members: CachedExecution[]): Promise<number> {
@@ -79,24 +67,21 @@ async function label(ringId: number, members: CachedExecution[]) {
 }
 
 beforeAll(async () => {
-  s = await startSim({ seed: 'ring-actions' });
-  await getBoss();
-  ex = await ingestFromSim(s, processedWithoutFeedback, 12);
+  ({ s, ex } = await startWithUnlabelled('ring-actions', 12));
   analyst = await createUser('analyst');
   admin = await createUser('admin');
   await setFourEyes(admin, false);
 });
 afterAll(async () => {
   await setFourEyes(admin, false);
-  await stopBoss();
-  await s.sim.close();
+  await stopQueueAndSim(s);
 });
 
 describe('acting on a ring', () => {
   it('labels every member FRAUD through the feedback pipeline: one write per member at the service', async () => {
     const members = ex.slice(0, 4);
     const ringId = await ringOf(members);
-    await as(analyst);
+    await signInAs(analyst);
     expect(await labelRingAction({ ringId, reason: 'NA', versions: {}, idempotencyKey: newKey() })).toMatchObject({
       ok: false,
       fieldErrors: { reason: ['A reason is required for Fraud.'] },
@@ -115,12 +100,7 @@ describe('acting on a ring', () => {
       return p.data;
     };
     expect(await progress()).toMatchObject({ total: 4, settled: 0 });
-    const boss = await getBoss();
-    const workers = await registerFeedbackWorkers(boss, {
-      pollingIntervalSeconds: 0.5,
-      refresh: refreshThroughIngest,
-      log: () => undefined,
-    });
+    const stopWorkers = await startFeedbackWorkers();
     try {
       await until(
         () => members.map((m) => s.writes.get(m.id) ?? 0),
@@ -135,7 +115,7 @@ describe('acting on a ring', () => {
         expect(await serviceFeedback(m)).toMatchObject({ status: 'FRAUD', reason: 'IDENTITY_FRAUD' });
       }
     } finally {
-      for (const id of workers) await boss.offWork({ id });
+      await stopWorkers();
     }
     const audits = await db().execute<{ details: Record<string, unknown> }>(
       sql`select details from audit_log where action = 'ring.label' and target_id = ${String(ringId)}`,
@@ -149,7 +129,7 @@ describe('acting on a ring', () => {
     const ringId = await ringOf(members);
     await setFourEyes(admin, true);
     try {
-      await as(analyst);
+      await signInAs(analyst);
       const r = await label(ringId, members);
       expect(r.ok, JSON.stringify(r)).toBe(true);
       if (!r.ok) return;
@@ -167,7 +147,7 @@ describe('acting on a ring', () => {
   it('opens cases for unreviewed members in the Rings queue once, and a dismissed ring returns when it grows', async () => {
     const members = ex.slice(6, 8);
     const ringId = await ringOf(members);
-    await as(analyst);
+    await signInAs(analyst);
     const first = await openRingCasesAction({ ringId });
     expect(first).toMatchObject({ ok: true, data: { opened: 2 } });
     expect(await openRingCasesAction({ ringId })).toMatchObject({ ok: true, data: { opened: 0 } });
@@ -211,7 +191,7 @@ describe('acting on a ring', () => {
     await db().execute(sql`insert into link_keys (execution_id, kind, key_hash, evidence)
       select x, 'phone', ${phone}, 'test' from unnest(${sql.param([members[0].id, ...others.map((o) => o.id)])}::uuid[]) as x`);
     await db().execute(sql`insert into link_values (kind, key_hash, executions) values ('phone', ${phone}, 500)`);
-    await as(analyst);
+    await signInAs(analyst);
     const r = await expandRingAttributeAction({ ringId, attributeId: `phone:${phone.slice(0, 10)}` });
     expect(r.ok, JSON.stringify(r)).toBe(true);
     if (!r.ok) return;
@@ -235,7 +215,7 @@ describe('acting on a ring', () => {
   });
 
   it('refuses an unknown ring with a clear error, not a 500', async () => {
-    await as(analyst);
+    await signInAs(analyst);
     expect(await openRingCasesAction({ ringId: 999_999_999 })).toMatchObject({ ok: false, code: 'INVALID' });
     expect(await dismissRingAction({ ringId: 'x' as unknown as number, reason: 'abc' })).toMatchObject({
       ok: false,

@@ -13,7 +13,7 @@ import { QUEUES } from '@/lib/jobs/boss';
 import { DEFAULT_FAULTS, type RunningSimulator } from '@/lib/simulator';
 import { enqueueRun } from '@/lib/sync/jobs';
 import { openRun, type SyncRun } from '@/lib/sync/runs';
-import { startWorker, type SyncWorker } from '@/lib/sync/worker';
+import type { SyncWorker } from '@/lib/sync/worker';
 import {
   callbackServer,
   clientFor,
@@ -23,6 +23,7 @@ import {
   queueSchema,
   resetCache,
   startSim,
+  startTestWorker,
   TEST_OPTIONS,
 } from '../support/sync';
 import { waitFor } from '../support/wait';
@@ -67,15 +68,10 @@ describe('faults injected through the simulator', () => {
     await resetCache(db());
     sim = await startSim({ executions: 20 });
     idv = clientFor(sim);
-    worker = await startWorker({
+    worker = await startTestWorker({
       db: db(),
       idv,
-      options: TEST_OPTIONS,
       queueSchema: schema,
-      schedules: false,
-      initialSync: false,
-      registerProcessBoss: false,
-      log: () => undefined,
     });
     const server = await callbackServer({ db: db(), settings });
     cleanups.push(
@@ -224,15 +220,11 @@ describe('a worker killed in the middle of a backfill', () => {
     // A second worker, started after the lease ran out, resumes the same run at its next page.
     await new Promise((r) => setTimeout(r, TEST_OPTIONS.leaseMs + 200));
     const idv = clientFor(sim);
-    const b = await startWorker({
+    const b = await startTestWorker({
       db: db(),
       idv,
-      options: TEST_OPTIONS,
       queueSchema: schema,
-      schedules: false,
       initialSync: true,
-      registerProcessBoss: false,
-      log: () => undefined,
     });
     cleanups.push(() => b.stop());
     const done = await waitFor(
@@ -295,16 +287,12 @@ describe('the database restarted in the middle of a backfill', () => {
     }
     const idv = clientFor(sim);
     const options = { ...TEST_OPTIONS, runRetryDelaysMs: [200, 500, 1000, 2000, 3000, 5000, 8000] };
-    const worker = await startWorker({
+    const worker = await startTestWorker({
       db: database,
       url,
       idv,
       options,
       queueSchema: schema,
-      schedules: false,
-      initialSync: false,
-      registerProcessBoss: false,
-      log: () => undefined,
     });
     cleanups.push(() => worker.stop());
     const server = await callbackServer({ db: database, settings });

@@ -15,7 +15,7 @@ import type { IdvClient } from '@/lib/idv/client';
 import type { RunningSimulator } from '@/lib/simulator';
 import { enqueueFetch } from '@/lib/sync/jobs';
 import { refreshExecution } from '@/lib/sync/refresh';
-import { startWorker, type SyncWorker } from '@/lib/sync/worker';
+import type { SyncWorker } from '@/lib/sync/worker';
 import {
   callbackServer,
   clientFor,
@@ -25,6 +25,7 @@ import {
   resetCache,
   serviceDetails,
   startSim,
+  startTestWorker,
   TEST_OPTIONS,
 } from '../support/sync';
 import { waitFor } from '../support/wait';
@@ -41,15 +42,11 @@ beforeAll(async () => {
   await resetCache(db());
   sim = await startSim({ executions: 10 });
   idv = clientFor(sim);
-  worker = await startWorker({
+  worker = await startTestWorker({
     db: db(),
     idv,
     options,
     queueSchema: schema,
-    schedules: false,
-    initialSync: false,
-    registerProcessBoss: false,
-    log: () => undefined,
   });
   server = await callbackServer({
     db: db(),
@@ -62,6 +59,15 @@ afterAll(async () => {
   await sim?.close();
   await dropQueueSchema(db(), schema);
 });
+
+/** The cached row of the execution once the cache has it with `status`. */
+const cachedWith = async (executionId: string, status: string) =>
+  (
+    await db()
+      .select()
+      .from(executions)
+      .where(and(eq(executions.id, executionId), eq(executions.status, status)))
+  )[0];
 
 async function cachedCounts(id: string) {
   const n = async (table: typeof capabilityEntries | typeof steps | typeof ruleResults | typeof credentials) =>
@@ -78,10 +84,7 @@ describe('callbacks through the worker', () => {
   it('a journey completed through the API is cached within seconds of its callback, with every capability entry, step and rule', async () => {
     const { accountId, executionId } = await journey(idv, { callbackUrl: server.url(SECRET) });
     const row = await waitFor(async () => {
-      const [r] = await db()
-        .select()
-        .from(executions)
-        .where(and(eq(executions.id, executionId), eq(executions.status, 'PROCESSED')));
+      const r = await cachedWith(executionId, 'PROCESSED');
       return r?.rawSteps && r?.rawRules ? r : undefined;
     }, 10_000);
     const [cb] = await db().select().from(callbacks).where(eq(callbacks.executionId, executionId));
@@ -115,21 +118,10 @@ describe('callbacks through the worker', () => {
       body: JSON.stringify({ workflowExecution: { id: executionId, status: 'PROCESSED' }, account: { id: accountId } }),
     });
     expect(res.status).toBe(200);
-    await waitFor(
-      async () =>
-        (
-          await db()
-            .select()
-            .from(executions)
-            .where(and(eq(executions.id, executionId), eq(executions.status, 'ACQUIRED')))
-        )[0],
-    );
+    await waitFor(() => cachedWith(executionId, 'ACQUIRED'));
     sim.faults.stallProcessing = false;
     const row = await waitFor(async () => {
-      const [r] = await db()
-        .select()
-        .from(executions)
-        .where(and(eq(executions.id, executionId), eq(executions.status, 'PROCESSED')));
+      const r = await cachedWith(executionId, 'PROCESSED');
       return r?.rawSteps ? r : undefined;
     }, 10_000);
     expect(row.decisionType).toBeTruthy();
@@ -159,16 +151,7 @@ describe('callbacks through the worker', () => {
 
   it('refresh now fetches one execution at once; a deletion at the service keeps its decision and drops personal data', async () => {
     const { accountId, executionId } = await journey(idv, { callbackUrl: server.url(SECRET) });
-    await waitFor(
-      async () =>
-        (
-          await db()
-            .select()
-            .from(executions)
-            .where(and(eq(executions.id, executionId), eq(executions.status, 'PROCESSED')))
-        )[0],
-      10_000,
-    );
+    await waitFor(() => cachedWith(executionId, 'PROCESSED'), 10_000);
     await idv.setFeedback(accountId, executionId, { status: 'NOT_FRAUD', reason: 'NA' });
     const refreshed = await refreshExecution(worker.deps, executionId);
     expect(refreshed).toMatchObject({ kind: 'refreshed', status: 'PROCESSED', complete: true, changed: true });

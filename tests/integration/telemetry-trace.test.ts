@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { submitFeedbackAction } from '@/lib/actions/feedback';
 import { db } from '@/lib/db/client';
 import { webhookEndpoints, webhookEvents } from '@/lib/db/schema';
-import { registerFeedbackWorkers } from '@/lib/feedback/worker';
 import { getBoss, stopBoss } from '@/lib/jobs/boss';
 import { flushTracing, startTracing, stopTracing } from '@/lib/telemetry/tracing';
 import { createEndpoint } from '@/lib/webhooks/endpoints';
@@ -21,13 +20,13 @@ import { until } from '../support/wait';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import {
   createUser,
+  firstLabel,
   ingestFromSim,
-  newKey,
   processedWithoutFeedback,
   sessionCookieFor,
+  startFeedbackWorkers,
   startSim,
   type Sim,
-  refreshThroughIngest,
 } from '../support/feedback';
 import { request } from '../support/next-headers';
 
@@ -41,7 +40,7 @@ let hooks: WebhookReceiver;
 let s: Sim;
 let endpointId: string;
 let webhookWorker: WebhookWorker | null = null;
-let feedbackWorkers: string[] = [];
+let stopFeedbackWorkers: (() => Promise<void>) | null = null;
 
 beforeAll(async () => {
   otlp = await startOtlpReceiver();
@@ -57,8 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await webhookWorker?.stop();
-  const boss = await getBoss();
-  for (const id of feedbackWorkers) await boss.offWork({ id }).catch(() => undefined);
+  await stopFeedbackWorkers?.().catch(() => undefined);
   await db().update(webhookEndpoints).set({ enabled: false }).where(eq(webhookEndpoints.id, endpointId));
   await stopBoss();
   await stopTracing();
@@ -82,24 +80,13 @@ describe('tracing a label', () => {
     const analyst = await createUser('analyst');
     const cookie = await sessionCookieFor(analyst);
     request.cookie = cookie.value;
-    const r = await submitFeedbackAction({
-      executionId: e.id,
-      status: 'FRAUD',
-      reason: 'IDENTITY_FRAUD',
-      version: 'none',
-      idempotencyKey: newKey(),
-    });
+    const r = await submitFeedbackAction(firstLabel(e.id));
     expect(r.ok, JSON.stringify(r)).toBe(true);
     await cookie.end();
 
     // Workers as a worker process runs them, on the job queue; the job row is all they get.
-    const boss = await getBoss();
-    feedbackWorkers = await registerFeedbackWorkers(boss, {
-      pollingIntervalSeconds: 0.5,
-      refresh: refreshThroughIngest,
-      log: () => undefined,
-    });
-    webhookWorker = await registerWebhookWorkers(boss, {
+    stopFeedbackWorkers = await startFeedbackWorkers();
+    webhookWorker = await registerWebhookWorkers(await getBoss(), {
       pollingIntervalSeconds: 0.5,
       pumpIntervalMs: 100,
       log: () => undefined,

@@ -21,8 +21,8 @@ import { announceSpikes, announceSyncFailures } from '@/lib/sync/watch';
 import { trendExecution } from '../support/fixtures/trends';
 import {
   createUser,
+  firstLabel,
   ingestFromSim,
-  newKey,
   processedWithoutFeedback,
   startSim,
   type CachedExecution,
@@ -67,13 +67,7 @@ afterAll(async () => {
 });
 
 async function submit(e: CachedExecution) {
-  const r = await submitFeedback(analyst, {
-    executionId: e.id,
-    status: 'FRAUD',
-    reason: 'IDENTITY_FRAUD',
-    version: 'none',
-    idempotencyKey: newKey(),
-  });
+  const r = await submitFeedback(analyst, firstLabel(e.id));
   expect(r.ok, JSON.stringify(r)).toBe(true);
   return r.ok ? r.data.submissionId : '';
 }

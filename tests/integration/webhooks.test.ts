@@ -75,6 +75,14 @@ async function emit(n: number, type: WebhookEventType = 'case.resolved'): Promis
   return ids;
 }
 
+/** Waits until `r` has received `n` requests in all; `what` names the wait in a timeout. */
+const requestsReach = (r: WebhookReceiver, n: number, what: string) =>
+  until(
+    () => Promise.resolve(r.requests.length),
+    (k) => k === n,
+    10_000,
+    what,
+  );
 const deliveriesOf = (endpointId: string) =>
   db().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
 const attemptsOf = (endpointId: string) =>
@@ -287,12 +295,7 @@ describe('endpoint operations', () => {
     expect(rotated?.secret).toMatch(/^whsec_/);
     await emit(1);
     await startWorker();
-    await until(
-      () => Promise.resolve(r.requests.length),
-      (n) => n === 1,
-      10_000,
-      'first',
-    );
+    await requestsReach(r, 1, 'first');
     const q = r.requests[0];
     expect(q.headers['webhook-signature'].split(' ')).toHaveLength(2);
     expect(() => new Webhook(rotated!.secret).verify(q.body, q.headers)).not.toThrow();
@@ -300,12 +303,7 @@ describe('endpoint operations', () => {
 
     const again = await rotateEndpointSecret(admin, ep.id, 0);
     await emit(1);
-    await until(
-      () => Promise.resolve(r.requests.length),
-      (n) => n === 2,
-      10_000,
-      'second',
-    );
+    await requestsReach(r, 2, 'second');
     const q2 = r.requests[1];
     expect(q2.headers['webhook-signature'].split(' ')).toHaveLength(1);
     expect(() => new Webhook(again!.secret).verify(q2.body, q2.headers)).not.toThrow();
@@ -319,12 +317,7 @@ describe('endpoint operations', () => {
     await endpoint(other.url);
     expect(await sendTestEvent(admin, ep.id)).toBe('queued');
     await startWorker();
-    await until(
-      () => Promise.resolve(r.requests.length),
-      (n) => n === 1,
-      10_000,
-      'test event',
-    );
+    await requestsReach(r, 1, 'test event');
     expect(JSON.parse(r.requests[0].body)).toMatchObject({ type: 'webhook.test', data: { endpointId: ep.id } });
     expect(other.requests).toHaveLength(0);
 
@@ -333,22 +326,12 @@ describe('endpoint operations', () => {
     await until(() => deliveriesOf(ep.id), allIn('delivered'), 10_000, 'delivered');
     const [one] = (await deliveriesOf(ep.id)).filter((d) => d.eventId === ids[0]);
     expect(await replayDeliveries(admin, ep.id, { deliveryId: one.id })).toBe(1);
-    await until(
-      () => Promise.resolve(r.requests.length),
-      (n) => n === 4,
-      10_000,
-      'replayed one',
-    );
+    await requestsReach(r, 4, 'replayed one');
     expect(r.requests[3].headers['webhook-id']).toBe(ids[0]);
 
     const n = await replayDeliveries(admin, ep.id, { from, to: new Date(), failedOnly: false });
     expect(n).toBe(2);
-    await until(
-      () => Promise.resolve(r.requests.length),
-      (k) => k === 6,
-      10_000,
-      'replayed the range',
-    );
+    await requestsReach(r, 6, 'replayed the range');
     expect(r.accepted().get(ids[0])).toBe(3);
     expect(r.accepted().get(ids[1])).toBe(2);
     // The receiver answers before the worker stores the answer: wait for the rows.

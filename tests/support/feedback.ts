@@ -10,13 +10,17 @@ import { expect } from 'vitest';
 import { createSession, revokeSession } from '@/lib/auth/sessions';
 import { db } from '@/lib/db/client';
 import { auditLog, feedbackEvents, feedbackSubmissions, users, type Role } from '@/lib/db/schema';
-import { IdvClient, IDV_CONFIG_DEFAULTS } from '@/lib/idv';
+import { IdvClient } from '@/lib/idv';
 import { setIdvClient } from '@/lib/server/idv-client';
-import { QUEUES } from '@/lib/jobs/boss';
+import { getBoss, QUEUES, stopBoss } from '@/lib/jobs/boss';
 import type { RunningSimulator, SimulatorOptions } from '@/lib/simulator';
-import { startTestSimulator } from './simulator';
+import { simulatorConfig, startTestSimulator } from './simulator';
 import { ingestExecution } from '@/lib/sync/ingest';
 import type { RefreshExecution } from '@/lib/feedback/deliver';
+import type { FeedbackReason, FeedbackStatus } from '@/lib/feedback/schema';
+import { registerFeedbackWorkers, type FeedbackWorkerOptions } from '@/lib/feedback/worker';
+import { until } from './wait';
+import { request } from './next-headers';
 
 export const SECRET = 'feedback-test-secret-0123456789-0123456789';
 process.env.NEXTAUTH_SECRET ??= SECRET;
@@ -60,27 +64,21 @@ export async function startSim(over: SimulatorOptions = {}, into?: Sim): Promise
   target.sim = await startTestSimulator(options);
   target.options = { ...options, port: Number(new URL(target.sim.url).port) };
   setIdvClient(
-    new IdvClient({
-      ...IDV_CONFIG_DEFAULTS,
-      authUrl: target.sim.url,
-      accountUrl: target.sim.url,
-      apiUrl: target.sim.url,
-      retrievalUrl: target.sim.url,
-      clientId: target.sim.clientId,
-      clientSecret: target.sim.clientSecret,
-      maxRetries: 0,
-      timeoutMs: 3000,
-      retrievalRatePerSec: 1000,
-      retrievalBurst: 1000,
-    }),
+    new IdvClient(
+      simulatorConfig(target.sim, { maxRetries: 0, timeoutMs: 3000, retrievalRatePerSec: 1000, retrievalBurst: 1000 }),
+    ),
   );
   return target;
 }
 
-export async function createUser(
-  role: Role,
-  label: string = role,
-): Promise<{ id: string; email: string; name: string; role: Role }> {
+export interface TestUser {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+}
+
+export async function createUser(role: Role, label: string = role): Promise<TestUser> {
   const [u] = await db()
     .insert(users)
     .values({ email: `${label}-${randomUUID().slice(0, 8)}@feedback.test`, name: `${label} tester`, role })
@@ -101,17 +99,7 @@ export async function ingestFromSim(
   n: number,
   skip = 0,
 ): Promise<CachedExecution[]> {
-  const client = new IdvClient({
-    ...IDV_CONFIG_DEFAULTS,
-    authUrl: s.sim.url,
-    accountUrl: s.sim.url,
-    apiUrl: s.sim.url,
-    retrievalUrl: s.sim.url,
-    clientId: s.sim.clientId,
-    clientSecret: s.sim.clientSecret,
-    retrievalRatePerSec: 1000,
-    retrievalBurst: 1000,
-  });
+  const client = new IdvClient(simulatorConfig(s.sim, { retrievalRatePerSec: 1000, retrievalBurst: 1000 }));
   const out: CachedExecution[] = [];
   let seen = 0;
   for (let page = 1; out.length < n && page <= 10; page++) {
@@ -137,6 +125,22 @@ export async function ingestFromSim(
 export const processedWithoutFeedback = (r: { status: string; wiped: boolean; feedback: boolean }) =>
   r.status === 'PROCESSED' && !r.wiped && !r.feedback;
 
+/**
+ * A simulator seeded with `seed`, the job queue, and `n` of the simulator's processed executions
+ * that have no feedback yet, ingested into the cache: what a file labelling executions starts from.
+ */
+export async function startWithUnlabelled(seed: string, n: number): Promise<{ s: Sim; ex: CachedExecution[] }> {
+  const s = await startSim({ seed });
+  await getBoss();
+  return { s, ex: await ingestFromSim(s, processedWithoutFeedback, n) };
+}
+
+/** Undoes `startWithUnlabelled`. */
+export async function stopQueueAndSim(s: Sim): Promise<void> {
+  await stopBoss();
+  await s.sim.close();
+}
+
 /** The feedback R2 shows at the simulator. */
 export async function serviceFeedback(e: CachedExecution): Promise<{ status: string; reason?: string } | undefined> {
   const { getIdvClient } = await import('@/lib/server/idv-client');
@@ -146,12 +150,28 @@ export async function serviceFeedback(e: CachedExecution): Promise<{ status: str
 
 export const newKey = () => randomUUID().replace(/-/g, '');
 
-export { until } from './wait';
+export { until };
 
 export async function stateOf(submissionId: string) {
   const [s] = await db().select().from(feedbackSubmissions).where(eq(feedbackSubmissions.id, submissionId));
   return s;
 }
+
+/** Waits until the workers have delivered the submission; `what` names the wait in a timeout. */
+export const untilDelivered = (submissionId: string, what = 'delivery') =>
+  until(
+    () => stateOf(submissionId),
+    (x) => x.state === 'delivered',
+    20_000,
+    what,
+  );
+
+/** A label on an execution that has no feedback yet, under a fresh idempotency key. */
+export const firstLabel = (
+  executionId: string,
+  status: FeedbackStatus = 'FRAUD',
+  reason: FeedbackReason | undefined = status === 'FRAUD' ? 'IDENTITY_FRAUD' : undefined,
+) => ({ executionId, status, reason, version: 'none', idempotencyKey: newKey() });
 
 /** Rows that a feedback write touches, for "nothing was written" checks. */
 export async function footprint(executionIds: string[]) {
@@ -180,5 +200,27 @@ export async function sessionCookieFor(user: { id: string }): Promise<{ value: s
   return { value, end: () => revokeSession(sid) };
 }
 
+/** Signs `user` in for the server actions that follow, in a file that mocks `next/headers` with ./next-headers. */
+export async function signInAs(user: { id: string }): Promise<void> {
+  request.cookie = (await sessionCookieFor(user)).value;
+}
+
 /** What the process's worker wiring gives feedback delivery (lib/workers): the refetched execution goes through ingest. */
 export const refreshThroughIngest: RefreshExecution = (fetched) => ingestExecution(db(), fetched);
+
+/**
+ * The feedback workers on the job queue, wired as a worker process wires them but polling faster
+ * and without logs; `opts` overrides that. Resolves to a function that takes them off the queue.
+ */
+export async function startFeedbackWorkers(opts: FeedbackWorkerOptions = {}): Promise<() => Promise<void>> {
+  const boss = await getBoss();
+  const ids = await registerFeedbackWorkers(boss, {
+    pollingIntervalSeconds: 0.5,
+    refresh: refreshThroughIngest,
+    log: () => undefined,
+    ...opts,
+  });
+  return async () => {
+    for (const id of ids) await boss.offWork({ id });
+  };
+}

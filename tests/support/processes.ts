@@ -72,6 +72,28 @@ export function startScript(
   };
 }
 
+/**
+ * `npm start` (scripts/start.ts) with `env`, resolved once it says the console is running; a
+ * start-up that does not get there is killed, so no half-started console outlives the test.
+ */
+export async function startConsole(env: Record<string, string>, timeoutMs = 240_000): Promise<ChildRun> {
+  const run = startScript('scripts/start.ts', env);
+  try {
+    await run.waitFor(/Verdict is running at/, timeoutMs);
+  } catch (err) {
+    run.kill();
+    throw err;
+  }
+  return run;
+}
+
+/** Shuts the process down as a service manager would: SIGTERM, up to `graceMs` to exit, then SIGKILL. */
+export async function stopGracefully(run: ChildRun, graceMs = 20_000): Promise<void> {
+  run.child.kill('SIGTERM');
+  await Promise.race([run.exited, new Promise((r) => setTimeout(r, graceMs))]);
+  run.kill();
+}
+
 /** Waits until a console started here answers its readiness check (a dev console compiles first: minutes). */
 export function consoleReady(base: string, timeoutMs = 180_000): Promise<number> {
   return until(

@@ -1,8 +1,12 @@
-import { and, inArray, sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
+import { resolveCase } from '@/lib/cases/resolve';
+import type { ResolveCaseInput } from '@/lib/cases/schema';
 import { db } from '@/lib/db/client';
-import { cases } from '@/lib/db/schema';
+import { caseQueues, cases } from '@/lib/db/schema';
 import { runQaSampling, startQaSampling } from '@/lib/qa/sample';
+import { createUser } from './feedback';
 
 /**
  * Keeps these executions' resolutions inside `week` (a Monday, YYYY-MM-DD): a test reads its week
@@ -31,4 +35,47 @@ export async function sampleWeek(boss: PgBoss, week: string, actor: { id: string
     }),
   );
   await runQaSampling(runId);
+}
+
+/**
+ * Resolves the case of `executionId` as `who`, the first analyst whose decision a QA review looks
+ * at again, with `label` sent along if given. A comment either way: approving the service's
+ * WARNING needs one too.
+ */
+export async function resolveAsFirstAnalyst(
+  who: Parameters<typeof resolveCase>[0],
+  executionId: string,
+  outcome: 'approve' | 'decline',
+  label: Pick<ResolveCaseInput, 'feedbackStatus' | 'feedbackReason'> = {},
+) {
+  const [k] = await db().select().from(cases).where(eq(cases.executionId, executionId));
+  const r = await resolveCase(who, {
+    caseId: k.id,
+    version: k.version,
+    outcome,
+    reason: outcome === 'decline' ? 'DOCUMENT_FORGED' : 'DOCUMENT_GENUINE',
+    comment: outcome === 'decline' ? 'First analyst: the font is wrong.' : 'First analyst: genuine despite the flag.',
+    ...label,
+    feedbackVersion: 'none',
+    idempotencyKey: `first-analyst-${randomUUID()}`,
+  });
+  if (!r.ok) throw new Error(JSON.stringify(r));
+}
+
+/**
+ * The people of a QA test: the first analyst whose decisions are sampled, a second analyst to
+ * review them, another analyst, and a manager; and the test's own queue of the executions
+ * reported under `tag`.
+ */
+export async function startQaCast(tag: string) {
+  const cast = {
+    first: await createUser('analyst', 'first'),
+    second: await createUser('analyst', 'second'),
+    other: await createUser('analyst', 'other'),
+    manager: await createUser('manager'),
+  };
+  await db()
+    .insert(caseQueues)
+    .values({ name: `QA ${tag}`, priority: 0, slaHours: 4, definition: `criteria=${tag}` });
+  return cast;
 }

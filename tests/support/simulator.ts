@@ -1,3 +1,4 @@
+import { IDV_CONFIG_DEFAULTS, type IdvConfig } from '@/lib/idv/config';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '@/lib/simulator';
 
 /**
@@ -16,4 +17,21 @@ export function startTestSimulator(opts: SimulatorOptions = {}): Promise<Running
     anchor: new Date('2026-06-01T12:00:00Z'),
     ...opts,
   });
+}
+
+/** Client settings that send every concern of the service to `sim`, signing in with its credentials. */
+export function simulatorConfig(
+  sim: { url: string; clientId: string; clientSecret: string },
+  over: Partial<IdvConfig> = {},
+): IdvConfig {
+  return {
+    ...IDV_CONFIG_DEFAULTS,
+    authUrl: sim.url,
+    accountUrl: sim.url,
+    apiUrl: sim.url,
+    retrievalUrl: sim.url,
+    clientId: sim.clientId,
+    clientSecret: sim.clientSecret,
+    ...over,
+  };
 }

@@ -15,16 +15,17 @@ import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Db } from '@/lib/db/client';
 import { IdvClient } from '@/lib/idv/client';
-import { IDV_CONFIG_DEFAULTS } from '@/lib/idv/config';
 import { isRetryable } from '@/lib/idv/errors';
 import { listCapabilityEntries, type WorkflowExecutionResult } from '@/lib/idv/schemas';
 import type { RunningSimulator, SimulatorOptions } from '@/lib/simulator';
-import { startTestSimulator } from './simulator';
+import { simulatorConfig, startTestSimulator } from './simulator';
+import { idCardAndSelfieWorkflow } from './idv/wire-samples';
 import { imageFor } from '@/lib/simulator/images';
 import { serveCallback } from '@/lib/sync/callback-endpoint';
 import type { CallbackDeps } from '@/lib/sync/callbacks';
 import { DEFAULT_SYNC_OPTIONS, type SyncOptions } from '@/lib/sync/config';
 import { ROLLUP_TABLE_LIST } from '@/lib/sync/rollup';
+import { startWorker, type StartWorkerOptions } from '@/lib/sync/worker';
 
 export const ANCHOR = new Date('2026-06-01T12:00:00Z');
 
@@ -40,14 +41,7 @@ export function startSim(opts: SimulatorOptions = {}): Promise<RunningSimulator>
 /** A client of the simulator with test-sized backoff and no client-side rate limit. */
 export function clientFor(sim: RunningSimulator, over: { maxRetries?: number } = {}): IdvClient {
   return new IdvClient(
-    {
-      ...IDV_CONFIG_DEFAULTS,
-      authUrl: sim.url,
-      accountUrl: sim.url,
-      apiUrl: sim.url,
-      retrievalUrl: sim.url,
-      clientId: sim.clientId,
-      clientSecret: sim.clientSecret,
+    simulatorConfig(sim, {
       userAgent: 'Verdict tests/1.0',
       timeoutMs: 5000,
       maxRetries: over.maxRetries ?? 4,
@@ -59,7 +53,7 @@ export function clientFor(sim: RunningSimulator, over: { maxRetries?: number } =
       apiBurst: 1000,
       tokenRatePerSec: 10_000,
       tokenBurst: 100,
-    },
+    }),
     { retry: { baseDelayMs: 20, maxDelayMs: 200 } },
   );
 }
@@ -75,6 +69,23 @@ export const TEST_OPTIONS: SyncOptions = {
   fetchConcurrency: 8,
   verifyTimeoutMs: 2000,
 };
+
+/**
+ * A sync worker as the tests run it: on its own queue schema, with TEST_OPTIONS, no schedules, no
+ * catch-up at start, not the process's queue, and quiet; `o` overrides any of that.
+ */
+export function startTestWorker(
+  o: Pick<StartWorkerOptions, 'db' | 'idv' | 'queueSchema'> & Partial<StartWorkerOptions>,
+) {
+  return startWorker({
+    options: TEST_OPTIONS,
+    schedules: false,
+    initialSync: false,
+    registerProcessBoss: false,
+    log: () => undefined,
+    ...o,
+  });
+}
 
 /** An empty cache and no sync history (see the file comment). */
 export async function resetCache(db: Db) {
@@ -136,17 +147,7 @@ export async function journey(
       customerInternalReference: opts.reference ?? `sync-test-${randomBytes(4).toString('hex')}`,
       userReference: `user-${v}`,
       callbackUrl: opts.callbackUrl,
-      workflowDefinition: {
-        key: '10013',
-        credentials: [
-          {
-            category: 'ID',
-            country: { predefinedType: 'DEFINED', values: ['DEU'] },
-            type: { predefinedType: 'DEFINED', values: ['ID_CARD'] },
-          },
-          { category: 'SELFIE' },
-        ],
-      },
+      workflowDefinition: idCardAndSelfieWorkflow('DEU'),
       userConsent: { userIp: '203.0.113.7', consent: { obtained: 'yes', obtainedAt: '2026-06-01T10:00:00Z' } },
     }),
   );

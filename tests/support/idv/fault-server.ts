@@ -151,3 +151,21 @@ export function tokenHandler(opts: { expiresIn?: number; make?: (n: number) => s
     sendJson(res, 200, body);
   };
 }
+
+/** A stub service that hands out tokens at /oauth2/token (see `tokenHandler`) and passes every other request to `handler`. */
+export function startTokenService(
+  handler: Handler,
+  tokenOpts: Parameters<typeof tokenHandler>[0] = { expiresIn: 3600 },
+): Promise<TestServer> {
+  const tokens = tokenHandler(tokenOpts);
+  return startServer((req, res) => (req.path === '/oauth2/token' ? tokens(req, res) : handler(req, res)));
+}
+
+/** The execution the stub services report on (R5 status): its ids, the path of the call and the answer. */
+export const STATUS_ACCOUNT = 'acc-1';
+export const STATUS_EXECUTION = 'wf-1';
+export const STATUS_PATH = `/api/v1/accounts/${STATUS_ACCOUNT}/workflow-executions/${STATUS_EXECUTION}/status`;
+export const statusBody = {
+  account: { id: STATUS_ACCOUNT },
+  workflowExecution: { id: STATUS_EXECUTION, definitionKey: '10013', status: 'PROCESSED' },
+};

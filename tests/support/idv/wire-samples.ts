@@ -199,3 +199,18 @@ export function accountResponseSample(base = 'https://api.emea-1.example.com'): 
     },
   };
 }
+
+/** The workflow definition of the usual journey: an ID card issued by `country`, and a selfie. */
+export function idCardAndSelfieWorkflow(country: string) {
+  return {
+    key: '10013',
+    credentials: [
+      {
+        category: 'ID',
+        country: { predefinedType: 'DEFINED', values: [country] },
+        type: { predefinedType: 'DEFINED', values: ['ID_CARD'] },
+      },
+      { category: 'SELFIE' },
+    ],
+  };
+}
