@@ -30,6 +30,7 @@ import { renewAfterMs } from '@/lib/idv/tokens';
 import { startSimulator } from '@/lib/simulator';
 import { DEFAULT_SYNC_OPTIONS } from '@/lib/sync/config';
 import { ingestExecution } from '@/lib/sync/ingest';
+import { CASE_FIGURE_TABLES } from '@/lib/db/schema/case-figures';
 import { ROLLUP_TABLE_LIST } from '@/lib/sync/rollup';
 import { executeRun, openRun } from '@/lib/sync/runs';
 import { createTestDatabase } from '@/scripts/support/test-database';
@@ -93,7 +94,7 @@ async function counts(db: Db) {
 async function emptyCache(db: Db) {
   await db.transaction(async (tx) => {
     await tx.execute(sql`set local session_replication_role = replica`);
-    await tx.execute(sql.raw(`truncate executions, ${ROLLUP_TABLE_LIST} cascade`));
+    await tx.execute(sql.raw(`truncate executions, ${ROLLUP_TABLE_LIST}, ${CASE_FIGURE_TABLES} cascade`));
   });
 }
 

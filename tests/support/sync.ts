@@ -24,6 +24,7 @@ import { imageFor } from '@/lib/simulator/images';
 import { serveCallback } from '@/lib/sync/callback-endpoint';
 import type { CallbackDeps } from '@/lib/sync/callbacks';
 import { DEFAULT_SYNC_OPTIONS, type SyncOptions } from '@/lib/sync/config';
+import { CASE_FIGURE_TABLES } from '@/lib/db/schema/case-figures';
 import { ROLLUP_TABLE_LIST } from '@/lib/sync/rollup';
 import { startWorker, type StartWorkerOptions } from '@/lib/sync/worker';
 
@@ -94,7 +95,10 @@ export async function resetCache(db: Db) {
   await db.transaction(async (tx) => {
     await tx.execute(sql`set local session_replication_role = replica`);
     await tx.execute(
-      sql.raw(`truncate executions, callbacks, sync_runs, sync_failures, sync_seen, ${ROLLUP_TABLE_LIST} cascade`),
+      // The case figures' tables are kept by triggers this bypass skips: they are emptied with the cases.
+      sql.raw(
+        `truncate executions, callbacks, sync_runs, sync_failures, sync_seen, ${ROLLUP_TABLE_LIST}, ${CASE_FIGURE_TABLES} cascade`,
+      ),
     );
   });
   await db.execute(sql`delete from settings where key like 'sync.%'`);

@@ -44,3 +44,6 @@ export const caseResolutionTimes = pgTable(
   },
   (t) => [unique('case_resolution_times_key').on(t.queueId, t.resolvedBy, t.bucket).nullsNotDistinct()],
 );
+
+/** Both tables, for a reset that bypasses the triggers (session_replication_role = replica). */
+export const CASE_FIGURE_TABLES = 'case_outcome_counts, case_resolution_times';
