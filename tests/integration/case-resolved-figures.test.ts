@@ -20,25 +20,33 @@ let queueB: string;
 let ids: string[];
 let resolver: { id: string };
 
-/** Every key's count, from the kept tables and from the cases, side by side. */
+/**
+ * Every key's count, from the kept tables and from the cases, side by side, in one snapshot (a
+ * worker of another file may still be resolving a case).
+ */
 async function keptAndCounted() {
-  const q = async (text: ReturnType<typeof sql>) =>
-    (await db().execute<Record<string, unknown>>(text)).rows.map((r) => JSON.stringify(r)).sort();
-  return {
-    kept: {
-      outcomes: await q(sql`
+  return db().transaction(
+    async (tx) => {
+      const q = async (text: ReturnType<typeof sql>) =>
+        (await tx.execute<Record<string, unknown>>(text)).rows.map((r) => JSON.stringify(r)).sort();
+      return {
+        kept: {
+          outcomes: await q(sql`
         select queue_id, resolved_by, outcome, decision_at_outcome, n from case_outcome_counts where n <> 0`),
-      times: await q(sql`select queue_id, resolved_by, bucket, n from case_resolution_times where n <> 0`),
-    },
-    counted: {
-      outcomes: await q(sql`
+          times: await q(sql`select queue_id, resolved_by, bucket, n from case_resolution_times where n <> 0`),
+        },
+        counted: {
+          outcomes: await q(sql`
         select queue_id, resolved_by, outcome, decision_at_outcome, count(*)::int as n from cases
         where state = 'resolved' group by 1, 2, 3, 4`),
-      times: await q(sql`
+          times: await q(sql`
         select queue_id, resolved_by, case_resolution_bucket(arrived_at, resolved_at) as bucket, count(*)::int as n
         from cases where state = 'resolved' and resolved_at is not null group by 1, 2, 3`),
+        },
+      };
     },
-  };
+    { isolationLevel: 'repeatable read' },
+  );
 }
 
 async function expectKeptEqualsCounted() {
