@@ -3,6 +3,7 @@ import { revalidatePath } from 'next/cache';
 import { defineAction, revalidatedIfOk } from '@/lib/auth/guards';
 import { getQaSamplingProgress } from '@/lib/qa/quality';
 import { claimNextQaReview, decideQaReview, takeQaReview } from '@/lib/cases/qa-review';
+import { db } from '@/lib/db/client';
 import { requestQaSampling } from '@/lib/qa/sample';
 import { lastWeek } from '@/lib/qa/week';
 import { decideQaReviewSchema, noInputSchema, settleQaReviewSchema, takeQaReviewSchema } from '@/lib/cases/qa-schema';
@@ -29,7 +30,7 @@ export const startQaSamplingAction = defineAction(
   { name: 'qa.sample', role: 'manager', schema: startQaSamplingSchema },
   async (input, user) => {
     const week = input.week ?? lastWeek();
-    const r = await requestQaSampling({ week, trigger: 'manual', actor: user });
+    const r = await requestQaSampling(db(), { week, trigger: 'manual', actor: user });
     return {
       ok: true as const,
       data: r,

@@ -29,8 +29,8 @@ export async function countDeniedCall(kind: DeniedCallKind, ip: string | null): 
  * One audit entry per address and finished minute, in the transaction that removes its counts, so
  * a count is recorded exactly once even with several workers flushing. Returns the entries written.
  */
-export async function flushDeniedCalls(d: Db = db()): Promise<number> {
-  return d.transaction(async (tx) => {
+export async function flushDeniedCalls(database: Db): Promise<number> {
+  return database.transaction(async (tx) => {
     const { rows } = await tx.execute<{ ip: string; minute: string; total: number; calls: Record<string, number> }>(sql`
       with gone as (
         delete from denied_call_counts where minute < date_trunc('minute', now())

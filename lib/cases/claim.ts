@@ -135,8 +135,8 @@ export async function claimNextCase(
  * Claims untouched for CASE_CLAIM_MINUTES go back to their queue (a `released` event each). Run
  * before every "next case" and every minute by the worker; skips rows someone holds right now.
  */
-export async function releaseExpiredClaims(d: DbOrTx = db(), minutes = claimMinutes()): Promise<number> {
-  const rows = await d.execute<{ id: string }>(sql`
+export async function releaseExpiredClaims(db: DbOrTx, minutes = claimMinutes()): Promise<number> {
+  const rows = await db.execute<{ id: string }>(sql`
     with expired as (
       select id from ${cases} where state = 'in_review' and claimed_at < now() - make_interval(mins => ${minutes})
       order by claimed_at limit 500 for update skip locked

@@ -108,8 +108,8 @@ export async function takeQaReview(
 }
 
 /** QA claims untouched for CASE_CLAIM_MINUTES go back to the QA queue (run with the case claims). */
-export async function releaseExpiredQaClaims(d: DbOrTx = db(), minutes = claimMinutes()): Promise<number> {
-  const rows = await d.execute<{ id: string }>(sql`
+export async function releaseExpiredQaClaims(db: DbOrTx, minutes = claimMinutes()): Promise<number> {
+  const rows = await db.execute<{ id: string }>(sql`
     update ${qaReviews} set state = 'open', assignee_id = null, claimed_at = null, version = version + 1
     where id in (
       select id from ${qaReviews} where state = 'in_review' and claimed_at < now() - make_interval(mins => ${minutes})

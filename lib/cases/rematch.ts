@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
-import { db as defaultDb, type Db, type Tx } from '@/lib/db/client';
+import type { Db, Tx } from '@/lib/db/client';
 import { caseRematchRuns, executions } from '@/lib/db/schema';
 import { jobDb, QUEUES } from '@/lib/jobs/boss';
 import { matchCases, matchQueues } from './match';
@@ -29,13 +29,13 @@ export async function startRematch(
 }
 
 /** Runs (or resumes) one re-match; returns the executions walked. */
-export async function runRematch(runId: string, d: Db = defaultDb()): Promise<number> {
-  const [run] = await d.select().from(caseRematchRuns).where(eq(caseRematchRuns.id, runId));
+export async function runRematch(db: Db, runId: string): Promise<number> {
+  const [run] = await db.select().from(caseRematchRuns).where(eq(caseRematchRuns.id, runId));
   if (!run || run.state === 'completed') return 0;
   if (run.total === null) {
-    const [{ n }] = await d.select({ n: sql<number>`count(*)::int` }).from(executions);
-    await d.update(caseRematchRuns).set({ total: n, state: 'running' }).where(eq(caseRematchRuns.id, runId));
-  } else await d.update(caseRematchRuns).set({ state: 'running' }).where(eq(caseRematchRuns.id, runId));
+    const [{ n }] = await db.select({ n: sql<number>`count(*)::int` }).from(executions);
+    await db.update(caseRematchRuns).set({ total: n, state: 'running' }).where(eq(caseRematchRuns.id, runId));
+  } else await db.update(caseRematchRuns).set({ state: 'running' }).where(eq(caseRematchRuns.id, runId));
   let lastId = run.lastId;
   let done = run.done;
   let requeued = 0;
@@ -44,7 +44,7 @@ export async function runRematch(runId: string, d: Db = defaultDb()): Promise<nu
   try {
     for (;;) {
       const ids = (
-        await d
+        await db
           .select({ id: executions.id })
           .from(executions)
           .where(lastId ? gt(executions.id, lastId) : undefined)
@@ -52,7 +52,7 @@ export async function runRematch(runId: string, d: Db = defaultDb()): Promise<nu
           .limit(BATCH)
       ).map((r) => r.id);
       if (!ids.length) break;
-      const r = await d.transaction(async (tx) => {
+      const r = await db.transaction(async (tx) => {
         // The same per-execution locks as ingest: a re-match never interleaves with a write of the execution.
         await tx.execute(
           sql`select pg_advisory_xact_lock(hashtext(x)) from unnest(${sql.param(ids)}::text[]) as x order by x`,
@@ -71,7 +71,7 @@ export async function runRematch(runId: string, d: Db = defaultDb()): Promise<nu
       requeued += r.requeued;
       withdrawn += r.withdrawn.length;
     }
-    await d
+    await db
       .update(caseRematchRuns)
       .set({
         state: 'completed',
@@ -80,7 +80,7 @@ export async function runRematch(runId: string, d: Db = defaultDb()): Promise<nu
       })
       .where(eq(caseRematchRuns.id, runId));
   } catch (err) {
-    await d
+    await db
       .update(caseRematchRuns)
       .set({ state: 'failed', details: { error: err instanceof Error ? err.name : 'Error' } })
       .where(eq(caseRematchRuns.id, runId));

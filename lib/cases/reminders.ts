@@ -1,6 +1,6 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
-import { db } from '@/lib/db/client';
+import type { Db } from '@/lib/db/client';
 import { caseQueues, cases } from '@/lib/db/schema';
 import { CLAIM_LAPSE_WARN_MINUTES, SLA_NEAR_MINUTES } from '@/lib/notifications/kinds';
 import { notify, type Notice } from '@/lib/notifications/notify';
@@ -14,15 +14,18 @@ import { claimMinutes } from './claim';
  * finds the same one again writes nothing (the notices' unique key), and a worker that was down
  * catches up at its next run. Unassigned cases tell nobody: the queues page shows them.
  */
-export async function sendCaseReminders(minutes = claimMinutes()): Promise<{ claimLapse: number; slaNear: number }> {
+export async function sendCaseReminders(
+  db: Db,
+  minutes = claimMinutes(),
+): Promise<{ claimLapse: number; slaNear: number }> {
   const warnAfter = Math.max(minutes - CLAIM_LAPSE_WARN_MINUTES, 0);
   const out = { claimLapse: 0, slaNear: 0 };
-  const lapsing = await db().execute<{ id: string; execution_id: string; assignee_id: string; claimed_at: string }>(sql`
+  const lapsing = await db.execute<{ id: string; execution_id: string; assignee_id: string; claimed_at: string }>(sql`
     select id, execution_id, assignee_id, claimed_at::text from ${cases}
     where state = 'in_review' and claimed_at < now() - make_interval(mins => ${warnAfter})
       and claimed_at >= now() - make_interval(mins => ${minutes})
     order by claimed_at limit 500`);
-  const nearing = await db().execute<{
+  const nearing = await db.execute<{
     id: string;
     execution_id: string;
     assignee_id: string;
@@ -33,20 +36,21 @@ export async function sendCaseReminders(minutes = claimMinutes()): Promise<{ cla
     from ${cases} c join ${caseQueues} q on q.id = c.queue_id
     where c.state = 'in_review' and c.due_at > now() and c.due_at <= now() + make_interval(mins => ${SLA_NEAR_MINUTES})
     order by c.due_at limit 500`);
-  for (const c of lapsing.rows) out.claimLapse += await remindHolder(c, 'claim_lapse', c.claimed_at, { minutes });
+  for (const c of lapsing.rows) out.claimLapse += await remindHolder(db, c, 'claim_lapse', c.claimed_at, { minutes });
   for (const c of nearing.rows)
-    out.slaNear += await remindHolder(c, 'sla_near', c.due_at, { queue: c.queue, dueAt: c.due_at });
+    out.slaNear += await remindHolder(db, c, 'sla_near', c.due_at, { queue: c.queue, dueAt: c.due_at });
   return out;
 }
 
 /** Tells the case's holder once per `kind` and `moment` (the claim's start or the due time it warns of). */
 function remindHolder(
+  db: Db,
   c: { id: string; execution_id: string; assignee_id: string },
   kind: 'claim_lapse' | 'sla_near',
   moment: string,
   details: Notice['details'],
 ): Promise<number> {
-  return db().transaction((tx) =>
+  return db.transaction((tx) =>
     notify(tx, {
       kind,
       to: [c.assignee_id],

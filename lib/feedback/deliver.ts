@@ -2,7 +2,7 @@ import 'server-only';
 import { and, eq, sql } from 'drizzle-orm';
 import { audit } from '@/lib/audit';
 import { lineLogger } from '@/lib/log';
-import { db } from '@/lib/db/client';
+import type { Db } from '@/lib/db/client';
 import { feedbackSubmissions } from '@/lib/db/schema';
 import type { FeedbackDeliveryError } from '@/lib/db/schema/feedback';
 import { IdvHttpError, IdvNetworkError, isNotFound, isPermanent, type IdvClient } from '@/lib/idv';
@@ -29,6 +29,9 @@ import { deliveryQueue, enqueueDelivery, recordEvent, refreshDeliveryState } fro
  * At-least-once, not exactly-once, across a crash: if the process dies after the service
  * accepted the label but before the outcome was stored, the claim's lease runs out and the
  * same label is sent once more. R11 is a PUT of the same body, so the repeat changes nothing.
+ *
+ * The database is the caller's, passed first like sync's `ingestExecution(db, ...)`: the worker
+ * process gives its own (lib/feedback/worker.ts, from lib/workers), never the process-wide `db()`.
  */
 
 export interface DeliveryOptions {
@@ -126,7 +129,11 @@ export function describeError(err: unknown): FeedbackDeliveryError {
   return { message: (err instanceof Error ? err.message : String(err)).slice(0, 1000), permanent: isPermanent(err) };
 }
 
-export async function deliverFeedback(submissionId: string, options: DeliveryOptions = {}): Promise<DeliveryOutcome> {
+export async function deliverFeedback(
+  db: Db,
+  submissionId: string,
+  options: DeliveryOptions = {},
+): Promise<DeliveryOutcome> {
   const o = defaults(options);
   const t = submissions(o.leaseMs);
   const sub = await claimOne<{
@@ -140,7 +147,7 @@ export async function deliverFeedback(submissionId: string, options: DeliveryOpt
     submitted_by: string;
     submitted_at: string;
     decided_by: string | null;
-  }>(db(), t, submissionId, {
+  }>(db, t, submissionId, {
     free: sql`state = 'pending'`,
     // One label per execution on its way at a time, so they reach the service in the order given.
     also: sql`not exists (
@@ -151,7 +158,7 @@ export async function deliverFeedback(submissionId: string, options: DeliveryOpt
     returning: sql`id, execution_id, account_id, status, reason, attempts, submitted_by_email,
               submitted_by, submitted_at, decided_by`,
   });
-  if (!sub) return notClaimed(submissionId, o);
+  if (!sub) return notClaimed(db, submissionId, o);
 
   try {
     await o
@@ -163,10 +170,10 @@ export async function deliverFeedback(submissionId: string, options: DeliveryOpt
         { signal: AbortSignal.timeout(o.callTimeoutMs) },
       );
   } catch (err) {
-    return recordFailure(sub, err, o);
+    return recordFailure(db, sub, err, o);
   }
 
-  await db().transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     const [moved] = await tx
       .update(feedbackSubmissions)
       .set({ state: 'delivered', deliveredAt: sql`now()`, lastError: null, updatedAt: sql`now()` })
@@ -211,12 +218,12 @@ export async function deliverFeedback(submissionId: string, options: DeliveryOpt
   o.log(
     `delivered ${sub.id} (${sub.status}${sub.reason ? ` ${sub.reason}` : ''}) for execution ${sub.execution_id} after ${sub.attempts} attempt(s)`,
   );
-  if (o.refresh) await refreshAfterDelivery(sub.id, sub.execution_id, sub.account_id, o, o.refresh);
+  if (o.refresh) await refreshAfterDelivery(db, sub.id, sub.execution_id, sub.account_id, o, o.refresh);
   return 'delivered';
 }
 
-async function notClaimed(submissionId: string, o: ReturnType<typeof defaults>): Promise<DeliveryOutcome> {
-  const [s] = await db()
+async function notClaimed(db: Db, submissionId: string, o: ReturnType<typeof defaults>): Promise<DeliveryOutcome> {
+  const [s] = await db
     .select({ state: feedbackSubmissions.state, executionId: feedbackSubmissions.executionId })
     .from(feedbackSubmissions)
     .where(eq(feedbackSubmissions.id, submissionId));
@@ -227,11 +234,12 @@ async function notClaimed(submissionId: string, o: ReturnType<typeof defaults>):
   if (s.state !== 'pending') return 'nothing_to_do';
   // Another label of the same execution is on its way: try again shortly, so the order holds.
   const boss = await deliveryQueue();
-  await db().transaction(async (tx) => enqueueDelivery(tx, boss, submissionId, new Date(Date.now() + 2_000)));
+  await db.transaction(async (tx) => enqueueDelivery(tx, boss, submissionId, new Date(Date.now() + 2_000)));
   return 'busy';
 }
 
 async function recordFailure(
+  db: Db,
   sub: {
     id: string;
     execution_id: string;
@@ -247,7 +255,7 @@ async function recordFailure(
 ): Promise<DeliveryOutcome> {
   const error = describeError(err);
   if (error.permanent) {
-    await db().transaction(async (tx) => {
+    await db.transaction(async (tx) => {
       const [moved] = await tx
         .update(feedbackSubmissions)
         .set({ state: 'failed', lastError: error, updatedAt: sql`now()` })
@@ -302,7 +310,7 @@ async function recordFailure(
   );
   const next = new Date(Date.now() + delay);
   const boss = await deliveryQueue();
-  await db().transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     await tx
       .update(feedbackSubmissions)
       .set({ state: 'pending', lastError: error, nextAttemptAt: next, updatedAt: sql`now()` })
@@ -330,6 +338,7 @@ async function recordFailure(
  * touch the delivery; the sync worker's fetch job tries again.
  */
 async function refreshAfterDelivery(
+  db: Db,
   submissionId: string,
   executionId: string,
   accountId: string,
@@ -347,14 +356,14 @@ async function refreshAfterDelivery(
       idv.getRules(accountId, executionId, { signal }).catch((e) => (isNotFound(e) ? undefined : Promise.reject(e))),
     ]);
     const r = await refresh({ result, steps, rules, fetchedAt });
-    await db().transaction(async (tx) =>
+    await db.transaction(async (tx) =>
       recordEvent(tx, { submissionId, executionId, kind: 'refreshed', actor: null, details: { outcome: r.outcome } }),
     );
   } catch (err) {
     const error = describeError(err);
     o.log(`refresh of ${executionId} after feedback failed: ${error.message}`);
     const boss = await getBoss();
-    await db().transaction(async (tx) => {
+    await db.transaction(async (tx) => {
       await recordEvent(tx, { submissionId, executionId, kind: 'refresh_failed', actor: null, details: { error } });
       await boss.send(QUEUES.fetchExecution, { executionId, accountId }, { db: jobDb(tx), startAfter: 30 });
     });
@@ -369,9 +378,9 @@ const queueSchema = () => process.env.JOB_SCHEMA || 'pgboss';
  * failed after repeated crashes) or a claim whose worker died gets a new job. The claim in
  * deliverFeedback keeps this from ever causing a second delivery.
  */
-export async function rescueStuckFeedback(options: DeliveryOptions = {}): Promise<number> {
+export async function rescueStuckFeedback(db: Db, options: DeliveryOptions = {}): Promise<number> {
   const o = defaults(options);
-  const stuck = await db().execute<{ id: string; execution_id: string; state: string }>(sql`
+  const stuck = await db.execute<{ id: string; execution_id: string; state: string }>(sql`
     select s.id, s.execution_id, s.state from feedback_submissions s
      where ((s.state = 'pending' and coalesce(s.next_attempt_at, s.updated_at) < now() - interval '2 minutes')
          or ${leaseLapsed(submissions(o.leaseMs))})
@@ -381,7 +390,7 @@ export async function rescueStuckFeedback(options: DeliveryOptions = {}): Promis
      limit 500`);
   const boss = stuck.rows.length ? await deliveryQueue() : null;
   for (const s of stuck.rows) {
-    await db().transaction(async (tx) => {
+    await db.transaction(async (tx) => {
       await recordEvent(tx, {
         submissionId: s.id,
         executionId: s.execution_id,

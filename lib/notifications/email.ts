@@ -1,6 +1,6 @@
 import 'server-only';
 import { eq, sql } from 'drizzle-orm';
-import { db, type Tx } from '@/lib/db/client';
+import type { Db, Tx } from '@/lib/db/client';
 import { notifications, users } from '@/lib/db/schema';
 import { getBoss, jobDb, QUEUES } from '@/lib/jobs/boss';
 import { mailer, sendMail } from '@/lib/mail/mailer';
@@ -40,8 +40,8 @@ function consoleUrl(): string {
  * thrown, and pg-boss retries the job with backoff (lib/jobs/boss.ts); the text is the page's
  * sentence (lib/notifications/text.ts): a case id and a link, no data of the verified person.
  */
-export async function sendNotificationEmail(notificationId: number): Promise<'sent' | 'skipped'> {
-  const [n] = await db()
+export async function sendNotificationEmail(db: Db, notificationId: number): Promise<'sent' | 'skipped'> {
+  const [n] = await db
     .select({
       id: notifications.id,
       kind: notifications.kind,
@@ -64,6 +64,6 @@ export async function sendNotificationEmail(notificationId: number): Promise<'se
     text: `${noticeText(notice)}\n\n${link}\n\nYou get this because of your notification preferences: ${consoleUrl()}/notifications\n`,
   });
   if (!sent) return 'skipped';
-  await db().update(notifications).set({ emailState: 'sent' }).where(eq(notifications.id, n.id));
+  await db.update(notifications).set({ emailState: 'sent' }).where(eq(notifications.id, n.id));
   return 'sent';
 }

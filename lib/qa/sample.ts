@@ -66,36 +66,37 @@ export async function startQaSampling(
 
 /** Starts a sampling of `week` at the stored rate (the "Sample now" button, the Monday schedule). */
 export async function requestQaSampling(
+  db: Db,
   opts: { week: string; trigger: 'manual' | 'schedule'; actor: { id: string; email: string } | null },
   boss?: PgBoss,
 ): Promise<{ runId: string; existing: boolean }> {
-  const settings = await getQaSettings();
+  const settings = await getQaSettings(db);
   const jobs = boss ?? (await getBoss());
-  return defaultDb().transaction((tx) => startQaSampling(tx, jobs, { ...opts, settings }));
+  return db.transaction((tx) => startQaSampling(tx, jobs, { ...opts, settings }));
 }
 
 /** Runs (or re-runs) one sampling; returns how many cases it added. */
-export async function runQaSampling(runId: string, d: Db = defaultDb()): Promise<number> {
-  const [run] = await d.select().from(qaSampleRuns).where(eq(qaSampleRuns.id, runId));
+export async function runQaSampling(db: Db, runId: string): Promise<number> {
+  const [run] = await db.select().from(qaSampleRuns).where(eq(qaSampleRuns.id, runId));
   if (!run || run.state === 'completed' || !run.settings) return 0;
   const { ratePercent, minPerAnalyst } = run.settings;
   const from = sql`(${run.week}::date)::timestamp at time zone 'UTC'`;
   const to = sql`(${run.week}::date + 7)::timestamp at time zone 'UTC'`;
   try {
     const people = (
-      await d.execute<{ id: string }>(sql`
+      await db.execute<{ id: string }>(sql`
         select resolved_by as id from cases
         where state = 'resolved' and outcome in ('approve', 'decline') and resolved_by is not null
           and resolved_at >= ${from} and resolved_at < ${to}
         group by resolved_by order by resolved_by`)
     ).rows.map((r) => r.id);
-    await d
+    await db
       .update(qaSampleRuns)
       .set({ state: 'running', total: people.length, done: 0 })
       .where(eq(qaSampleRuns.id, runId));
     let sampled = 0;
     for (const [i, person] of people.entries()) {
-      sampled += await d.transaction(async (tx) => {
+      sampled += await db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`qa-sample:${run.week}:${person}`}))`);
         const rows = await tx.execute<{ id: string; case_id: string; execution_id: string }>(sql`
           with pool as (
@@ -143,13 +144,13 @@ export async function runQaSampling(runId: string, d: Db = defaultDb()): Promise
         return rows.rows.length;
       });
     }
-    await d
+    await db
       .update(qaSampleRuns)
       .set({ state: 'completed', finishedAt: sql`now()` })
       .where(eq(qaSampleRuns.id, runId));
     return sampled;
   } catch (err) {
-    await d
+    await db
       .update(qaSampleRuns)
       .set({
         state: 'failed',

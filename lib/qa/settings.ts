@@ -1,5 +1,5 @@
 import 'server-only';
-import { db, type DbOrTx } from '@/lib/db/client';
+import type { DbOrTx } from '@/lib/db/client';
 import { changeSetting, readSetting } from '@/lib/settings/store';
 import { qaSettingsSchema, type QaSettings } from '@/lib/qa/schema';
 
@@ -8,9 +8,9 @@ export const QA_SETTINGS_KEY = 'qa.sampling';
 export const QA_DEFAULTS: QaSettings = { ratePercent: 5, minPerAnalyst: 2, enabled: true };
 
 export async function getQaSettings(
-  d: DbOrTx = db(),
+  db: DbOrTx,
 ): Promise<QaSettings & { updatedAt: string | null; updatedBy: string | null }> {
-  const row = await readSetting(QA_SETTINGS_KEY, d);
+  const row = await readSetting(QA_SETTINGS_KEY, db);
   // A stored value that no longer parses (a hand edit) falls back to the defaults, never to a crash.
   const parsed = qaSettingsSchema.safeParse(row.value ?? {});
   return {

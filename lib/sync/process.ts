@@ -3,6 +3,7 @@ import 'server-only';
  * Building the sync's parts for a process from its configuration: used by `npm start`
  * (scripts/services.ts), `npm run worker` and `npm run sync`.
  */
+import type PgBoss from 'pg-boss';
 import { createDb } from '@/lib/db/client';
 import { isRealServiceConfigured, type Env } from '@/lib/env';
 import { IdvClient } from '@/lib/idv/client';
@@ -31,18 +32,22 @@ export function cliIdvClient(env: Env, dataDir: string, databaseUrl?: string): I
   return new IdvClient(idvConfigFromEnv(source), processLimitDeps(console.warn, databaseUrl));
 }
 
+/**
+ * The sync of a process on the process's pg-boss (lib/workers owns and stops it), with a small
+ * pool of its own: the embedded database runs one statement at a time for all processes.
+ */
 export async function startProcessWorker(opts: {
   env: Env;
   databaseUrl: string;
+  boss: PgBoss;
   idv: IdvClient;
   log: (line: string) => void;
 }): Promise<SyncWorker> {
-  // A small pool: the embedded database runs one statement at a time for all processes.
   const db = createDb(opts.databaseUrl, 4);
   const worker = await startWorker({
     db,
+    boss: opts.boss,
     idv: opts.idv,
-    url: opts.databaseUrl,
     options: syncOptionsFromEnv(opts.env),
     retentionFallbackDays: opts.env.RETENTION_DAYS,
     graceMs: opts.env.SHUTDOWN_GRACE_MS,

@@ -1,7 +1,7 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
-import { db, type Db } from '@/lib/db/client';
+import type { Db } from '@/lib/db/client';
 import { webhookAnnouncements } from '@/lib/db/schema';
 import { QUEUES } from '@/lib/jobs/boss';
 import { spikeAlertsBetween } from '@/lib/trends/alerts';
@@ -42,8 +42,7 @@ export const spikeKey = (a: SpikeAlert) =>
  * Spike alerts of the last `days` days (today included: a day's spike can appear as its
  * executions arrive, and late ones land on the day before) that were never announced.
  */
-export async function announceSpikes(opts: { database?: Db; now?: Date; days?: number } = {}): Promise<number> {
-  const database = opts.database ?? db();
+export async function announceSpikes(database: Db, opts: { now?: Date; days?: number } = {}): Promise<number> {
   const now = opts.now ?? new Date();
   const to = isoDay(now);
   const alerts = await spikeAlertsBetween(database, addDays(to, -((opts.days ?? 3) - 1)), to);
@@ -81,10 +80,10 @@ export async function announceSpikes(opts: { database?: Db; now?: Date; days?: n
  *   so the setting should be longer than that. Once per last answer: the next outage is a new one.
  */
 export async function announceSyncFailures(
+  database: Db,
   thresholdMinutes: number,
-  opts: { database?: Db; now?: Date } = {},
+  opts: { now?: Date } = {},
 ): Promise<number> {
-  const database = opts.database ?? db();
   const now = opts.now ?? new Date();
   const cutoff = new Date(now.getTime() - thresholdMinutes * 60_000).toISOString();
   let n = 0;
@@ -131,12 +130,15 @@ export async function announceSyncFailures(
 
 /**
  * The minute's watch on a started pg-boss: spikes of the trends and sync incidents become
- * events (a pg-boss schedule: one run per minute across all workers).
+ * events (a pg-boss schedule: one run per minute across all workers), on the database it is given.
  */
-export async function registerWatchWorker(boss: PgBoss, options: { syncFailedAfterMinutes: number }): Promise<string> {
+export async function registerWatchWorker(
+  boss: PgBoss,
+  options: { db: Db; syncFailedAfterMinutes: number },
+): Promise<string> {
   await boss.schedule(QUEUES.webhookWatch, '* * * * *');
   return boss.work(QUEUES.webhookWatch, async () => {
-    await announceSpikes();
-    await announceSyncFailures(options.syncFailedAfterMinutes);
+    await announceSpikes(options.db);
+    await announceSyncFailures(options.db, options.syncFailedAfterMinutes);
   });
 }

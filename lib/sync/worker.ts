@@ -8,7 +8,7 @@ import { and, count, desc, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzl
 import type { Db } from '@/lib/db/client';
 import { executions, syncRuns } from '@/lib/db/schema';
 import type { IdvClient } from '@/lib/idv/client';
-import { createBoss, QUEUES, setBoss } from '@/lib/jobs/boss';
+import { createBoss, QUEUES } from '@/lib/jobs/boss';
 import { startCallbackDrain } from './callback-inbox';
 import type { SyncOptions } from './config';
 import { recordFetchFailure } from './failures';
@@ -31,7 +31,12 @@ export interface StartWorkerOptions {
   db: Db;
   idv: IdvClient;
   options: SyncOptions;
-  /** Where pg-boss connects (default DATABASE_URL). */
+  /**
+   * The process's pg-boss, started and stopped by its owner (`startWorkers` in lib/workers). Without
+   * it the sync starts a pg-boss of its own and stops it with itself (tests, tools).
+   */
+  boss?: PgBoss;
+  /** Where its own pg-boss connects (default DATABASE_URL). */
   url?: string;
   /** pg-boss schema (tests give each file its own). */
   queueSchema?: string;
@@ -41,8 +46,6 @@ export interface StartWorkerOptions {
   initialSync?: boolean;
   /** Cron schedules for poll, reconcile and retention. Default true. */
   schedules?: boolean;
-  /** Make this worker's pg-boss the process's (so sends elsewhere in the process share it). Default true. */
-  registerProcessBoss?: boolean;
   /** Drain the callback inbox (callback-inbox.ts). Default true. */
   callbackInbox?: boolean;
   /** How long a graceful stop lets running fetches finish before cutting them. Default 10 s. */
@@ -62,14 +65,29 @@ export interface SyncWorker {
 
 export async function startWorker(o: StartWorkerOptions): Promise<SyncWorker> {
   const log = o.log ?? lineLogger('sync');
-  const boss = await createBoss({
-    url: o.url,
-    schema: o.queueSchema,
-    worker: true,
-    max: 3,
-    onError: (err) => log(`queue: ${err.message}`),
-  });
-  if (o.registerProcessBoss ?? true) setBoss(boss);
+  const ownBoss = !o.boss;
+  const boss =
+    o.boss ??
+    (await createBoss({
+      url: o.url,
+      schema: o.queueSchema,
+      worker: true,
+      max: 3,
+      onError: (err) => log(`queue: ${err.message}`),
+    }));
+  // On a pg-boss it does not own, the sync stops its own queues and waits for its own running
+  // jobs; the owner stops the pg-boss once every domain has stopped.
+  const workIds: string[] = [];
+  const running = new Set<Promise<unknown>>();
+  const during = (job: () => Promise<void>): Promise<void> => {
+    const p = job();
+    running.add(p);
+    p.then(
+      () => running.delete(p),
+      () => running.delete(p),
+    );
+    return p;
+  };
   const owner = workerOwnerId();
   // Runs (walks of the list, minutes long) stop at a page boundary on a graceful stop; fetches
   // (a second or two) are let finish, and cut only when the stop's grace time is over.
@@ -80,61 +98,76 @@ export async function startWorker(o: StartWorkerOptions): Promise<SyncWorker> {
   const deps: SyncDeps = { db: o.db, idv: o.idv, jobs: boss, options: o.options, log };
   const { options } = o;
 
-  await boss.work<FetchJob>(
+  const fetchWork = await boss.work<FetchJob>(
     QUEUES.fetchExecution,
     { batchSize: options.fetchConcurrency, pollingIntervalSeconds: options.pollingIntervalSec, includeMetadata: true },
-    async (jobs) => {
+    async (jobs) =>
       // Each job succeeds or fails on its own; the ones not failed here are completed by pg-boss.
-      await Promise.all(
-        jobs.map(async (job) => {
-          try {
-            await fetchExecution(deps, job.data, { signal: ctl.signal });
-          } catch (err) {
-            const permanent = !isTransient(err);
-            const final = permanent || job.retryCount >= job.retryLimit;
-            log(`fetch ${job.data.executionId} failed${final ? '' : ', will retry'}: ${describe(err)}`);
-            await recordFetchFailure(o.db, {
-              executionId: job.data.executionId,
-              accountId: job.data.accountId,
-              error: describe(err),
-              state: final ? 'failed' : 'retrying',
-            }).catch(() => undefined);
-            // A permanent error is not retried by the queue (another try cannot fix it): "retry failed" on the sync page can.
-            if (!permanent)
-              await boss.fail(QUEUES.fetchExecution, job.id, { message: describe(err) }).catch(() => undefined);
-          }
-        }),
-      );
-    },
+      during(async () => {
+        await Promise.all(
+          jobs.map(async (job) => {
+            try {
+              await fetchExecution(deps, job.data, { signal: ctl.signal });
+            } catch (err) {
+              const permanent = !isTransient(err);
+              const final = permanent || job.retryCount >= job.retryLimit;
+              log(`fetch ${job.data.executionId} failed${final ? '' : ', will retry'}: ${describe(err)}`);
+              await recordFetchFailure(o.db, {
+                executionId: job.data.executionId,
+                accountId: job.data.accountId,
+                error: describe(err),
+                state: final ? 'failed' : 'retrying',
+              }).catch(() => undefined);
+              // A permanent error is not retried by the queue (another try cannot fix it): "retry failed" on the sync page can.
+              if (!permanent)
+                await boss.fail(QUEUES.fetchExecution, job.id, { message: describe(err) }).catch(() => undefined);
+            }
+          }),
+        );
+      }),
   );
-  await boss.work<RunJob>(
+  const runWork = await boss.work<RunJob>(
     QUEUES.backfill,
     { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSec },
-    async ([job]) => {
-      const ended = await executeRun(deps, job.data.runId, { owner, signal: runSignal });
-      // Interrupted by this worker's stop: queued again at once for another worker (or the next to start).
-      if (stopping && ended?.state === 'interrupted')
-        await enqueueRun(boss, job.data.runId).catch((err) =>
-          log(`run ${job.data.runId} not requeued: ${describe(err)}`),
-        );
-    },
+    async ([job]) =>
+      during(async () => {
+        const ended = await executeRun(deps, job.data.runId, { owner, signal: runSignal });
+        // Interrupted by this worker's stop: queued again at once for another worker (or the next to start).
+        if (stopping && ended?.state === 'interrupted')
+          await enqueueRun(boss, job.data.runId).catch((err) =>
+            log(`run ${job.data.runId} not requeued: ${describe(err)}`),
+          );
+      }),
   );
-  await boss.work(QUEUES.poll, { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSec }, async () => {
-    await pollOnce(deps, boss, owner, runSignal);
-  });
-  await boss.work(QUEUES.reconcile, { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSec }, async () => {
-    const { run } = await openRun(o.db, 'reconcile', {
-      startedBy: 'schedule',
-      overlapMs: options.overlapMs,
-      pageSize: options.pageSize,
-    });
-    await enqueueRun(boss, run.id);
-  });
-  await boss.work(QUEUES.retention, { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSec }, async () => {
-    const days = await retentionDays(o.db, o.retentionFallbackDays ?? 0);
-    const purged = await runRetention(o.db, days);
-    if (purged) log(`retention: purged personal data of ${purged} executions older than ${days} days`);
-  });
+  const pollWork = await boss.work(
+    QUEUES.poll,
+    { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSec },
+    async () => during(() => pollOnce(deps, boss, owner, runSignal)),
+  );
+  const reconcileWork = await boss.work(
+    QUEUES.reconcile,
+    { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSec },
+    async () =>
+      during(async () => {
+        const { run } = await openRun(o.db, 'reconcile', {
+          startedBy: 'schedule',
+          overlapMs: options.overlapMs,
+          pageSize: options.pageSize,
+        });
+        await enqueueRun(boss, run.id);
+      }),
+  );
+  const retentionWork = await boss.work(
+    QUEUES.retention,
+    { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSec },
+    async () =>
+      during(async () => {
+        const days = await retentionDays(o.db, o.retentionFallbackDays ?? 0);
+        const purged = await runRetention(o.db, days);
+        if (purged) log(`retention: purged personal data of ${purged} executions older than ${days} days`);
+      }),
+  );
+  workIds.push(fetchWork, runWork, pollWork, reconcileWork, retentionWork);
 
   if (o.schedules ?? true) {
     await boss.schedule(QUEUES.poll, `*/${Math.min(options.pollMinutes, 59)} * * * *`);
@@ -170,17 +203,24 @@ export async function startWorker(o: StartWorkerOptions): Promise<SyncWorker> {
         runsCtl.abort(new Error('worker stopping'));
         await inbox?.stop();
         const grace = setTimeout(() => ctl.abort(new Error('worker stopping: grace time over')), o.graceMs ?? 10_000);
-        // pg-boss waits for the running jobs, fails the ones still running after its timeout (they
-        // are retried elsewhere), then closes its pool.
-        await boss.stop({ graceful: true, wait: true, timeout: (o.graceMs ?? 10_000) + 2_000 });
+        if (ownBoss) {
+          // pg-boss waits for the running jobs, fails the ones still running after its timeout (they
+          // are retried elsewhere), then closes its pool.
+          await boss.stop({ graceful: true, wait: true, timeout: (o.graceMs ?? 10_000) + 2_000 });
+        } else {
+          // The same on a shared pg-boss, for the sync's own queues: no new jobs, the running ones
+          // finish (or are cut by the grace timer above and fail, to be retried); the owner stops it.
+          for (const id of workIds) await boss.offWork({ id }).catch(() => undefined);
+          await Promise.allSettled([...running]);
+        }
         clearTimeout(grace);
       } else {
         // As a crash: the run keeps its owner and is taken over once the lease runs out.
-        await boss.stop({ graceful: false, wait: true, timeout: 1_000 });
+        if (ownBoss) await boss.stop({ graceful: false, wait: true, timeout: 1_000 });
+        else for (const id of workIds) await boss.offWork({ id }).catch(() => undefined);
         ctl.abort(new Error('worker killed'));
         void inbox?.stop();
       }
-      if (o.registerProcessBoss ?? true) setBoss(undefined);
     },
   };
 }

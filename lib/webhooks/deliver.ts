@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 import { audit } from '@/lib/audit';
 import { lineLogger } from '@/lib/log';
-import { db, type Tx } from '@/lib/db/client';
+import type { Db, Tx } from '@/lib/db/client';
 import { webhookAttempts } from '@/lib/db/schema';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { retryDelayMs } from '@/lib/jobs/backoff';
@@ -142,35 +142,38 @@ interface Claimed {
   traceParent: string | null;
 }
 
+/** One delivery job, on the database it is given (the worker's: ./worker.ts). */
 export async function deliverWebhook(
+  db: Db,
   boss: PgBoss,
   deliveryId: number,
   options: WebhookDeliveryOptions = {},
 ): Promise<WebhookOutcome> {
   const o = webhookDefaults(options);
-  const first = await attemptOne(boss, deliveryId, o);
+  const first = await attemptOne(db, boss, deliveryId, o);
   // The job's outcome is its own delivery's; the ones drained after it are in the log.
   let outcome = first;
   const started = Date.now();
   for (let n = 1; outcome.kind === 'delivered' && n < o.drain && Date.now() - started < 15_000; n++) {
-    const next = await db().execute<{ id: string }>(sql`
+    const next = await db.execute<{ id: string }>(sql`
       select id from webhook_deliveries
        where endpoint_id = ${first.endpointId} and state = 'queued' and next_attempt_at <= now()
        order by next_attempt_at, id limit 1`);
     if (!next.rows[0]) break;
-    outcome = await attemptOne(boss, Number(next.rows[0].id), o);
+    outcome = await attemptOne(db, boss, Number(next.rows[0].id), o);
   }
   return first.kind;
 }
 
 async function attemptOne(
+  db: Db,
   boss: PgBoss,
   deliveryId: number,
   o: Opts,
 ): Promise<{ kind: WebhookOutcome; endpointId?: string }> {
   // The request's time limit and half a minute: a live worker always records its outcome in time.
   const lease = deliveries((Math.ceil(o.timeoutMs / 1000) + 30) * 1000);
-  const claim = await db().transaction(async (tx): Promise<Claimed | WebhookOutcome> => {
+  const claim = await db.transaction(async (tx): Promise<Claimed | WebhookOutcome> => {
     const r = await tx.execute<{
       id: string;
       event_id: string;
@@ -250,11 +253,12 @@ async function attemptOne(
         'verdict.webhook.attempt': claim.attempt,
       },
     },
-    () => sendAndRecord(boss, claim, o),
+    () => sendAndRecord(db, boss, claim, o),
   );
 }
 
 async function sendAndRecord(
+  db: Db,
   boss: PgBoss,
   claim: Claimed,
   o: Opts,
@@ -269,7 +273,7 @@ async function sendAndRecord(
   const kind: WebhookOutcome = ok ? 'delivered' : gone ? 'disabled' : giveUp ? 'failed' : 'retry_scheduled';
 
   const released = leaseCleared(deliveries(0));
-  await db().transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     await tx.insert(webhookAttempts).values({
       deliveryId: claim.id,
       endpointId: claim.endpointId,

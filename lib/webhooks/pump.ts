@@ -1,7 +1,7 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
-import { db } from '@/lib/db/client';
+import type { Db } from '@/lib/db/client';
 import { claimDue, leaseCleared } from '@/lib/jobs/lease';
 import { deliveries, enqueueWebhookJobs } from './deliver';
 
@@ -14,8 +14,8 @@ import { deliveries, enqueueWebhookJobs } from './deliver';
  * pump together: rows are taken with SKIP LOCKED (lib/jobs/lease.ts). The pump hands rows on to
  * the queue rather than working them, so it takes them without a lease of its own.
  */
-export async function pumpWebhooks(boss: PgBoss, limit = 500): Promise<number> {
-  return db().transaction(async (tx) => {
+export async function pumpWebhooks(db: Db, boss: PgBoss, limit = 500): Promise<number> {
+  return db.transaction(async (tx) => {
     // The pump reads lapsed leases and stamps none, so the lease's length plays no part here.
     const t = deliveries(0);
     const rows = await claimDue<{ id: string }>(tx, t, {

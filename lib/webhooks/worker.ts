@@ -1,12 +1,13 @@
 import 'server-only';
 import type PgBoss from 'pg-boss';
+import type { Db } from '@/lib/db/client';
 import type { Env } from '@/lib/env';
 import { QUEUES } from '@/lib/jobs/boss';
 import { logError } from '@/lib/log';
 import { deliverWebhook, type WebhookDeliveryOptions } from './deliver';
 import { pumpWebhooks } from './pump';
 
-export interface WebhookWorkerOptions extends WebhookDeliveryOptions {
+export interface WebhookSettings extends WebhookDeliveryOptions {
   /** Requests in flight in this process (WEBHOOK_CONCURRENCY). Default 4. */
   concurrency?: number;
   /** How often an idle delivery worker looks for jobs. Default 1 s. */
@@ -15,10 +16,15 @@ export interface WebhookWorkerOptions extends WebhookDeliveryOptions {
   pumpIntervalMs?: number;
 }
 
+export interface WebhookWorkerOptions extends WebhookSettings {
+  /** The database the deliveries and the pump work on (the worker's, not the process-wide `db()`). */
+  db: Db;
+}
+
 /** The worker's settings from the configuration (lib/env/index.ts). */
 export function webhookOptionsFromEnv(
   env: Pick<Env, 'WEBHOOK_CONCURRENCY' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_RETRY_HOURS'>,
-): WebhookWorkerOptions {
+): WebhookSettings {
   return {
     concurrency: env.WEBHOOK_CONCURRENCY,
     timeoutMs: env.WEBHOOK_TIMEOUT_MS,
@@ -34,12 +40,14 @@ export interface WebhookWorker {
  * Starts outgoing webhooks on a started pg-boss: `concurrency` delivery loops (one job each, so a
  * slow receiver takes one of them) and the outbox pump. The events themselves are emitted by the
  * domains that cause them (the minute's watch for spikes and sync incidents: lib/sync/watch.ts).
+ * Everything runs on `options.db`; the settings come from `webhookOptionsFromEnv(env)`.
  */
-export async function registerWebhookWorkers(boss: PgBoss, options: WebhookWorkerOptions = {}): Promise<WebhookWorker> {
+export async function registerWebhookWorkers(boss: PgBoss, options: WebhookWorkerOptions): Promise<WebhookWorker> {
+  const { db, ...delivery } = options;
   const ids: string[] = [];
   let inFlight = 0;
   let stopped = false;
-  for (let i = 0; i < Math.max(1, options.concurrency ?? Number(process.env.WEBHOOK_CONCURRENCY || 4)); i++) {
+  for (let i = 0; i < Math.max(1, options.concurrency ?? 4); i++) {
     ids.push(
       await boss.work<{ deliveryId?: unknown }>(
         QUEUES.deliverWebhook,
@@ -52,7 +60,7 @@ export async function registerWebhookWorkers(boss: PgBoss, options: WebhookWorke
           if (stopped) throw new Error('webhook worker stopped before this delivery started');
           inFlight++;
           try {
-            await deliverWebhook(boss, id, options);
+            await deliverWebhook(db, boss, id, delivery);
           } finally {
             inFlight--;
           }
@@ -65,7 +73,7 @@ export async function registerWebhookWorkers(boss: PgBoss, options: WebhookWorke
     if (running || stopped) return;
     running = true;
     try {
-      await pumpWebhooks(boss);
+      await pumpWebhooks(db, boss);
     } catch (err) {
       logError('webhook pump', err);
     } finally {

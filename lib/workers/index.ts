@@ -2,8 +2,9 @@ import 'server-only';
 import type PgBoss from 'pg-boss';
 import { registerAuthWorkers } from '@/lib/auth/worker';
 import { registerCaseWorkers } from '@/lib/cases/worker';
-import { setProcessDatabase } from '@/lib/db/client';
+import { db as processDb, setProcessDatabase } from '@/lib/db/client';
 import type { Env } from '@/lib/env';
+import { createBoss, setBoss } from '@/lib/jobs/boss';
 import { auditSigningKey } from '@/lib/evidence/signing';
 import { registerEvidenceWorkers } from '@/lib/evidence/worker';
 import { registerFeedbackWorkers } from '@/lib/feedback/worker';
@@ -18,14 +19,15 @@ import { registerWebhookWorkers, webhookOptionsFromEnv } from '@/lib/webhooks/wo
 /*
  * The one place where a process's background work is put together: `npm start`'s worker
  * (scripts/services.ts) and `npm run worker` (scripts/worker.ts) both call `startWorkers`, so the
- * two cannot drift. Every domain registers its own queues on the same pg-boss; what one domain
- * needs of another that sits above it (feedback's refresh through sync's ingest) is given here,
- * the only layer that sees them all.
+ * two cannot drift. It owns the process's pg-boss and gives every domain what its jobs use, as
+ * explicit deps: the database, the service's client, a log line. Domains register their own queues
+ * on that pg-boss; what one domain needs of another that sits above it (feedback's refresh through
+ * sync's ingest) is given here, the only layer that sees them all.
  */
 
 export interface WorkerDeps {
   env: Env;
-  /** The database the queues, the sync's own pool and the process-wide `db()` use. */
+  /** The database of the queues, the sync's own pool and the domains' jobs (the process-wide pool). */
   databaseUrl: string;
   /** Connections of the process-wide pool (the domains' jobs); default DB_POOL_MAX, else 10. */
   databasePoolMax?: number;
@@ -39,43 +41,64 @@ export interface WorkerDeps {
 export interface Workers {
   boss: PgBoss;
   deps: SyncWorker['deps'];
-  /** Stops taking jobs, lets running ones finish (or hands them back), then closes the sync's pool. */
+  /** Stops taking jobs, lets running ones finish (or hands them back), then stops the pg-boss and the sync's pool. */
   stop(): Promise<void>;
 }
 
 export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   const { env, idv, log } = deps;
-  // Feedback, cases and webhooks reach the database through the process-wide `db()`: it opens this one.
+  // The domains' jobs are given the process-wide pool (what the process's requests also use);
+  // the sync keeps a small pool of its own.
   setProcessDatabase(deps.databaseUrl, deps.databasePoolMax);
-  // The sync worker starts the process's pg-boss; the other domains register on it.
-  const sync = await startProcessWorker({ env, databaseUrl: deps.databaseUrl, idv, log: (s) => log(`sync: ${s}`) });
-  await registerFeedbackWorkers(sync.boss, {
+  const db = processDb();
+  // The process's pg-boss: every domain registers its queues on it, and it stops last, once each
+  // domain has stopped taking work. Sends elsewhere in the process (getBoss) use it too.
+  const boss = await createBoss({
+    url: deps.databaseUrl,
+    worker: true,
+    max: 3,
+    onError: (err) => log(`queue: ${err.message}`),
+  });
+  setBoss(boss);
+  const sync = await startProcessWorker({
+    env,
+    databaseUrl: deps.databaseUrl,
+    boss,
+    idv,
+    log: (s) => log(`sync: ${s}`),
+  });
+  await registerFeedbackWorkers(boss, {
+    db,
     idv: () => idv,
     refresh: (fetched) => ingestExecution(sync.deps.db, fetched),
     log: (s) => log(`feedback: ${s}`),
   });
   // Checkpoints and verification of the audit chain, signed with a key kept outside the database.
-  const evidence = await registerEvidenceWorkers(sync.boss, {
+  const evidence = await registerEvidenceWorkers(boss, {
     db: sync.deps.db,
     key: auditSigningKey(deps.dataDir),
     log: (s) => log(`audit: ${s}`),
   });
   // Outgoing webhooks: the outbox pump and deliveries; the minute's watch for spikes and sync incidents.
-  const hooks = await registerWebhookWorkers(sync.boss, {
+  const hooks = await registerWebhookWorkers(boss, {
+    db,
     ...webhookOptionsFromEnv(env),
     log: (s) => log(`webhooks: ${s}`),
   });
-  await registerWatchWorker(sync.boss, { syncFailedAfterMinutes: env.SYNC_FAILED_AFTER_MINUTES });
-  await registerCaseWorkers(sync.boss);
-  await registerNotificationWorkers(sync.boss);
-  await registerAuthWorkers(sync.boss);
+  await registerWatchWorker(boss, { db, syncFailedAfterMinutes: env.SYNC_FAILED_AFTER_MINUTES });
+  await registerCaseWorkers(boss, { db });
+  await registerNotificationWorkers(boss, { db });
+  await registerAuthWorkers(boss, { db });
   return {
-    boss: sync.boss,
+    boss,
     deps: sync.deps,
     async stop() {
       await hooks.stop();
       await evidence.stop();
       await sync.stop();
+      // The other domains' running jobs finish (or fail, to be retried) within pg-boss's timeout.
+      await boss.stop({ graceful: true, wait: true, timeout: env.SHUTDOWN_GRACE_MS + 2_000 });
+      setBoss(undefined);
     },
   };
 }

@@ -150,12 +150,12 @@ describe('matching in ingest', () => {
     const [q] = await db().select().from(caseQueues).where(eq(caseQueues.id, r.data.queueId));
     // Stored canonical: filters only, without the view parameters.
     expect(q.definition).toBe(`criteria=${tag}`);
-    const walked = await runRematch(r.data.runId);
+    const walked = await runRematch(db(), r.data.runId);
     expect(walked).toBeGreaterThanOrEqual(3);
     for (const x of xs) expect(await caseOf(x.id)).toMatchObject({ queueId: q.id, state: 'open' });
     // Running it again changes nothing.
     const n = await db().select({ n: count() }).from(caseEvents).where(eq(caseEvents.queueId, q.id));
-    await runRematch(r.data.runId);
+    await runRematch(db(), r.data.runId);
     expect((await db().select({ n: count() }).from(caseEvents).where(eq(caseEvents.queueId, q.id)))[0].n).toBe(n[0].n);
   });
 });

@@ -68,7 +68,7 @@ describe('refused calls of unknown callers', () => {
     // Once the minute is over (the worker flushes every minute; here the test does), one entry per minute.
     await until(
       async () => {
-        await flushDeniedCalls();
+        await flushDeniedCalls(db());
         return mine();
       },
       (rows) => rows.length === 0,
@@ -89,7 +89,7 @@ describe('refused calls of unknown callers', () => {
     for (const c of calls) expect(c.minute).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z$/);
 
     // A second flush writes nothing more: every count was written once.
-    await flushDeniedCalls();
+    await flushDeniedCalls(db());
     expect(await entries()).toHaveLength(written.length);
   }, 180_000);
 });

@@ -353,7 +353,7 @@ describe('sync page figures', () => {
         });
       },
     });
-    expect(await deliverFeedback(failingId, { idv: refuse as never, log: () => undefined })).toBe('failed');
+    expect(await deliverFeedback(db(), failingId, { idv: refuse as never, log: () => undefined })).toBe('failed');
     const stats = await getFeedbackDeliveryStats();
     expect(pending.ok).toBe(true);
     expect(stats.awaitingApproval).toBeGreaterThanOrEqual(2);

@@ -38,7 +38,7 @@ let ex: CachedExecution[];
 let analyst: TestUser;
 
 // Short retry delays, so a failed attempt is retried within a test's wait.
-const startWorkers = (opts: FeedbackWorkerOptions = {}) =>
+const startWorkers = (opts: Partial<FeedbackWorkerOptions> = {}) =>
   startFeedbackWorkers({ retryBaseMs: 300, retryMaxMs: 1_000, ...opts });
 
 async function submit(
@@ -170,7 +170,7 @@ describe('permanent refusals', () => {
       });
     };
     const id = await submit(e);
-    expect(await deliverFeedback(id, { idv, log: () => undefined })).toBe('failed');
+    expect(await deliverFeedback(db(), id, { idv, log: () => undefined })).toBe('failed');
     const failed = await stateOf(id);
     expect(failed).toMatchObject({ state: 'failed', attempts: 1 });
     expect(failed.lastError).toMatchObject({
@@ -187,7 +187,7 @@ describe('permanent refusals', () => {
       .where(sql`${auditLog.action} = 'feedback.delivery_failed' and ${auditLog.details}->>'submissionId' = ${id}`);
     expect(denied.outcome).toBe('failure');
     // A job for a failed submission sends nothing.
-    expect(await deliverFeedback(id, { log: () => undefined })).toBe('nothing_to_do');
+    expect(await deliverFeedback(db(), id, { log: () => undefined })).toBe('nothing_to_do');
     expect(s.writes.get(e.id)).toBeUndefined();
 
     const r = await retryFeedback(analyst, id);
@@ -218,7 +218,7 @@ describe('permanent refusals', () => {
   it('the real simulator refusing (execution not PROCESSED) shows its detail', async () => {
     const [notProcessed] = await ingestFromSim(s, (r) => r.status !== 'PROCESSED' && !r.wiped, 1);
     const id = await submit(notProcessed, 'NOT_FRAUD');
-    expect(await deliverFeedback(id, { log: () => undefined, refresh: false })).toBe('failed');
+    expect(await deliverFeedback(db(), id, { log: () => undefined, refresh: false })).toBe('failed');
     const failed = await stateOf(id);
     expect(failed.lastError).toMatchObject({ status: 400, permanent: true });
     expect(failed.lastError?.detail).toMatch(/PROCESSED/);
@@ -246,7 +246,7 @@ describe('never two deliveries of one submission', () => {
     const e = ex[4];
     const id = await submit(e);
     const outcomes = await Promise.all(
-      Array.from({ length: 5 }, () => deliverFeedback(id, { log: () => undefined, refresh: false })),
+      Array.from({ length: 5 }, () => deliverFeedback(db(), id, { log: () => undefined, refresh: false })),
     );
     expect(outcomes.filter((o) => o === 'delivered')).toHaveLength(1);
     expect(s.writes.get(e.id)).toBe(1);
@@ -260,12 +260,12 @@ describe('never two deliveries of one submission', () => {
       .update(feedbackSubmissions)
       .set({ state: 'delivering', attempts: 1, lastAttemptAt: new Date() })
       .where(eq(feedbackSubmissions.id, id));
-    expect(await deliverFeedback(id, { log: () => undefined, refresh: false })).toBe('nothing_to_do');
+    expect(await deliverFeedback(db(), id, { log: () => undefined, refresh: false })).toBe('nothing_to_do');
     // The rescue walks every stalled submission in the database, other files' too (one they left
     // pending without a job counts once it is two minutes old): its own events say what it did
     // to this one.
     const rescued = async () => (await eventKinds(id)).filter((k) => k === 'rescued').length;
-    await rescueStuckFeedback({ log: () => undefined });
+    await rescueStuckFeedback(db(), { log: () => undefined });
     expect(await rescued()).toBe(0);
     await db()
       .update(feedbackSubmissions)
@@ -274,7 +274,7 @@ describe('never two deliveries of one submission', () => {
     await db().execute(
       sql`delete from pgboss.job where name = ${QUEUES.deliverFeedback} and data->>'feedbackId' = ${id}`,
     );
-    expect(await rescueStuckFeedback({ log: () => undefined })).toBeGreaterThanOrEqual(1);
+    expect(await rescueStuckFeedback(db(), { log: () => undefined })).toBeGreaterThanOrEqual(1);
     expect(await rescued()).toBe(1);
     const stop = await startWorkers();
     try {
@@ -302,10 +302,10 @@ describe('never two deliveries of one submission', () => {
     });
     expect(second.ok).toBe(true);
     const secondId = second.ok ? second.data.submissionId : '';
-    expect(await deliverFeedback(secondId, { log: () => undefined, refresh: false })).toBe('busy');
+    expect(await deliverFeedback(db(), secondId, { log: () => undefined, refresh: false })).toBe('busy');
     expect(s.writes.get(e.id)).toBeUndefined();
     await db().update(feedbackSubmissions).set({ state: 'delivered' }).where(eq(feedbackSubmissions.id, first));
-    expect(await deliverFeedback(secondId, { log: () => undefined, refresh: false })).toBe('delivered');
+    expect(await deliverFeedback(db(), secondId, { log: () => undefined, refresh: false })).toBe('delivered');
     expect(await serviceFeedback(e)).toMatchObject({ status: 'NOT_FRAUD' });
   });
 });

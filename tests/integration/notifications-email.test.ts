@@ -48,7 +48,7 @@ async function caseFor() {
 describe('notification e-mail', () => {
   it('an assignment reaches the SMTP server once, with the case id and link and nothing of the person', async () => {
     const boss = await getBoss();
-    await registerNotificationWorkers(boss, { pollingIntervalSeconds: 0.5 });
+    await registerNotificationWorkers(boss, { db: db(), pollingIntervalSeconds: 0.5 });
     const manager = await createUser('manager');
     const analyst = await createUser('analyst');
     const k = await caseFor();
@@ -70,7 +70,7 @@ describe('notification e-mail', () => {
       'the notice marked sent',
     );
     // Run again (a retried job): nothing more is sent.
-    expect(await sendNotificationEmail(n.id)).toBe('skipped');
+    expect(await sendNotificationEmail(db(), n.id)).toBe('skipped');
     expect(smtp.messages.filter((m) => m.envelopeTo.includes(analyst.email))).toHaveLength(1);
   });
 

@@ -101,8 +101,8 @@ describe('producers', () => {
       .update(cases)
       .set({ claimedAt: sql`now() - interval '27 minutes'`, dueAt: sql`now() + interval '30 minutes'` })
       .where(eq(cases.id, k.caseId));
-    await sendCaseReminders(30);
-    await sendCaseReminders(30);
+    await sendCaseReminders(db(), 30);
+    await sendCaseReminders(db(), 30);
     const lapse = (await noticesOf(analyst2.id, 'claim_lapse')).filter((n) => n.caseId === k.caseId);
     const near = (await noticesOf(analyst2.id, 'sla_near')).filter((n) => n.caseId === k.caseId);
     expect(lapse).toHaveLength(1);
@@ -113,7 +113,7 @@ describe('producers', () => {
       .update(cases)
       .set({ claimedAt: sql`now() - interval '26 minutes'` })
       .where(eq(cases.id, k.caseId));
-    await sendCaseReminders(30);
+    await sendCaseReminders(db(), 30);
     expect((await noticesOf(analyst2.id, 'claim_lapse')).filter((n) => n.caseId === k.caseId)).toHaveLength(2);
   });
 

@@ -82,7 +82,7 @@ async function sampleNow(rate: number, min: number) {
       actor: manager,
     }),
   );
-  await runQaSampling(runId);
+  await runQaSampling(db(), runId);
   return runId;
 }
 

@@ -87,6 +87,7 @@ describe('tracing a label', () => {
     // Workers as a worker process runs them, on the job queue; the job row is all they get.
     stopFeedbackWorkers = await startFeedbackWorkers();
     webhookWorker = await registerWebhookWorkers(await getBoss(), {
+      db: db(),
       pollingIntervalSeconds: 0.5,
       pumpIntervalMs: 100,
       log: () => undefined,

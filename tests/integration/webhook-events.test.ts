@@ -76,7 +76,7 @@ describe('feedback', () => {
   it('feedback.delivered commits with the delivered state, without personal data', async () => {
     const id = await submit(ex[0]);
     expect(await eventsOf('feedback.delivered', 'feedbackId', id)).toHaveLength(0);
-    expect(await deliverFeedback(id, { refresh: false, log: () => undefined })).toBe('delivered');
+    expect(await deliverFeedback(db(), id, { refresh: false, log: () => undefined })).toBe('delivered');
     const [ev] = await eventsOf('feedback.delivered', 'feedbackId', id);
     expect(ev.payload).toMatchObject({
       feedbackId: id,
@@ -90,7 +90,7 @@ describe('feedback', () => {
     expect(JSON.stringify(ev.payload)).not.toContain(analyst.email);
     expect(await deliveryOf(ev.id)).toHaveLength(1);
     // A second job for the same submission changes nothing and announces nothing.
-    expect(await deliverFeedback(id, { refresh: false, log: () => undefined })).toBe('nothing_to_do');
+    expect(await deliverFeedback(db(), id, { refresh: false, log: () => undefined })).toBe('nothing_to_do');
     expect(await eventsOf('feedback.delivered', 'feedbackId', id)).toHaveLength(1);
   });
 
@@ -98,7 +98,7 @@ describe('feedback', () => {
     // Deleted at the service: R11 answers 404, which no retry can fix.
     await getIdvClient().deleteExecution(ex[1].accountId, ex[1].id);
     const id = await submit(ex[1]);
-    expect(await deliverFeedback(id, { refresh: false, log: () => undefined })).toBe('failed');
+    expect(await deliverFeedback(db(), id, { refresh: false, log: () => undefined })).toBe('failed');
     const [ev] = await eventsOf('feedback.failed', 'feedbackId', id);
     expect(ev.payload).toMatchObject({
       feedbackId: id,
@@ -125,19 +125,19 @@ describe('trend.spike', () => {
       })),
     ];
     const now = new Date(Date.UTC(2035, 6, 16, 23));
-    await announceSpikes({ now });
+    await announceSpikes(db(), { now });
     await db().transaction((tx) =>
       ingestMany(
         tx,
         specs.map((x) => ({ ...trendExecution(x), fetchedAt: new Date() })),
       ),
     );
-    expect(await announceSpikes({ now })).toBeGreaterThanOrEqual(1);
+    expect(await announceSpikes(db(), { now })).toBeGreaterThanOrEqual(1);
     const alertId = 'trend.spike:2035-07-16:reject_rate:::';
     const [ev] = await eventsOf('trend.spike', 'alertId', alertId);
     expect(ev.payload).toMatchObject({ day: '2035-07-16', kind: 'reject_rate', count: 10, total: 20, rate: 0.5 });
     expect(await deliveryOf(ev.id)).toHaveLength(1);
-    expect(await announceSpikes({ now })).toBe(0);
+    expect(await announceSpikes(db(), { now })).toBe(0);
     expect(await eventsOf('trend.spike', 'alertId', alertId)).toHaveLength(1);
   });
 });
@@ -153,12 +153,12 @@ describe('sync.failed', () => {
       })
       .returning();
     try {
-      expect(await announceSyncFailures(60)).toBe(0);
-      await announceSyncFailures(30);
+      expect(await announceSyncFailures(db(), 60)).toBe(0);
+      await announceSyncFailures(db(), 30);
       const [ev] = await eventsOf('sync.failed', 'runId', String(run.id));
       expect(ev.payload).toMatchObject({ reason: 'stuck', runId: run.id, runKind: run.kind, thresholdMinutes: 30 });
       expect(await deliveryOf(ev.id)).toHaveLength(1);
-      await announceSyncFailures(30);
+      await announceSyncFailures(db(), 30);
       expect(await eventsOf('sync.failed', 'runId', String(run.id))).toHaveLength(1);
     } finally {
       await db()
@@ -177,11 +177,11 @@ describe('sync.failed', () => {
       .values({ key: SERVICE_COUNT_KEY, value })
       .onConflictDoUpdate({ target: settings.key, set: { value } });
     try {
-      await announceSyncFailures(30);
+      await announceSyncFailures(db(), 30);
       const found = await eventsOf('sync.failed', 'reason', 'unreachable');
       const mine = found.filter((e) => e.payload.since === lastAnswer);
       expect(mine).toHaveLength(1);
-      await announceSyncFailures(30);
+      await announceSyncFailures(db(), 30);
       expect(
         (await eventsOf('sync.failed', 'reason', 'unreachable')).filter((e) => e.payload.since === lastAnswer),
       ).toHaveLength(1);

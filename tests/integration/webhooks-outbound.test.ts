@@ -100,7 +100,7 @@ describe('loopback', () => {
     for (const outbound of [demo, allowedLoopback]) {
       const r = await receiver({ status: 200, body: 'thanks' });
       const { deliveryId } = await deliveryTo(r.url);
-      expect(await deliverWebhook(boss, deliveryId, { ...quiet, outbound })).toBe('delivered');
+      expect(await deliverWebhook(db(), boss, deliveryId, { ...quiet, outbound })).toBe('delivered');
       expect(r.requests).toHaveLength(1);
       expect((await attemptRow(deliveryId)).responseExcerpt).toBe('thanks');
     }
@@ -109,7 +109,7 @@ describe('loopback', () => {
   it('is refused at send time on a deployment: failed at once with the rule, nothing sent', async () => {
     const r = await receiver({ status: 200 });
     const { deliveryId } = await deliveryTo(r.url);
-    expect(await deliverWebhook(boss, deliveryId, { ...quiet, outbound: deployment })).toBe('failed');
+    expect(await deliverWebhook(db(), boss, deliveryId, { ...quiet, outbound: deployment })).toBe('failed');
     expect(r.requests).toHaveLength(0);
     const d = await deliveryRow(deliveryId);
     expect(d.state).toBe('failed');
@@ -129,7 +129,9 @@ describe('a host name at send time (DNS rebinding)', () => {
     const { deliveryId } = await deliveryTo(url);
     // Sent: the same name now answers this machine (the receiver listens there).
     answer = '127.0.0.1';
-    expect(await deliverWebhook(boss, deliveryId, { ...quiet, outbound: deployment, resolve: dns })).toBe('failed');
+    expect(await deliverWebhook(db(), boss, deliveryId, { ...quiet, outbound: deployment, resolve: dns })).toBe(
+      'failed',
+    );
     expect(dns.asked).toEqual(['hooks.rebind.test', 'hooks.rebind.test']);
     expect(r.requests).toHaveLength(0);
     expect((await deliveryRow(deliveryId)).lastError).toMatch(
@@ -141,7 +143,9 @@ describe('a host name at send time (DNS rebinding)', () => {
     const r = await receiver({ status: 200 });
     const dns = fakeDns({ 'mixed.rebind.test': () => ['93.184.216.34', '10.0.0.7'] });
     const { deliveryId } = await deliveryTo(`http://mixed.rebind.test:${r.port}/`);
-    expect(await deliverWebhook(boss, deliveryId, { ...quiet, outbound: deployment, resolve: dns })).toBe('failed');
+    expect(await deliverWebhook(db(), boss, deliveryId, { ...quiet, outbound: deployment, resolve: dns })).toBe(
+      'failed',
+    );
     expect((await deliveryRow(deliveryId)).lastError).toMatch(/private address \(RFC 1918/);
   });
 
@@ -149,7 +153,7 @@ describe('a host name at send time (DNS rebinding)', () => {
     const r = await receiver({ status: 200 });
     const dns = fakeDns({ 'receiver.pinned.test': () => ['127.0.0.1'] });
     const { deliveryId } = await deliveryTo(`http://receiver.pinned.test:${r.port}/hooks`);
-    expect(await deliverWebhook(boss, deliveryId, { ...quiet, outbound: allowedLoopback, resolve: dns })).toBe(
+    expect(await deliverWebhook(db(), boss, deliveryId, { ...quiet, outbound: allowedLoopback, resolve: dns })).toBe(
       'delivered',
     );
     expect(dns.asked).toEqual(['receiver.pinned.test']);
@@ -164,7 +168,7 @@ describe('what the delivery log shows', () => {
     const noisy = `\u001b[31mERROR\u001b[0m\r\n\u202Eevil\u0000 ${'x'.repeat(5000)}`;
     const r = await receiver({ status: 500, body: noisy });
     const { deliveryId } = await deliveryTo(r.url);
-    expect(await deliverWebhook(boss, deliveryId, { ...quiet, outbound: demo })).toBe('retry_scheduled');
+    expect(await deliverWebhook(db(), boss, deliveryId, { ...quiet, outbound: demo })).toBe('retry_scheduled');
     const excerpt = (await attemptRow(deliveryId)).responseExcerpt!;
     expect([...excerpt].length).toBeLessThanOrEqual(200);
     expect(excerpt).toMatch(/^\[31mERROR \[0m evil x+…$/);
@@ -186,7 +190,7 @@ describe('what the delivery log shows', () => {
     const logs: string[] = [];
     for (const url of [stopped.url, resetUrl, slow.url]) {
       const { deliveryId } = await deliveryTo(url);
-      await deliverWebhook(boss, deliveryId, { ...quiet, outbound: demo, log: (l) => logs.push(l) });
+      await deliverWebhook(db(), boss, deliveryId, { ...quiet, outbound: demo, log: (l) => logs.push(l) });
       errors.push((await deliveryRow(deliveryId)).lastError!);
       expect((await attemptRow(deliveryId)).error).toBe(UNREACHABLE);
     }
@@ -201,7 +205,7 @@ describe('what the delivery log shows', () => {
     const target = await receiver({ status: 200 });
     const r = await receiver({ status: 302, body: 'moved', headers: { location: target.url } });
     const { deliveryId } = await deliveryTo(r.url);
-    expect(await deliverWebhook(boss, deliveryId, { ...quiet, outbound: demo })).toBe('retry_scheduled');
+    expect(await deliverWebhook(db(), boss, deliveryId, { ...quiet, outbound: demo })).toBe('retry_scheduled');
     expect(r.requests).toHaveLength(1);
     expect(target.requests).toHaveLength(0);
     const a = await attemptRow(deliveryId);

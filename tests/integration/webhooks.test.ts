@@ -17,13 +17,13 @@ import { UNREACHABLE } from '@/lib/webhooks/deliver';
 import { outboundPolicyFromEnv } from '@/lib/webhooks/outbound';
 import { emitEvent } from '@/lib/webhooks/outbox';
 import { generateSecret } from '@/lib/server/secret-box';
-import { registerWebhookWorkers, type WebhookWorker, type WebhookWorkerOptions } from '@/lib/webhooks/worker';
+import { registerWebhookWorkers, type WebhookWorker, type WebhookSettings } from '@/lib/webhooks/worker';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { until } from '../support/wait';
 
 process.env.WEBHOOK_SECRET_KEY ??= 'webhook-test-key-0123456789-0123456789-0123456789';
 
-const fast: WebhookWorkerOptions = {
+const fast: WebhookSettings = {
   concurrency: 3,
   pollingIntervalSeconds: 0.5,
   pumpIntervalMs: 100,
@@ -40,8 +40,8 @@ let admin: { id: string; email: string };
 const receivers: WebhookReceiver[] = [];
 let worker: WebhookWorker | null = null;
 
-async function startWorker(over: WebhookWorkerOptions = {}) {
-  worker = await registerWebhookWorkers(await getBoss(), { ...fast, ...over });
+async function startWorker(over: WebhookSettings = {}) {
+  worker = await registerWebhookWorkers(await getBoss(), { db: db(), ...fast, ...over });
 }
 async function stopWorker() {
   await worker?.stop();
@@ -92,6 +92,13 @@ const allIn = (state: string) => (rows: Array<{ state: string }>) =>
 
 beforeAll(async () => {
   await getBoss();
+  // The run's database is shared by every file: endpoints another file left enabled would get this
+  // file's events too, and their deliveries would take this file's workers' turns.
+  await db().update(webhookEndpoints).set({ enabled: false });
+  await db()
+    .update(webhookDeliveries)
+    .set({ state: 'cancelled' })
+    .where(inArray(webhookDeliveries.state, ['pending', 'queued', 'delivering']));
   const [u] = await db()
     .insert(users)
     .values({ email: `admin-${randomUUID().slice(0, 8)}@webhooks.test`, name: 'Webhook admin', role: 'admin' })

@@ -212,9 +212,10 @@ export const refreshThroughIngest: RefreshExecution = (fetched) => ingestExecuti
  * The feedback workers on the job queue, wired as a worker process wires them but polling faster
  * and without logs; `opts` overrides that. Resolves to a function that takes them off the queue.
  */
-export async function startFeedbackWorkers(opts: FeedbackWorkerOptions = {}): Promise<() => Promise<void>> {
+export async function startFeedbackWorkers(opts: Partial<FeedbackWorkerOptions> = {}): Promise<() => Promise<void>> {
   const boss = await getBoss();
   const ids = await registerFeedbackWorkers(boss, {
+    db: db(),
     pollingIntervalSeconds: 0.5,
     refresh: refreshThroughIngest,
     log: () => undefined,

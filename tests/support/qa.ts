@@ -34,7 +34,7 @@ export async function sampleWeek(boss: PgBoss, week: string, actor: { id: string
       actor,
     }),
   );
-  await runQaSampling(runId);
+  await runQaSampling(db(), runId);
 }
 
 /**

@@ -73,7 +73,7 @@ export const TEST_OPTIONS: SyncOptions = {
 
 /**
  * A sync worker as the tests run it: on its own queue schema, with TEST_OPTIONS, no schedules, no
- * catch-up at start, not the process's queue, and quiet; `o` overrides any of that.
+ * catch-up at start, its own pg-boss (not the process's), and quiet; `o` overrides any of that.
  */
 export function startTestWorker(
   o: Pick<StartWorkerOptions, 'db' | 'idv' | 'queueSchema'> & Partial<StartWorkerOptions>,
@@ -82,7 +82,6 @@ export function startTestWorker(
     options: TEST_OPTIONS,
     schedules: false,
     initialSync: false,
-    registerProcessBoss: false,
     log: () => undefined,
     ...o,
   });
