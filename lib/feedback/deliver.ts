@@ -29,9 +29,6 @@ import { deliveryQueue, enqueueDelivery, recordEvent, refreshDeliveryState } fro
  * At-least-once, not exactly-once, across a crash: if the process dies after the service
  * accepted the label but before the outcome was stored, the claim's lease runs out and the
  * same label is sent once more. R11 is a PUT of the same body, so the repeat changes nothing.
- *
- * The database is the caller's, passed first like sync's `ingestExecution(db, ...)`: the worker
- * process gives its own (lib/feedback/worker.ts, from lib/workers), never the process-wide `db()`.
  */
 
 export interface DeliveryOptions {
@@ -104,8 +101,6 @@ const defaults = (o: DeliveryOptions) => ({
   log: o.log ?? lineLogger('feedback'),
 });
 
-export { retryDelayMs };
-
 export function describeError(err: unknown): FeedbackDeliveryError {
   if (err instanceof IdvHttpError) {
     return {
@@ -129,12 +124,8 @@ export function describeError(err: unknown): FeedbackDeliveryError {
   return { message: (err instanceof Error ? err.message : String(err)).slice(0, 1000), permanent: isPermanent(err) };
 }
 
-export async function deliverFeedback(
-  db: Db,
-  submissionId: string,
-  options: DeliveryOptions = {},
-): Promise<DeliveryOutcome> {
-  const o = defaults(options);
+export async function deliverFeedback(db: Db, id: string, given: DeliveryOptions = {}): Promise<DeliveryOutcome> {
+  const o = defaults(given);
   const t = submissions(o.leaseMs);
   const sub = await claimOne<{
     id: string;
@@ -147,7 +138,7 @@ export async function deliverFeedback(
     submitted_by: string;
     submitted_at: string;
     decided_by: string | null;
-  }>(db, t, submissionId, {
+  }>(db, t, id, {
     free: sql`state = 'pending'`,
     // One label per execution on its way at a time, so they reach the service in the order given.
     also: sql`not exists (
@@ -158,7 +149,7 @@ export async function deliverFeedback(
     returning: sql`id, execution_id, account_id, status, reason, attempts, submitted_by_email,
               submitted_by, submitted_at, decided_by`,
   });
-  if (!sub) return notClaimed(db, submissionId, o);
+  if (!sub) return notClaimed(db, id, o);
 
   try {
     await o
