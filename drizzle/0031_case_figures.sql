@@ -22,23 +22,46 @@ CREATE OR REPLACE FUNCTION case_resolution_bucket(arrived timestamptz, resolved 
 LANGUAGE sql IMMUTABLE AS $$
   SELECT floor(ln(greatest(extract(epoch FROM resolved - arrived), 1)) / ln(1.05))::smallint
 $$;--> statement-breakpoint
--- Adds (d = 1) or takes away (d = -1) one resolved case.
-CREATE OR REPLACE FUNCTION case_figures_add(c cases, d integer) RETURNS void LANGUAGE plpgsql AS $$
-BEGIN
-  INSERT INTO case_outcome_counts AS f (queue_id, resolved_by, outcome, decision_at_outcome, n)
-  VALUES (c.queue_id, c.resolved_by, c.outcome, c.decision_at_outcome, d)
-  ON CONFLICT ON CONSTRAINT case_outcome_counts_key DO UPDATE SET n = f.n + excluded.n;
-  -- A time counts when there is one, as percentile_cont() skipped a null.
-  IF c.resolved_at IS NOT NULL THEN
-    INSERT INTO case_resolution_times AS f (queue_id, resolved_by, bucket, n)
-    VALUES (c.queue_id, c.resolved_by, case_resolution_bucket(c.arrived_at, c.resolved_at), d)
-    ON CONFLICT ON CONSTRAINT case_resolution_times_key DO UPDATE SET n = f.n + excluded.n;
-  END IF;
-END $$;--> statement-breakpoint
+-- The triggers are per statement, over its transition tables: a statement that resolves, moves or
+-- deletes many cases at once changes each figure row once. Per row, every case upserted the same
+-- few figure rows again, and each update of one row inside a transaction leaves a version the next
+-- must step over: seeding 450,000 resolved cases in one statement ran for over 18 minutes before it
+-- was cut off (`npm run bench:growth`, 2026-11-27).
 CREATE OR REPLACE FUNCTION case_figures_on_change() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  changes text;
 BEGIN
-  IF TG_OP <> 'INSERT' AND OLD.state = 'resolved' THEN PERFORM case_figures_add(OLD, -1); END IF;
-  IF TG_OP <> 'DELETE' AND NEW.state = 'resolved' THEN PERFORM case_figures_add(NEW, 1); END IF;
+  -- Claims, notes and escalations of open cases end here, after a look at the statement's rows.
+  IF TG_OP = 'INSERT' THEN
+    IF NOT EXISTS (SELECT 1 FROM new_rows WHERE state = 'resolved') THEN RETURN NULL; END IF;
+    changes := 'SELECT n.*, 1 AS d FROM new_rows n WHERE n.state = ''resolved''';
+  ELSIF TG_OP = 'DELETE' THEN
+    IF NOT EXISTS (SELECT 1 FROM old_rows WHERE state = 'resolved') THEN RETURN NULL; END IF;
+    changes := 'SELECT o.*, -1 AS d FROM old_rows o WHERE o.state = ''resolved''';
+  ELSE
+    IF NOT EXISTS (SELECT 1 FROM new_rows WHERE state = 'resolved')
+      AND NOT EXISTS (SELECT 1 FROM old_rows WHERE state = 'resolved') THEN RETURN NULL; END IF;
+    changes := 'SELECT n.*, 1 AS d FROM new_rows n WHERE n.state = ''resolved''
+      UNION ALL SELECT o.*, -1 AS d FROM old_rows o WHERE o.state = ''resolved''';
+  END IF;
+  -- An edit that leaves a case's figures as they were adds and takes away the same one: its sum is
+  -- 0 and nothing is written. Figure rows are taken in key order, so two statements changing
+  -- several of the same rows wait for each other instead of deadlocking.
+  EXECUTE format($q$
+    WITH c AS (%s),
+    counted AS (
+      INSERT INTO case_outcome_counts AS f (queue_id, resolved_by, outcome, decision_at_outcome, n)
+      SELECT queue_id, resolved_by, outcome, decision_at_outcome, sum(d) FROM c
+      GROUP BY 1, 2, 3, 4 HAVING sum(d) <> 0 ORDER BY 1, 2, 3, 4
+      ON CONFLICT ON CONSTRAINT case_outcome_counts_key DO UPDATE SET n = f.n + excluded.n
+    )
+    -- A time counts when there is one, as percentile_cont() skipped a null.
+    INSERT INTO case_resolution_times AS f (queue_id, resolved_by, bucket, n)
+    SELECT queue_id, resolved_by, case_resolution_bucket(arrived_at, resolved_at), sum(d) FROM c
+    WHERE resolved_at IS NOT NULL
+    GROUP BY 1, 2, 3 HAVING sum(d) <> 0 ORDER BY 1, 2, 3
+    ON CONFLICT ON CONSTRAINT case_resolution_times_key DO UPDATE SET n = f.n + excluded.n
+  $q$, changes);
   RETURN NULL;
 END $$;--> statement-breakpoint
 CREATE OR REPLACE FUNCTION case_figures_on_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -46,19 +69,15 @@ BEGIN
   TRUNCATE case_outcome_counts, case_resolution_times;
   RETURN NULL;
 END $$;--> statement-breakpoint
--- Only the changes that touch a resolved case fire: claims and escalations of open cases do not.
 DROP TRIGGER IF EXISTS cases_figures_insert ON cases;--> statement-breakpoint
-CREATE TRIGGER cases_figures_insert AFTER INSERT ON cases FOR EACH ROW
-  WHEN (NEW.state = 'resolved') EXECUTE FUNCTION case_figures_on_change();--> statement-breakpoint
+CREATE TRIGGER cases_figures_insert AFTER INSERT ON cases REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION case_figures_on_change();--> statement-breakpoint
 DROP TRIGGER IF EXISTS cases_figures_update ON cases;--> statement-breakpoint
-CREATE TRIGGER cases_figures_update AFTER UPDATE ON cases FOR EACH ROW
-  WHEN ((OLD.state = 'resolved' OR NEW.state = 'resolved')
-    AND (OLD.state, OLD.queue_id, OLD.resolved_by, OLD.outcome, OLD.decision_at_outcome, OLD.arrived_at, OLD.resolved_at)
-      IS DISTINCT FROM (NEW.state, NEW.queue_id, NEW.resolved_by, NEW.outcome, NEW.decision_at_outcome, NEW.arrived_at, NEW.resolved_at))
-  EXECUTE FUNCTION case_figures_on_change();--> statement-breakpoint
+CREATE TRIGGER cases_figures_update AFTER UPDATE ON cases REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION case_figures_on_change();--> statement-breakpoint
 DROP TRIGGER IF EXISTS cases_figures_delete ON cases;--> statement-breakpoint
-CREATE TRIGGER cases_figures_delete AFTER DELETE ON cases FOR EACH ROW
-  WHEN (OLD.state = 'resolved') EXECUTE FUNCTION case_figures_on_change();--> statement-breakpoint
+CREATE TRIGGER cases_figures_delete AFTER DELETE ON cases REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION case_figures_on_change();--> statement-breakpoint
 -- A TRUNCATE of executions cascades here without row triggers.
 DROP TRIGGER IF EXISTS cases_figures_truncate ON cases;--> statement-breakpoint
 CREATE TRIGGER cases_figures_truncate AFTER TRUNCATE ON cases FOR EACH STATEMENT

@@ -7,9 +7,10 @@ import { integer, pgTable, smallint, text, unique, uuid } from 'drizzle-orm/pg-c
  * hold the same figures by queue and person, so the page reads a few hundred rows whatever the
  * history.
  *
- * Row triggers on `cases` keep them (drizzle/0031_case_figures.sql): a case that becomes resolved
- * adds one, one that leaves `resolved` (reopened, deleted) takes its one away, an edit of a
- * resolved case does both, and TRUNCATE empties them. Being written in the same transaction as
+ * Statement triggers on `cases` keep them (drizzle/0031_case_figures.sql): a case that becomes
+ * resolved adds one, one that leaves `resolved` (reopened, deleted) takes its one away, an edit of
+ * a resolved case does both, summed over the statement's rows so that a statement of many cases
+ * writes each figure once; TRUNCATE empties them. Being written in the same transaction as
  * the case, they agree with the list in every snapshot. Null keys (a case resolved before its
  * resolver was deleted) are a key like any other (NULLS NOT DISTINCT).
  */
