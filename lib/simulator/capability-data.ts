@@ -1,4 +1,5 @@
 // Realistic `data` members for every capability array of the spec, shaped as the spec's tables say.
+import { GOVT_ID_MATCH_FIELDS } from '@/lib/spec/vocabulary';
 import { COUNTRY_BY_CODE, type DecisionType } from './catalog';
 import { ageAt, dateParts, mrzFor, type Person } from './person';
 import type { Rng } from './prng';
@@ -337,32 +338,7 @@ export function biometricData(ctx: DataContext) {
 
 export function govtIdData(ctx: DataContext) {
   const ok = ctx.type === 'PASSED';
-  const keys = [
-    'completeNameMatch',
-    'initialNameMatch',
-    'firstNameMatch',
-    'lastNameMatch',
-    'nationalIdMatch',
-    'dobDayMatch',
-    'dobMonthMatch',
-    'dobYearMatch',
-    'dobMatch',
-    'phoneMatch',
-    'addressMatch',
-    'sexMatch',
-    'stateMatch',
-    'cityMatch',
-    'pincodeMatch',
-    'issuingDateMatch',
-    'personalIdNumberMatch',
-    'ocrMatch',
-    'cicMatch',
-    'issuingNumberMatch',
-    'issuingYearMatch',
-    'electorKeyMatch',
-    'paternalSurnameMatch',
-    'maternalSurnameMatch',
-  ];
+  const keys = GOVT_ID_MATCH_FIELDS;
   return {
     country: ctx.person?.country ?? 'BRA',
     type: ctx.person?.docType ?? 'PASSPORT',

@@ -205,3 +205,31 @@ export const CAPABILITY_LABELS: Partial<Record<(typeof CAPABILITY_NAMES)[number]
     WARNING: ['ALERT'],
   },
 };
+
+/** The per-field match results of the government ID data check (capability data of `govtIdVerification`). */
+export const GOVT_ID_MATCH_FIELDS = [
+  'completeNameMatch',
+  'initialNameMatch',
+  'firstNameMatch',
+  'lastNameMatch',
+  'nationalIdMatch',
+  'dobDayMatch',
+  'dobMonthMatch',
+  'dobYearMatch',
+  'dobMatch',
+  'phoneMatch',
+  'addressMatch',
+  'sexMatch',
+  'stateMatch',
+  'cityMatch',
+  'pincodeMatch',
+  'issuingDateMatch',
+  'personalIdNumberMatch',
+  'ocrMatch',
+  'cicMatch',
+  'issuingNumberMatch',
+  'issuingYearMatch',
+  'electorKeyMatch',
+  'paternalSurnameMatch',
+  'maternalSurnameMatch',
+] as const;
