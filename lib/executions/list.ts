@@ -7,7 +7,7 @@ import type { ListParams, SortKey } from '@/lib/executions/list-params';
 import { maskField } from '@/lib/pii/mask';
 import type { ListCase } from './list-cases';
 import { COUNT_BUDGET_MS, countList, plannedRows, type ListTotal } from './total';
-import { walkOf } from './where';
+import { walkOf, type Walk } from './where';
 
 /**
  * The executions list: filters, sort and keyset pagination in SQL, one page at a time.
@@ -30,14 +30,23 @@ const dueOf = sql<Date | null>`(select date_trunc('milliseconds', ${cases.dueAt}
 
 type Column = typeof executions.createdAt | typeof executions.completedAt | typeof executions.riskScore | SQL;
 /**
- * A combination walks one value's ordered index only when the planner expects at least
- * WALK_MIN_MATCHES rows: fewer are cheap to gather from the GIN index and sort, and a walk would
- * not meet them soon. It reads at most WALK_ROWS rows before the WHERE's own plan takes over, so a
- * combination whose rows lie far down the order (the estimate assumes independent values) costs a
- * bounded walk more, not a table's worth.
+ * A combination or a search walks an ordered index (lib/executions/where.ts `walkOf`) when the
+ * planner expects its page near the start: the page's n-th match lies about n × (rows walked) ÷
+ * (rows matching) down the walk, and that must be at most WALK_DEPTH rows. Fewer than
+ * WALK_MIN_MATCHES matches are cheap to gather from the GIN index and sort at any size, so those
+ * never walk. A walk reads at most WALK_ROWS rows before the WHERE's own plan takes over, so a
+ * combination whose rows lie further down than expected (the estimate assumes independent values)
+ * costs a bounded walk more, not a table's worth.
  */
-const WALK_MIN_MATCHES = 5_000;
+const WALK_MIN_MATCHES = 1_000;
+const WALK_DEPTH = 4_000;
 const WALK_ROWS = 20_000;
+
+/** Whether the walk is expected to meet its page's `n` rows within WALK_DEPTH rows. */
+async function worthWalking(d: Db, walk: Walk, n: number): Promise<boolean> {
+  const [walked, matching] = await Promise.all([plannedRows(d, walk.value), plannedRows(d, walk.matching)]);
+  return matching >= WALK_MIN_MATCHES && (n * walked) / matching <= WALK_DEPTH;
+}
 
 const SORT_COLUMNS: Record<SortKey, { column: Column; nullable: boolean; kind: 'time' | 'int' }> = {
   created: { column: executions.createdAt, nullable: false, kind: 'time' },
@@ -185,7 +194,7 @@ async function readRange(
   sort: SortKey,
   dir: Direction,
   from: Cursor | null,
-  opts: { reverse?: boolean; inclusive?: boolean; limit: number; walkMinMatches?: number },
+  opts: { reverse?: boolean; inclusive?: boolean; limit: number; alwaysWalk?: boolean },
 ): Promise<ListRowRaw[]> {
   const spec = SORT_COLUMNS[sort];
   const col = spec.column;
@@ -237,14 +246,12 @@ async function readRange(
   // at the n-th that passes: those are the page's first n. Only their ids leave the subquery (in
   // it the table's columns are the walked rows), so the page reads n rows by their key.
   const walk = sort === 'due' ? undefined : walkOf(where);
-  let worthWalking: Promise<boolean> | undefined;
+  let walking: Promise<boolean> | undefined;
   const select = async (part: Part, n: number) => {
     if (
       walk &&
       part.kind === 'value' &&
-      (await (worthWalking ??= plannedRows(d, walk.matching).then(
-        (r) => r >= (opts.walkMinMatches ?? WALK_MIN_MATCHES),
-      )))
+      (await (walking ??= opts.alwaysWalk ? Promise.resolve(true) : worthWalking(d, walk, n)))
     ) {
       const test = and(where, ...condOf(part));
       const walked = sql`${executions.id} in (select id from (select ${executions.id}, (${test}) as ok from ${executions} where ${and(...walk.along, ...condOf(part))} order by ${orderOf(part)} limit ${WALK_ROWS}) w where w.ok limit ${n})`;
@@ -296,16 +303,16 @@ export async function readListPage(
   where: SQL | undefined,
   limit: number = p.size,
   d: Db = defaultDb(),
-  /** Tests set 0 to walk a combination of a few rows (WALK_MIN_MATCHES). */
-  walkMinMatches = WALK_MIN_MATCHES,
+  /** Tests walk a combination of a few rows, which would not be worth walking (`worthWalking`). */
+  alwaysWalk = false,
 ): Promise<ListPage> {
   const before = decodeCursor(p.sort, p.before);
   const after = decodeCursor(p.sort, p.after);
   const at = decodeCursor(p.sort, p.at);
   if (before) {
-    const back = await readRange(d, where, p.sort, p.dir, before, { reverse: true, limit: limit + 1, walkMinMatches });
+    const back = await readRange(d, where, p.sort, p.dir, before, { reverse: true, limit: limit + 1, alwaysWalk });
     // Nothing before this position any more (rows were deleted): show the first page.
-    if (!back.length) return readListPage({ ...p, before: undefined }, where, limit, d, walkMinMatches);
+    if (!back.length) return readListPage({ ...p, before: undefined }, where, limit, d, alwaysWalk);
     const hasMore = back.length > limit;
     const rows = back.slice(0, limit).reverse();
     return {
@@ -318,7 +325,7 @@ export async function readListPage(
   const fwd = await readRange(d, where, p.sort, p.dir, from, {
     inclusive: !after && !!at,
     limit: limit + 1,
-    walkMinMatches,
+    alwaysWalk,
   });
   const hasMore = fwd.length > limit;
   const rows = fwd.slice(0, limit);

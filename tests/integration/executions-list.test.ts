@@ -127,9 +127,9 @@ describe('executions list: keyset pages (real database)', () => {
     });
     // Walked (a combination of any size), and through the WHERE's own plan (as few as these are).
     for (const [sort, dir, walkFrom] of (['created', 'risk'] as const).flatMap((sort) =>
-      (['desc', 'asc'] as const).flatMap((dir) => [0, undefined].map((w) => [sort, dir, w] as const)),
+      (['desc', 'asc'] as const).flatMap((dir) => [true, false].map((w) => [sort, dir, w] as const)),
     )) {
-      it(`reads a combination by ${sort} ${dir}${walkFrom === 0 ? ', walked,' : ''} forward and back, each row once`, async () => {
+      it(`reads a combination by ${sort} ${dir}${walkFrom ? ', walked,' : ''} forward and back, each row once`, async () => {
         const p = params({ sort, dir, decision: ['REJECTED'] });
         const where = listWhere(p);
         expect(walkOf(where)).toBeDefined();
@@ -162,12 +162,42 @@ describe('executions list: keyset pages (real database)', () => {
     }
   });
 
-  it('walks no index for a search or a single value', () => {
+  it('walks no index for a single value or a search alone; a search with a value walks it', () => {
     expect(walkOf(listWhere(params({ decision: ['REJECTED'], criteria: undefined })))).toBeUndefined();
+    const anna = { words: ['anna'], refPrefix: undefined };
+    expect(walkOf(listWhere(params({}), anna))).toBeUndefined();
+    expect(walkOf(listWhere(params({ decision: ['REJECTED'] }), anna))?.value).toBeDefined();
+    expect(walkOf(listWhere(params({ decision: ['REJECTED'], sort: 'due' }), anna))).toBeUndefined();
+    // A whole reference is one index lookup: nothing to walk.
     expect(
-      walkOf(listWhere(params({ decision: ['REJECTED'] }), { words: ['anna'], refPrefix: undefined })),
+      walkOf(
+        listWhere(params({ decision: ['REJECTED'], criteria: undefined }), { words: [], exactReference: 'ref-1' }),
+      ),
     ).toBeUndefined();
   });
+
+  // A search with a decision walks the decision's ordered index (every execution but one is an
+  // Anna): walked or through the WHERE's own plan, the pages hold the same rows, each once.
+  for (const [sort, dir, walked] of (['created', 'risk'] as const).flatMap((sort) =>
+    (['desc', 'asc'] as const).flatMap((dir) => [true, false].map((w) => [sort, dir, w] as const)),
+  )) {
+    it(`reads a search with a decision by ${sort} ${dir}${walked ? ', walked,' : ''} page by page, each row once`, async () => {
+      const p = params({ sort, dir, decision: ['PASSED'] });
+      const where = listWhere(p, { words: ['anna'], refPrefix: undefined });
+      expect(walkOf(where)).toBeDefined();
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (let guard = 0; guard < 20; guard++) {
+        const page = await readListPage({ ...p, after: cursor }, where, 3, undefined, walked);
+        seen.push(...page.rows.map((r) => r.id));
+        if (!page.next) break;
+        cursor = page.next;
+      }
+      const passed = made.filter((m) => m.decision === 'PASSED' && m.id !== made[7].id);
+      expect(passed.length).toBeGreaterThan(6);
+      expect(seen).toEqual(expectedOrder(sort, dir, passed));
+    });
+  }
 
   it('starts a page at a row inclusively, and finds its next and previous neighbours', async () => {
     const p = params({ sort: 'risk', dir: 'desc' });
