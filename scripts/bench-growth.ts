@@ -26,11 +26,15 @@
  *   npm run bench:growth                        # 1,000,000 then 10,000,000; the database is dropped
  *   npm run bench:growth -- --rows 200000 --base 20000   # a quick run
  *   npm run bench:growth -- --keep              # keep verdict_bench_growth
+ *   npm run bench:growth -- --reuse             # measure the kept database once more, as it is
  *
  * The database server comes from BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local
  * postgres://postgres@127.0.0.1:5432/postgres; only a local server is accepted.
  */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { claimNextCase } from '@/lib/cases/claim';
 import { matchQueues } from '@/lib/cases/match';
@@ -56,7 +60,7 @@ const BASE = Number(benchOption('base') ?? 1_000_000);
 const EVERY = Math.round(ROWS / BASE);
 const CLAIMERS = 20;
 const CLAIMS = Number(benchOption('claims') ?? 5_000);
-const RUNS = Number(benchOption('runs') ?? 20);
+const RUNS = Number(benchOption('runs') ?? 50);
 const DB_NAME = benchDatabaseName('growth');
 const DATABASE = benchDatabase(DB_NAME);
 const BREAK = breakOption(['estimate', 'tamper'] as const);
@@ -108,6 +112,52 @@ async function openCases(d: Db, open: number, resolved: number) {
       ) y
     ) m join case_queues q on q.id = m.queue_id`);
   await d.execute(sql`vacuum analyze cases`);
+}
+
+/**
+ * A first start on a database of this size: a worker process (`npm run worker`, as a deployment
+ * runs it) from spawn until it says it runs (migrations checked, every domain's jobs registered),
+ * and from SIGTERM until it has exited. The service address points nowhere, so what is timed is
+ * Verdict's own start, not a first sync.
+ */
+async function workerStart(url: string): Promise<{ ready: number; stop: number }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-growth-'));
+  const t0 = performance.now();
+  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/worker.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: url,
+      DATA_DIR: dataDir,
+      IDV_BASE_URL: 'http://127.0.0.1:9',
+      IDV_CLIENT_ID: 'bench-growth',
+      IDV_CLIENT_SECRET: 'bench-growth-not-a-secret',
+      METRICS_WORKER_PORT: '0',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? -1)));
+  const ready = new Promise<number>((resolve, reject) => {
+    const onData = (b: Buffer) => {
+      out += b.toString();
+      if (/Sync worker running/.test(out)) resolve(performance.now() - t0);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    void exited.then((code) => reject(new Error(`the worker exited (${code}) before it ran:\n${out.slice(-2000)}`)));
+  });
+  try {
+    const readyMs = await ready;
+    const ts = performance.now();
+    child.kill('SIGTERM');
+    const code = await exited;
+    checks.check(`worker stops cleanly after its start`, code === 0, `exit code ${code}`);
+    return { ready: readyMs / 1000, stop: (performance.now() - ts) / 1000 };
+  } finally {
+    child.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 async function measure(d: Db, label: string, users: Array<{ id: string; email: string }>): Promise<Figures> {
@@ -267,6 +317,11 @@ async function measure(d: Db, label: string, users: Array<{ id: string; email: s
   );
   put('audit verify (whole chain)', verifyS, 's', 120);
   put('audit verify (entries/s)', v.entries / verifyS, '/s');
+  // Last, so the worker's start finds the database as the measures above left it.
+  const ws = await workerStart(DATABASE.url.toString());
+  put('first start: worker process ready', ws.ready, 's');
+  // Its stop waits on timers (the jobs' grace, the pool's idle close), not on the data: shown, not compared.
+  log(`  first start: the worker stopped ${ws.stop.toFixed(1)} s after SIGTERM`);
   for (const [name, x] of f) log(`  ${name.padEnd(52)} ${fmt(x)}`);
   return f;
 }
@@ -292,7 +347,29 @@ async function sizes(d: Db) {
   );
 }
 
+/** `--reuse`: the kept database measured once more as it is (after a change to the code or its indexes). */
+async function remeasure() {
+  const d = createDb(DATABASE.url.toString(), CLAIMERS + 4);
+  process.env.DATABASE_URL = DATABASE.url.toString();
+  try {
+    await runMigrations(DATABASE.url.toString());
+    const users = (
+      await d.execute<{ id: string; email: string }>(
+        sql`select id, email from users where email like 'bench-claimer-%@bench.local' order by email`,
+      )
+    ).rows;
+    const total = Number((await d.execute<{ n: string }>(sql`select count(*) as n from executions`)).rows[0].n);
+    await measure(d, `${n(total)} (reused)`, users);
+    await sizes(d);
+  } finally {
+    await d.$client.end();
+    await closeDb();
+  }
+  checks.finish();
+}
+
 async function main() {
+  if (benchFlag('reuse')) return remeasure();
   const url = DATABASE.url;
   log(
     `bench:growth on ${DB_NAME}: ${n(BASE)} then ${n(ROWS)} executions and audit entries [load ${load()}, ${os.availableParallelism()} cores]`,
@@ -371,12 +448,13 @@ async function main() {
     if (!b) continue;
     const ratio = a.unit === '/s' ? a.value / b.value : b.value / a.value;
     // A whole-chain verify reads every entry: its time grows with the chain by design (entries/s is the flat figure).
-    const ok = a.unit === 's' ? true : ratio <= 1.5;
+    const grows = name === 'audit verify (whole chain)';
+    const ok = grows || ratio <= 1.5;
     const targetOk = b.target === undefined ? null : a.unit === '/s' ? b.value >= b.target : b.value <= b.target;
     if (ok) flat++;
     if (targetOk !== false) met++;
     log(
-      `${name.padEnd(52)} ${fmt(a).padStart(12)} ${fmt(b).padStart(12)} ${ratio.toFixed(2).padStart(6)}x ${(b.target === undefined ? '' : `${a.unit === '/s' ? '>=' : '<='} ${b.target}`).padStart(7)}${targetOk === false ? ' MISSED' : ''}   ${a.unit === 's' ? '(grows with the chain)' : ok ? 'yes' : 'NO'}`,
+      `${name.padEnd(52)} ${fmt(a).padStart(12)} ${fmt(b).padStart(12)} ${ratio.toFixed(2).padStart(6)}x ${(b.target === undefined ? '' : `${a.unit === '/s' ? '>=' : '<='} ${b.target}`).padStart(7)}${targetOk === false ? ' MISSED' : ''}   ${grows ? '(grows with the chain)' : ok ? 'yes' : 'NO'}`,
     );
   }
   log(
