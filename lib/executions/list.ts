@@ -6,8 +6,9 @@ import { cases, executions } from '@/lib/db/schema';
 import type { ListParams, SortKey } from '@/lib/executions/list-params';
 import { maskField } from '@/lib/pii/mask';
 import type { ListCase } from './list-cases';
-import { COUNT_BUDGET_MS, countList, plannedRows, type ListTotal } from './total';
-import { walkOf, type Walk } from './where';
+import { COUNT_BUDGET_MS, countList, type ListTotal } from './total';
+import { WALK_ROWS, worthWalking } from './walk';
+import { walkOf } from './where';
 
 /**
  * The executions list: filters, sort and keyset pagination in SQL, one page at a time.
@@ -29,25 +30,6 @@ import { walkOf, type Walk } from './where';
 const dueOf = sql<Date | null>`(select date_trunc('milliseconds', ${cases.dueAt}) from ${cases} where ${cases.executionId} = ${executions.id} and ${cases.state} <> 'resolved')`;
 
 type Column = typeof executions.createdAt | typeof executions.completedAt | typeof executions.riskScore | SQL;
-/**
- * A combination or a search walks an ordered index (lib/executions/where.ts `walkOf`) when the
- * planner expects its page near the start: the page's n-th match lies about n × (rows walked) ÷
- * (rows matching) down the walk, and that must be at most WALK_DEPTH rows. Fewer than
- * WALK_MIN_MATCHES matches are cheap to gather from the GIN index and sort at any size, so those
- * never walk. A walk reads at most WALK_ROWS rows before the WHERE's own plan takes over, so a
- * combination whose rows lie further down than expected (the estimate assumes independent values)
- * costs a bounded walk more, not a table's worth.
- */
-const WALK_MIN_MATCHES = 1_000;
-const WALK_DEPTH = 4_000;
-const WALK_ROWS = 20_000;
-
-/** Whether the walk is expected to meet its page's `n` rows within WALK_DEPTH rows. */
-async function worthWalking(d: Db, walk: Walk, n: number): Promise<boolean> {
-  const [walked, matching] = await Promise.all([plannedRows(d, walk.value), plannedRows(d, walk.matching)]);
-  return matching >= WALK_MIN_MATCHES && (n * walked) / matching <= WALK_DEPTH;
-}
-
 const SORT_COLUMNS: Record<SortKey, { column: Column; nullable: boolean; kind: 'time' | 'int' }> = {
   created: { column: executions.createdAt, nullable: false, kind: 'time' },
   completed: { column: executions.completedAt, nullable: true, kind: 'time' },
