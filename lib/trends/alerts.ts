@@ -2,6 +2,7 @@ import 'server-only';
 import type { Db } from '@/lib/db/client';
 import { addDays, previousPeriod, SPIKE_RULE, type Kpi, type SpikeAlert } from '@/lib/trends/shared';
 import { sql, type SQL } from 'drizzle-orm';
+import { labelDays } from '@/lib/trends/series';
 import { type Ctx, type Fact, rows, source } from '@/lib/trends/sources';
 
 /** Headline numbers against the previous period, and spike alerts (the spike rule in lib/trends/shared.ts). */
@@ -148,20 +149,15 @@ export function rateSpikes(
  * days with executions among the previous 28; a label absent on such a day counts as rate 0.
  * Windows run over the days that have rows only (RANGE frames), never over a dense grid.
  */
-export async function spikeAlerts({ database, f, mode, slice }: Ctx): Promise<SpikeAlert[]> {
+export async function spikeAlerts(ctx: Ctx): Promise<SpikeAlert[]> {
+  const { database, f, mode, slice } = ctx;
   const R = SPIKE_RULE;
   const wide = { ...slice, from: addDays(f.from, -R.baselineDays) };
   const totals = sql`select day, sum(n)::int as total, coalesce(sum(n) filter (where decision_type = 'REJECTED'), 0)::int as rejected
     from ${source('decisions', wide, mode)} s group by day`;
   const [labRows, totRows] = await Promise.all([
     // Per label, its days (numbered from the read's first day) and counts as two arrays.
-    rows<{ capability: string; decision_type: string; label: string; days: number[]; counts: number[] }>(
-      database,
-      sql`
-      select capability, decision_type, label, array_agg(day - ${wide.from}::date order by day) as days, array_agg(n order by day) as counts
-      from (select day, capability, decision_type, label, sum(n)::int as n from ${source('labels', wide, mode)} s group by s.day, 2, 3, 4) g
-      group by 1, 2, 3`,
-    ),
+    labelDays(ctx, wide.from),
     rows<{ d: number; total: number; rejected: number }>(
       database,
       sql`select day - ${wide.from}::date as d, total, rejected from (${totals}) t`,

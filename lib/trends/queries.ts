@@ -70,6 +70,27 @@ async function dataAsOf(database: Db): Promise<string | null> {
   return at ? new Date(at).toISOString() : null;
 }
 
+/** What every query of one trends page reads from: the filters' ranges and slices, and the reads they share. */
+export function trendsContext(f: TrendsFilters, database: Db, mode: TrendsSource): Ctx {
+  const slice: Slice = {
+    from: f.from,
+    to: f.to,
+    definitionKey: f.definitionKey,
+    country: f.country,
+    docType: f.docType,
+  };
+  return {
+    shared: new Map(),
+    database,
+    f,
+    mode,
+    buckets: bucketsOf(f),
+    slice,
+    whole: { ...slice, months: true },
+    series: { ...slice, months: f.granularity === 'month' },
+  };
+}
+
 /**
  * Everything the trends page shows, for these filters. With `timings`, the queries run one
  * after another and each one's duration (ms) is recorded there (the benchmark's breakdown).
@@ -78,25 +99,8 @@ export async function getTrendsData(
   f: TrendsFilters,
   opts: { source?: TrendsSource; database?: Db; timings?: Record<string, number> } = {},
 ): Promise<TrendsData> {
-  const database = opts.database ?? db();
-  const mode = opts.source ?? 'rollup';
-  const buckets = bucketsOf(f);
-  const slice: Slice = {
-    from: f.from,
-    to: f.to,
-    definitionKey: f.definitionKey,
-    country: f.country,
-    docType: f.docType,
-  };
-  const ctx: Ctx = {
-    database,
-    f,
-    mode,
-    buckets,
-    slice,
-    whole: { ...slice, months: true },
-    series: { ...slice, months: f.granularity === 'month' },
-  };
+  const ctx = trendsContext(f, opts.database ?? db(), opts.source ?? 'rollup');
+  const { database, buckets, mode } = ctx;
   const jobs = {
     decisions: () => decisionsOverTime(ctx),
     riskDistribution: () => riskDistribution(ctx),

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Db } from '@/lib/db/client';
-import { sortDecisions, type Bucket, type TrendsFilters } from '@/lib/trends/shared';
+import { addDays, SPIKE_RULE, sortDecisions, type Bucket, type TrendsFilters } from '@/lib/trends/shared';
 import { sql } from 'drizzle-orm';
 import { type Ctx, type Dim, bucketOf, indexOfBuckets, rows, source, text } from '@/lib/trends/sources';
 
@@ -105,8 +105,86 @@ export function seriesOf(buckets: Bucket[], from: string) {
 /** The bucket of a row as `seriesOf` numbers it. */
 const offsetOf = (f: TrendsFilters) => sql`(${bucketOf(f.granularity)} - ${f.from}::date)`;
 
+export type LabelDays = Array<{
+  capability: string;
+  decision_type: string;
+  label: string;
+  days: number[];
+  counts: number[];
+}>;
+
+/**
+ * Per label (capability, decision, label), its days numbered from `from` and its counts on them,
+ * from `from` to the end of the range: what the spike alerts read (with their baseline days before
+ * the range). Read in label order from `trend_labels_series_idx`; the day rows of one slice hold
+ * each label once a day (raw rows come grouped so too), so nothing is grouped by day first. Read
+ * once per page when the context shares reads (`Ctx.shared`).
+ */
+export function labelDays(ctx: Ctx, from: string): Promise<LabelDays> {
+  const { database, mode, slice } = ctx;
+  const read = () =>
+    rows<LabelDays[number]>(
+      database,
+      sql`
+      select capability, decision_type, label, array_agg(day - ${from}::date order by day) as days, array_agg(n order by day) as counts
+      from ${source('labels', { ...slice, from }, mode)} s group by 1, 2, 3`,
+    );
+  if (!ctx.shared) return read();
+  const key = `labelDays:${from}`;
+  if (!ctx.shared.has(key)) ctx.shared.set(key, read());
+  return ctx.shared.get(key) as Promise<LabelDays>;
+}
+
+/** Byte order of the UTF-8 strings: the "C" collation the SQL ranking uses. */
+const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/**
+ * The labels by day from the spike alerts' read (`labelDays`), ranked as `labelsOverTime`'s SQL
+ * ranks them: by capability, its `perCapability` largest totals in the range (ties by label, then
+ * decision). A 365-day page reads a year of label rows once instead of twice.
+ */
+function labelsByDayFrom(all: LabelDays, skip: number, buckets: Bucket[], from: string, perCapability: number) {
+  const seriesFor = seriesOf(buckets, from);
+  const byCapability = new Map<
+    string,
+    Array<{ decision_type: string; label: string; total: number; bs: number[]; ns: number[] }>
+  >();
+  for (const x of all) {
+    const bs: number[] = [];
+    const ns: number[] = [];
+    for (let i = 0; i < x.days.length; i++)
+      if (x.days[i] >= skip) {
+        bs.push(x.days[i] - skip);
+        ns.push(x.counts[i]);
+      }
+    if (!bs.length) continue;
+    const total = ns.reduce((a, b) => a + b, 0);
+    const list = byCapability.get(x.capability) ?? [];
+    list.push({ decision_type: x.decision_type, label: x.label, total, bs, ns });
+    byCapability.set(x.capability, list);
+  }
+  return [...byCapability.keys()].sort(byBytes).flatMap((capability) =>
+    byCapability
+      .get(capability)!
+      .sort((a, b) => b.total - a.total || byBytes(a.label, b.label) || byBytes(a.decision_type, b.decision_type))
+      .slice(0, perCapability)
+      .map((x) => ({
+        capability,
+        decisionType: x.decision_type,
+        label: x.label,
+        total: x.total,
+        series: seriesFor(x.bs, x.ns),
+      })),
+  );
+}
+
 /** Per capability, its most frequent REJECTED / WARNING labels in the range, with their series. */
-export async function labelsOverTime({ database, f, mode, series, buckets }: Ctx, perCapability = 6) {
+export async function labelsOverTime(ctx: Ctx, perCapability = 6) {
+  const { database, f, mode, series, buckets } = ctx;
+  if (ctx.shared && f.granularity === 'day') {
+    const baseline = SPIKE_RULE.baselineDays;
+    return labelsByDayFrom(await labelDays(ctx, addDays(f.from, -baseline)), baseline, buckets, f.from, perCapability);
+  }
   // Grouped in the "C" collation (equality is the same, comparisons cheaper); the ranking runs
   // over the keys' totals, not every row.
   const r = await rows<{

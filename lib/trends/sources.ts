@@ -170,6 +170,11 @@ export async function rows<T extends Record<string, unknown>>(database: Db, quer
 }
 
 export type Ctx = {
+  /**
+   * Reads several queries of one page share (per key), so the page runs each once: the labels'
+   * days are read by the spike alerts and, by day, by the labels' series. Absent: nothing shared.
+   */
+  shared?: Map<string, Promise<unknown>>;
   database: Db;
   f: TrendsFilters;
   mode: TrendsSource;

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { db } from '@/lib/db/client';
-import { getTrendsData } from '@/lib/trends/queries';
+import { getTrendsData, trendsContext } from '@/lib/trends/queries';
+import { labelsOverTime } from '@/lib/trends/series';
 import { resolveTrendsFilters, type TrendsFilters } from '@/lib/trends/shared';
 import { ingestExecution, ingestMany } from '@/lib/sync/ingest';
 import { rebuildRollup } from '@/lib/sync/rollup';
@@ -345,6 +346,31 @@ describe('trends: known data set, every chart exactly', () => {
       { ruleId: RB.id, name: RB.name, total: 3, series: [3, 0] },
       { ruleId: RC.id, name: RC.name, total: 1, series: [0, 1] },
     ]);
+  });
+
+  // By day, the labels' series come from the spike alerts' read of the same rows (one read of a
+  // year of label rows instead of two); they must rank and count exactly as the labels' own query.
+  it("labels by day from the alerts' read equal the labels' own query, in every combination", async () => {
+    const ranges: Array<Record<string, string>> = [
+      { from: '2031-01-01', to: '2031-12-31' },
+      { from: '2031-03-10', to: '2031-03-20' },
+      { from: '2031-04-01', to: '2031-04-10' },
+    ];
+    let withLabels = 0;
+    for (const c of [...COMBOS, ...ranges].filter((x) => !x.granularity)) {
+      for (const mode of ['rollup', 'raw'] as const) {
+        for (const per of [1, 2, 6]) {
+          const f = filters({ ...c, granularity: 'day' });
+          expect(f.granularity).toBe('day');
+          const shared = trendsContext(f, db(), mode);
+          const own = { ...trendsContext(f, db(), mode), shared: undefined };
+          const [a, b] = await Promise.all([labelsOverTime(shared, per), labelsOverTime(own, per)]);
+          expect(a, JSON.stringify({ c, mode, per })).toEqual(b);
+          if (a.length) withLabels++;
+        }
+      }
+    }
+    expect(withLabels).toBeGreaterThan(10);
   });
 
   it('country and document type breakdowns, unknown country kept', async () => {

@@ -2,6 +2,7 @@ import {
   type AnyPgColumn,
   bigint,
   date,
+  index,
   integer,
   pgTable,
   primaryKey,
@@ -98,7 +99,20 @@ export const trendLabels = pgTable(
     label: text('label').notNull(),
     n: integer('n').notNull(),
   },
-  (t) => [cubePrimaryKey('trend_labels_pk', t, t.capability, t.decisionType, t.label)],
+  (t) => [
+    cubePrimaryKey('trend_labels_pk', t, t.capability, t.decisionType, t.label),
+    // Each label's days in order, for its series (drizzle/0032_trend_labels_series.sql adds INCLUDE n).
+    index('trend_labels_series_idx').on(
+      t.scope,
+      t.definitionKey,
+      t.issuingCountry,
+      t.documentType,
+      t.capability,
+      t.decisionType,
+      t.label,
+      t.day,
+    ),
+  ],
 );
 
 /** Executions per day in which a rule matched, by analyst feedback (for the rule's precision). */
