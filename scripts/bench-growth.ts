@@ -31,7 +31,6 @@
  * The database server comes from BENCH_DATABASE_URL, else TEST_DATABASE_URL, else the local
  * postgres://postgres@127.0.0.1:5432/postgres; only a local server is accepted.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,6 +49,7 @@ import { rebuildRollup, ROLLUP_TABLE_LIST } from '@/lib/sync/rollup';
 import { getTrendsData } from '@/lib/trends/queries';
 import { isoDay, resolveTrendsFilters } from '@/lib/trends/shared';
 import { appendAuditEntries } from './bench/audit-seed';
+import { launch } from './bench/load-stack';
 import { listScenarios, runScenario } from './bench/list-scenarios';
 import { seedByCopy } from './bench/seed';
 import { benchFlag, benchOption } from './bench/cli';
@@ -123,8 +123,10 @@ async function openCases(d: Db, open: number, resolved: number) {
 async function workerStart(url: string): Promise<{ ready: number; stop: number }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-growth-'));
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/worker.ts'], {
-    env: {
+  const worker = launch(
+    'worker',
+    ['--conditions=react-server', '--import', 'tsx', 'scripts/worker.ts'],
+    {
       ...process.env,
       NODE_ENV: 'production',
       DATABASE_URL: url,
@@ -134,28 +136,18 @@ async function workerStart(url: string): Promise<{ ready: number; stop: number }
       IDV_CLIENT_SECRET: 'bench-growth-not-a-secret',
       METRICS_WORKER_PORT: '0',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? -1)));
-  const ready = new Promise<number>((resolve, reject) => {
-    const onData = (b: Buffer) => {
-      out += b.toString();
-      if (/Sync worker running/.test(out)) resolve(performance.now() - t0);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    void exited.then((code) => reject(new Error(`the worker exited (${code}) before it ran:\n${out.slice(-2000)}`)));
-  });
+    dataDir,
+  );
   try {
-    const readyMs = await ready;
+    await worker.printed(/Sync worker running/, 120_000);
+    const ready = (performance.now() - t0) / 1000;
     const ts = performance.now();
-    child.kill('SIGTERM');
-    const code = await exited;
+    worker.child.kill('SIGTERM');
+    const code = await worker.exited;
     checks.check(`worker stops cleanly after its start`, code === 0, `exit code ${code}`);
-    return { ready: readyMs / 1000, stop: (performance.now() - ts) / 1000 };
+    return { ready, stop: (performance.now() - ts) / 1000 };
   } finally {
-    child.kill('SIGKILL');
+    worker.child.kill('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

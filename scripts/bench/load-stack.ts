@@ -18,7 +18,8 @@ export interface Proc {
   exited: Promise<number | null>;
 }
 
-function launch(name: string, args: string[], env: NodeJS.ProcessEnv, logDir: string): Proc {
+/** Starts one process (`node <args>`) with its output in `<logDir>/<name>.log`: every benchmark's way to start one. */
+export function launch(name: string, args: string[], env: NodeJS.ProcessEnv, logDir: string): Proc {
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const file = fs.createWriteStream(path.join(logDir, `${name}.log`), { flags: 'a' });
   let out = '';
