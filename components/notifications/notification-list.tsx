@@ -21,16 +21,19 @@ export interface NotificationItem {
 
 /** The person's notices with "Mark read" each and "Mark all read"; opening one marks it read. */
 export function NotificationList({ items }: { items: NotificationItem[] }) {
-  const [read, setRead] = React.useState(() => new Set(items.filter((i) => i.read).map((i) => i.id)));
+  // What this page marked; the server's flag counts too, so a refresh after "Mark all read" that
+  // brings newer notices shows them as the server has them, not as this page first saw them.
+  const [marked, setMarked] = React.useState(() => new Set<number>());
+  const isReadItem = (i: NotificationItem) => i.read || marked.has(i.id);
   const [result, setResult] = React.useState<ActionResult<number> | null>(null);
   const [pending, start] = React.useTransition();
   const mark = (ids: number[] | 'all') =>
     start(async () => {
       const r = await markNotificationsReadAction(ids === 'all' ? { all: true } : { ids });
       setResult(r);
-      if (r.ok) setRead((s) => new Set([...s, ...(ids === 'all' ? items.map((i) => i.id) : ids)]));
+      if (r.ok) setMarked((s) => new Set([...s, ...(ids === 'all' ? items.map((i) => i.id) : ids)]));
     });
-  const unread = items.filter((i) => !read.has(i.id)).length;
+  const unread = items.filter((i) => !isReadItem(i)).length;
   return (
     <div className="flex flex-col gap-3">
       <div className="flex items-center gap-3">
@@ -42,7 +45,7 @@ export function NotificationList({ items }: { items: NotificationItem[] }) {
       </div>
       <ul className="divide-y divide-border rounded-lg border border-border bg-card" aria-label="Notifications">
         {items.map((n) => {
-          const isRead = read.has(n.id);
+          const isRead = isReadItem(n);
           return (
             <li key={n.id} className="flex items-start gap-3 px-4 py-3" data-unread={!isRead || undefined}>
               <span
