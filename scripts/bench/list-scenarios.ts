@@ -29,22 +29,37 @@ export const SORT_SQL: Record<ListParams['sort'], string> = {
   due: "(select due_at from cases where cases.execution_id = executions.id and cases.state <> 'resolved')",
 };
 
-export async function listScenarios(d: Db): Promise<Scenario[]> {
+/**
+ * The values the scenarios filter and search by: one execution's name, document, references,
+ * account and country (the row a third of the way through by id), and the country with the
+ * fewest visas. `bench:growth` samples them once and passes them to both sizes, so a figure's
+ * ratio compares the same query, not two values that happen to be common in different amounts.
+ */
+export interface ScenarioValues {
+  first_name: string;
+  last_name: string;
+  document_number: string;
+  customer_internal_reference: string;
+  account_id: string;
+  issuing_country: string;
+  rare_country: string;
+}
+
+export async function sampleScenarioValues(d: Db): Promise<ScenarioValues> {
   const one = async <T>(q: SQL) => (await d.execute<T & Record<string, unknown>>(q)).rows[0] as T;
   const total = (await one<{ n: number }>(sql`select count(*)::int as n from executions`)).n;
-  const sample = await one<{
-    first_name: string;
-    last_name: string;
-    document_number: string;
-    customer_internal_reference: string;
-    account_id: string;
-    issuing_country: string;
-  }>(
+  const sample = await one<Omit<ScenarioValues, 'rare_country'>>(
     sql`select first_name, last_name, document_number, customer_internal_reference, account_id, issuing_country from executions where first_name is not null and document_number is not null order by id offset ${Math.floor(total / 3)} limit 1`,
   );
-  const rare = await one<{ issuing_country: string }>(
+  const rare = await one<{ issuing_country: string } | undefined>(
     sql`select issuing_country from executions where document_type = 'VISA' and issuing_country is not null group by 1 order by count(*), 1 limit 1`,
   );
+  return { ...sample, rare_country: rare?.issuing_country ?? sample.issuing_country };
+}
+
+export async function listScenarios(d: Db, values?: ScenarioValues): Promise<Scenario[]> {
+  const one = async <T>(q: SQL) => (await d.execute<T & Record<string, unknown>>(q)).rows[0] as T;
+  const sample = values ?? (await sampleScenarioValues(d));
   const day = await one<{ d: string }>(
     sql`select to_char(max(created_at) - interval '20 days', 'YYYY-MM-DD') as d from executions`,
   );
@@ -86,7 +101,7 @@ export async function listScenarios(d: Db): Promise<Scenario[]> {
     },
     {
       name: 'rare: VISA + REJECTED + country',
-      params: { docType: 'VISA', decision: ['REJECTED'], country: rare?.issuing_country ?? sample.issuing_country },
+      params: { docType: 'VISA', decision: ['REJECTED'], country: sample.rare_country },
     },
     {
       name: 'three filters + risk sort (e2e combo)',
