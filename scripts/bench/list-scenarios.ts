@@ -32,8 +32,10 @@ export const SORT_SQL: Record<ListParams['sort'], string> = {
 /**
  * The values the scenarios filter and search by: one execution's name, document, references,
  * account and country (the row a third of the way through by id), and the country with the
- * fewest visas. `bench:growth` samples them once and passes them to both sizes, so a figure's
- * ratio compares the same query, not two values that happen to be common in different amounts.
+ * fewest visas. Sampled once per database and kept in it (`bench_scenario_values`): a database
+ * measured again (`--reuse`), or grown from 1,000,000 to 10,000,000 (`bench:growth`), is queried
+ * for the same values, so a ratio or a before/after compares one query, not two values that happen
+ * to be common in different amounts.
  */
 export interface ScenarioValues {
   first_name: string;
@@ -45,8 +47,11 @@ export interface ScenarioValues {
   rare_country: string;
 }
 
-export async function sampleScenarioValues(d: Db): Promise<ScenarioValues> {
+export async function scenarioValues(d: Db): Promise<ScenarioValues> {
   const one = async <T>(q: SQL) => (await d.execute<T & Record<string, unknown>>(q)).rows[0] as T;
+  await d.execute(sql`create table if not exists bench_scenario_values (v jsonb not null)`);
+  const kept = await one<{ v: ScenarioValues } | undefined>(sql`select v from bench_scenario_values limit 1`);
+  if (kept) return kept.v;
   const total = (await one<{ n: number }>(sql`select count(*)::int as n from executions`)).n;
   const sample = await one<Omit<ScenarioValues, 'rare_country'>>(
     sql`select first_name, last_name, document_number, customer_internal_reference, account_id, issuing_country from executions where first_name is not null and document_number is not null order by id offset ${Math.floor(total / 3)} limit 1`,
@@ -54,12 +59,14 @@ export async function sampleScenarioValues(d: Db): Promise<ScenarioValues> {
   const rare = await one<{ issuing_country: string } | undefined>(
     sql`select issuing_country from executions where document_type = 'VISA' and issuing_country is not null group by 1 order by count(*), 1 limit 1`,
   );
-  return { ...sample, rare_country: rare?.issuing_country ?? sample.issuing_country };
+  const values = { ...sample, rare_country: rare?.issuing_country ?? sample.issuing_country };
+  await d.execute(sql`insert into bench_scenario_values (v) values (${JSON.stringify(values)}::jsonb)`);
+  return values;
 }
 
-export async function listScenarios(d: Db, values?: ScenarioValues): Promise<Scenario[]> {
+export async function listScenarios(d: Db): Promise<Scenario[]> {
   const one = async <T>(q: SQL) => (await d.execute<T & Record<string, unknown>>(q)).rows[0] as T;
-  const sample = values ?? (await sampleScenarioValues(d));
+  const sample = await scenarioValues(d);
   const day = await one<{ d: string }>(
     sql`select to_char(max(created_at) - interval '20 days', 'YYYY-MM-DD') as d from executions`,
   );
