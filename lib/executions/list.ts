@@ -7,7 +7,7 @@ import type { ListParams, SortKey } from '@/lib/executions/list-params';
 import { maskField } from '@/lib/pii/mask';
 import type { ListCase } from './list-cases';
 import { COUNT_BUDGET_MS, countList, type ListTotal } from './total';
-import { WALK_ROWS, worthWalking } from './walk';
+import { planWalk, type WalkPlan } from './walk';
 import { walkOf } from './where';
 
 /**
@@ -176,7 +176,7 @@ async function readRange(
   sort: SortKey,
   dir: Direction,
   from: Cursor | null,
-  opts: { reverse?: boolean; inclusive?: boolean; limit: number; alwaysWalk?: boolean },
+  opts: { reverse?: boolean; inclusive?: boolean; limit: number; walkAs?: WalkPlan },
 ): Promise<ListRowRaw[]> {
   const spec = SORT_COLUMNS[sort];
   const col = spec.column;
@@ -223,29 +223,27 @@ async function readRange(
       .where(and(...(where ? [where] : []), ...condOf(part)))
       .orderBy(orderOf(part))
       .limit(n) as Promise<ListRowRaw[]>;
-  // A combination first walks one value's ordered index for at most WALK_ROWS rows in display
-  // order (lib/executions/where.ts `walkOf`), testing each against the whole WHERE and stopping
+  // A combination first walks one value's ordered index in display order for as many rows as
+  // its plan allows (lib/executions/walk.ts), testing each against the whole WHERE and stopping
   // at the n-th that passes: those are the page's first n. Only their ids leave the subquery (in
   // it the table's columns are the walked rows), so the page reads n rows by their key.
   const walk = sort === 'due' ? undefined : walkOf(where);
-  let walking: Promise<boolean> | undefined;
+  let planned: Promise<WalkPlan | null> | undefined;
   const select = async (part: Part, n: number) => {
-    if (
-      walk &&
-      part.kind === 'value' &&
-      (await (walking ??= opts.alwaysWalk ? Promise.resolve(true) : worthWalking(d, walk, n)))
-    ) {
-      const test = and(where, ...condOf(part));
-      const walked = sql`${executions.id} in (select id from (select ${executions.id}, (${test}) as ok from ${executions} where ${and(...walk.along, ...condOf(part))} order by ${orderOf(part)} limit ${WALK_ROWS}) w where w.ok limit ${n})`;
-      const rows = (await d
-        .select(columns)
-        .from(executions)
-        .where(and(walked, test))
-        .orderBy(orderOf(part))
-        .limit(n)) as ListRowRaw[];
-      if (rows.length >= n) return rows;
-    }
-    return plain(part, n);
+    const plan =
+      walk && part.kind === 'value'
+        ? await (planned ??= opts.walkAs ? Promise.resolve(opts.walkAs) : planWalk(d, walk, n))
+        : null;
+    if (!walk || !plan) return plain(part, n);
+    const test = and(where, ...condOf(part));
+    const walked = sql`${executions.id} in (select id from (select ${executions.id}, (${test}) as ok from ${executions} where ${and(...walk.along, ...condOf(part))} order by ${orderOf(part)} limit ${plan.rows}) w where w.ok limit ${n})`;
+    const rows = (await d
+      .select(columns)
+      .from(executions)
+      .where(and(walked, test))
+      .orderBy(orderOf(part))
+      .limit(n)) as ListRowRaw[];
+    return rows.length >= n ? rows : plain(part, n);
   };
 
   const parts: Part[] = [];
@@ -285,16 +283,16 @@ export async function readListPage(
   where: SQL | undefined,
   limit: number = p.size,
   d: Db = defaultDb(),
-  /** Tests walk a combination of a few rows, which would not be worth walking (`worthWalking`). */
-  alwaysWalk = false,
+  /** Tests walk a combination of a few rows, which would not be worth walking (`planWalk`), as told. */
+  walkAs?: WalkPlan,
 ): Promise<ListPage> {
   const before = decodeCursor(p.sort, p.before);
   const after = decodeCursor(p.sort, p.after);
   const at = decodeCursor(p.sort, p.at);
   if (before) {
-    const back = await readRange(d, where, p.sort, p.dir, before, { reverse: true, limit: limit + 1, alwaysWalk });
+    const back = await readRange(d, where, p.sort, p.dir, before, { reverse: true, limit: limit + 1, walkAs });
     // Nothing before this position any more (rows were deleted): show the first page.
-    if (!back.length) return readListPage({ ...p, before: undefined }, where, limit, d, alwaysWalk);
+    if (!back.length) return readListPage({ ...p, before: undefined }, where, limit, d, walkAs);
     const hasMore = back.length > limit;
     const rows = back.slice(0, limit).reverse();
     return {
@@ -307,7 +305,7 @@ export async function readListPage(
   const fwd = await readRange(d, where, p.sort, p.dir, from, {
     inclusive: !after && !!at,
     limit: limit + 1,
-    alwaysWalk,
+    walkAs,
   });
   const hasMore = fwd.length > limit;
   const rows = fwd.slice(0, limit);

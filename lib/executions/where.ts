@@ -141,7 +141,12 @@ export function listConditions(
       else if (p.country) walk.push(eq(e.issuingCountry, p.country));
       else if (single(p.decision)) walk.push(eq(e.decisionType, p.decision[0]));
       else if (single(p.status)) walk.push(eq(e.status, p.status[0]));
-    } else if (p.sort === 'risk' && single(p.decision)) walk.push(eq(e.decisionType, p.decision[0]));
+    } else if (p.sort === 'risk' && single(p.decision)) {
+      // With a country, its own (country, decision, risk) index: walking the decision's alone
+      // tested every country's rows, and a country's rows may all lie far down the risk order.
+      if (p.country) walk.push(eq(e.issuingCountry, p.country));
+      walk.push(eq(e.decisionType, p.decision[0]));
+    }
   }
   const anyOf = (values: string[]) => {
     if (values.length === 1) all.push(values[0]);

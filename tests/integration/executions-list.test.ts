@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { db } from '@/lib/db/client';
 import { readListPage, readListWithTotal, readNeighbours, type ListRowRaw } from '@/lib/executions/list';
 import { countList } from '@/lib/executions/total';
+import type { WalkPlan } from '@/lib/executions/walk';
 import { listWhere, walkOf } from '@/lib/executions/where';
 import { searchTermTokens } from '@/lib/pii/search-tokens';
 import { parseListParams } from '@/lib/executions/list-params';
@@ -114,8 +117,18 @@ describe('executions list: keyset pages (real database)', () => {
   }
 
   // A decision with the criteria is a combination: pages first walk the decision's ordered index
-  // for a bounded number of rows, then fall back to the WHERE's own plan (lib/executions/list.ts).
-  // Decoys, REJECTED in another criteria at the same times and scores, lie on the walk.
+  // for a bounded number of rows, then fall back to the WHERE's own plan (lib/executions/list.ts,
+  // walk.ts). Decoys, REJECTED in another criteria at the same times
+  // and scores, lie on the walk.
+  // How a test tells the list to walk (lib/executions/walk.ts `WalkPlan`); `planned` is the list's
+  // own choice, which for these few rows is not to walk.
+  const WALKS = {
+    walked: { rows: 20_000 },
+    'walked one row, then planned': { rows: 1 },
+    planned: undefined,
+  } satisfies Record<string, WalkPlan | undefined>;
+  const WALK_MODES = Object.keys(WALKS) as Array<keyof typeof WALKS>;
+
   describe('a combination', () => {
     beforeAll(async () => {
       const decoys = made.map((m, i) => {
@@ -125,11 +138,13 @@ describe('executions list: keyset pages (real database)', () => {
       });
       await ingestMany(db(), decoys);
     });
-    // Walked (a combination of any size), and through the WHERE's own plan (as few as these are).
-    for (const [sort, dir, walkFrom] of (['created', 'risk'] as const).flatMap((sort) =>
-      (['desc', 'asc'] as const).flatMap((dir) => [true, false].map((w) => [sort, dir, w] as const)),
+    // Walked to the page, walked one row and then the WHERE's own plan, and the list's own choice
+    // (as few as these are: no walk).
+    for (const [sort, dir, mode] of (['created', 'risk'] as const).flatMap((sort) =>
+      (['desc', 'asc'] as const).flatMap((dir) => WALK_MODES.map((m) => [sort, dir, m] as const)),
     )) {
-      it(`reads a combination by ${sort} ${dir}${walkFrom ? ', walked,' : ''} forward and back, each row once`, async () => {
+      const walkFrom = WALKS[mode];
+      it(`reads a combination by ${sort} ${dir}, ${mode}, forward and back, each row once`, async () => {
         const p = params({ sort, dir, decision: ['REJECTED'] });
         const where = listWhere(p);
         expect(walkOf(where)).toBeDefined();
@@ -160,6 +175,34 @@ describe('executions list: keyset pages (real database)', () => {
         }
       });
     }
+    // A decision and a country, by risk, walk the (country, decision, risk) index: both values
+    // are the walk's, so the page is the first rows of that index that pass the rest.
+    for (const [dir, mode] of (['desc', 'asc'] as const).flatMap((dir) => WALK_MODES.map((m) => [dir, m] as const)))
+      it(`reads a decision with a country by risk ${dir}, ${mode}, page by page, each row once`, async () => {
+        const country = (
+          await db().execute<{ c: string }>(
+            sql`select issuing_country as c from executions where id = ${made[0].id}::uuid`,
+          )
+        ).rows[0].c;
+        const p = params({ sort: 'risk', dir, decision: ['REJECTED'], country });
+        const where = listWhere(p);
+        expect(new PgDialect().sqlToQuery(walkOf(where)!.value).sql).toMatch(/issuing_country.*decision_type/);
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        for (let guard = 0; guard < 10; guard++) {
+          const page = await readListPage({ ...p, after: cursor }, where, 2, undefined, WALKS[mode]);
+          seen.push(...page.rows.map((r) => r.id));
+          if (!page.next) break;
+          cursor = page.next;
+        }
+        expect(seen).toEqual(
+          expectedOrder(
+            'risk',
+            dir,
+            made.filter((m) => m.decision === 'REJECTED'),
+          ),
+        );
+      });
   });
 
   it('walks no index for a single value or a search alone; a search with a value walks it', () => {
@@ -178,10 +221,11 @@ describe('executions list: keyset pages (real database)', () => {
 
   // A search with a decision walks the decision's ordered index (every execution but one is an
   // Anna): walked or through the WHERE's own plan, the pages hold the same rows, each once.
-  for (const [sort, dir, walked] of (['created', 'risk'] as const).flatMap((sort) =>
-    (['desc', 'asc'] as const).flatMap((dir) => [true, false].map((w) => [sort, dir, w] as const)),
+  for (const [sort, dir, mode] of (['created', 'risk'] as const).flatMap((sort) =>
+    (['desc', 'asc'] as const).flatMap((dir) => WALK_MODES.map((m) => [sort, dir, m] as const)),
   )) {
-    it(`reads a search with a decision by ${sort} ${dir}${walked ? ', walked,' : ''} page by page, each row once`, async () => {
+    const walked = WALKS[mode];
+    it(`reads a search with a decision by ${sort} ${dir}, ${mode}, page by page, each row once`, async () => {
       const p = params({ sort, dir, decision: ['PASSED'] });
       const where = listWhere(p, { words: ['anna'], refPrefix: undefined });
       expect(walkOf(where)).toBeDefined();

@@ -140,6 +140,13 @@ export const executions = pgTable(
       .where(sql`${t.staleSince} is not null`),
     // The review queue "this decision, riskiest first" (the list's decision filter + risk sort).
     index('executions_decision_risk_idx').on(t.decisionType, t.riskScore.desc().nullsLast(), t.id.desc()),
+    // The same for one country (a market's review queue): migration 0033.
+    index('executions_country_decision_risk_idx').on(
+      t.issuingCountry,
+      t.decisionType,
+      t.riskScore.desc().nullsLast(),
+      t.id.desc(),
+    ),
     // The read API's change feed (lib/executions/changes.ts): keyset order by the changing
     // transaction; updated_at for its `since`.
     index('executions_change_idx').on(t.changeTxid, t.id),
