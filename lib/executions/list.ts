@@ -349,7 +349,7 @@ export async function readListWithTotal(
   estimateParts: SQL[] = [],
 ): Promise<{ page: ListPage; total: ListTotal }> {
   const firstPage = !p.after && !p.before && !p.at;
-  const counting = countList(where, d, COUNT_BUDGET_MS, estimateParts);
+  const counting = countList(where, d, COUNT_BUDGET_MS, estimateParts, walkOf(where)?.along);
   // Not awaited when the page makes it unnecessary: its failure must not go unhandled.
   counting.catch(() => undefined);
   const page = await readListPage(p, where, p.size, d);

@@ -289,6 +289,22 @@ describe('executions list: keyset pages (real database)', () => {
     expect(searchTermTokens('a')).toBeNull();
   });
 
+  it("counts a combination through its walk's conditions the same as without them", async () => {
+    const country = (
+      await db().execute<{ c: string }>(sql`select issuing_country as c from executions where id = ${made[0].id}::uuid`)
+    ).rows[0].c;
+    for (const sort of ['risk', 'created'] as const) {
+      const p = params({ sort, decision: ['REJECTED'], country, riskMin: 10 });
+      const where = listWhere(p);
+      const along = walkOf(where)!.along;
+      expect(along.length).toBeGreaterThan(0);
+      const want = made.filter((m) => m.decision === 'REJECTED' && m.riskScore !== null && m.riskScore >= 10).length;
+      expect(want).toBeGreaterThan(2);
+      expect(await countList(where, db(), 5_000, [], along)).toEqual({ exact: true, count: want });
+      expect(await countList(where, db(), 5_000)).toEqual({ exact: true, count: want });
+    }
+  });
+
   it('a page comes with its total: the rows when all fit on a first page, else the count run beside it', async () => {
     const all = params({});
     const small = await readListWithTotal({ ...all, size: 100 }, listWhere(all));
