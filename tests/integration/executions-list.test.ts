@@ -116,10 +116,6 @@ describe('executions list: keyset pages (real database)', () => {
     }
   }
 
-  // A decision with the criteria is a combination: pages first walk the decision's ordered index
-  // for a bounded number of rows, then fall back to the WHERE's own plan (lib/executions/list.ts,
-  // walk.ts). Decoys, REJECTED in another criteria at the same times
-  // and scores, lie on the walk.
   // How a test tells the list to walk (lib/executions/walk.ts `WalkPlan`); `planned` is the list's
   // own choice, which for these few rows is not to walk.
   const WALKS = {
@@ -129,6 +125,14 @@ describe('executions list: keyset pages (real database)', () => {
   } satisfies Record<string, WalkPlan | undefined>;
   const WALK_MODES = Object.keys(WALKS) as Array<keyof typeof WALKS>;
 
+  // The issuing country the fixture gave the executions this test made.
+  const madeCountry = async () =>
+    (await db().execute<{ c: string }>(sql`select issuing_country as c from executions where id = ${made[0].id}::uuid`))
+      .rows[0].c;
+
+  // A decision with the criteria is a combination: pages first walk the decision's ordered index
+  // for a bounded number of rows, then fall back to the WHERE's own plan (lib/executions/list.ts,
+  // walk.ts). Decoys, REJECTED in another criteria at the same times and scores, lie on the walk.
   describe('a combination', () => {
     beforeAll(async () => {
       const decoys = made.map((m, i) => {
@@ -179,12 +183,7 @@ describe('executions list: keyset pages (real database)', () => {
     // are the walk's, so the page is the first rows of that index that pass the rest.
     for (const [dir, mode] of (['desc', 'asc'] as const).flatMap((dir) => WALK_MODES.map((m) => [dir, m] as const)))
       it(`reads a decision with a country by risk ${dir}, ${mode}, page by page, each row once`, async () => {
-        const country = (
-          await db().execute<{ c: string }>(
-            sql`select issuing_country as c from executions where id = ${made[0].id}::uuid`,
-          )
-        ).rows[0].c;
-        const p = params({ sort: 'risk', dir, decision: ['REJECTED'], country });
+        const p = params({ sort: 'risk', dir, decision: ['REJECTED'], country: await madeCountry() });
         const where = listWhere(p);
         expect(new PgDialect().sqlToQuery(walkOf(where)!.value).sql).toMatch(/issuing_country.*decision_type/);
         const seen: string[] = [];
@@ -290,9 +289,7 @@ describe('executions list: keyset pages (real database)', () => {
   });
 
   it("counts a combination through its walk's conditions the same as without them", async () => {
-    const country = (
-      await db().execute<{ c: string }>(sql`select issuing_country as c from executions where id = ${made[0].id}::uuid`)
-    ).rows[0].c;
+    const country = await madeCountry();
     for (const sort of ['risk', 'created'] as const) {
       const p = params({ sort, decision: ['REJECTED'], country, riskMin: 10 });
       const where = listWhere(p);
