@@ -10,6 +10,7 @@ import path from 'node:path';
 import { startEmbeddedDatabase } from '@/lib/db/embedded';
 import { runMigrations } from '@/lib/db/migrate';
 import { ensureBuild } from '@/lib/server/build-stamp';
+import { LIST_BUDGET_KB, measureJsBudget } from '@/scripts/js-budget';
 import { createTestDatabase } from '@/scripts/support/test-database';
 
 /**
@@ -74,6 +75,16 @@ async function main() {
   }
   const log = (s: string) => console.log(`[e2e] ${s}`);
   await ensureBuild(process.env, log);
+  // The list's JavaScript budget, on the build the browser tests use: a client import that drags
+  // in a server-side library (zod through a form's limit) fails here, not in a later measurement.
+  const budget = measureJsBudget();
+  if (budget) {
+    log(`JavaScript of /executions: ${budget.routeKb.toFixed(1)} KB gzipped (budget ${LIST_BUDGET_KB} KB)`);
+    if (budget.routeKb > LIST_BUDGET_KB) {
+      console.error(`The executions list's JavaScript is over its budget: \`npm run js:budget\` lists it.`);
+      process.exit(1);
+    }
+  }
   const db = process.env.TEST_DATABASE_URL ? await createTestDatabase('e2e') : null;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-e2e-'));
   log(`Chromium: ${chromium}; database: ${db ? 'Postgres from TEST_DATABASE_URL' : 'embedded PGlite'}`);

@@ -49,6 +49,9 @@ function routeFiles(dir: string, route: string): string[] | null {
   return [...files];
 }
 
+/** The list route's budget in KB gzipped; the browser tests' run fails over it (scripts/e2e.ts). */
+export const LIST_BUDGET_KB = 200;
+
 const gz = (dir: string, files: string[]) =>
   files.reduce((sum, f) => sum + gzipSync(fs.readFileSync(path.join(dir, f)), { level: 9 }).length, 0) / 1024;
 
@@ -66,8 +69,8 @@ if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1])))
     process.exit(1);
   }
   console.log(
-    `/executions         ${r.routeKb.toFixed(1)} KB gzipped in ${r.files} files (budget 200 KB): ${r.routeKb <= 200 ? 'OK' : 'OVER'}`,
+    `/executions         ${r.routeKb.toFixed(1)} KB gzipped in ${r.files} files (budget ${LIST_BUDGET_KB} KB): ${r.routeKb <= LIST_BUDGET_KB ? 'OK' : 'OVER'}`,
   );
   console.log(`/executions/[id]    ${r.detailKb.toFixed(1)} KB gzipped`);
-  process.exit(r.routeKb <= 200 ? 0 : 1);
+  process.exit(r.routeKb <= LIST_BUDGET_KB ? 0 : 1);
 }

@@ -1,5 +1,4 @@
 'use client';
-import { startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import { KeyRound, Smartphone } from 'lucide-react';
 import { useState, useTransition } from 'react';
 import { Alert } from '@/components/ui/alert';
@@ -19,6 +18,10 @@ import {
  * The forms that prove or enrol a second factor: used by the sign-in's second step
  * (app/(auth)/login/second-factor), the account page and the step-up dialog.
  */
+// The browser's WebAuthn helpers load when a passkey is used: the step-up prompt lives in the
+// console's layout, and every page would otherwise download them (`npm run js:budget`).
+const webAuthn = () => import('@simplewebauthn/browser');
+
 export function ProveFactorForm({ hasPasskey, onProved }: { hasPasskey: boolean; onProved: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, start] = useTransition();
@@ -40,6 +43,7 @@ export function ProveFactorForm({ hasPasskey, onProved }: { hasPasskey: boolean;
     start(async () => {
       const options = await passkeyAuthenticationOptionsAction({});
       if (!options.ok) return setError(options.error);
+      const { startAuthentication } = await webAuthn();
       const response = await startAuthentication({ optionsJSON: options.data }).catch(() => null);
       if (!response) return setError('The passkey was not used. Try again, or enter a code.');
       const r = await provePasskeyAction({ response, label: '' });
@@ -181,6 +185,7 @@ export function PasskeyEnrolment({ onEnrolled }: { onEnrolled: Enrolled }) {
       setError(null);
       const options = await passkeyRegistrationOptionsAction({});
       if (!options.ok) return setError(options.error);
+      const { startRegistration } = await webAuthn();
       const response = await startRegistration({ optionsJSON: options.data }).catch(() => null);
       if (!response) return setError('No passkey was created. Try again.');
       const r = await registerPasskeyAction({ response, label: 'Passkey' });

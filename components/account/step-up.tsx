@@ -1,8 +1,14 @@
 'use client';
+import dynamic from 'next/dynamic';
 import { createContext, useCallback, useContext, useRef, useState } from 'react';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
 import type { ActionResult } from '@/lib/auth/guards';
-import { ProveFactorForm } from './second-factor-forms';
+
+// The console's layout holds this provider on every page, and a step-up is rare: the factor's
+// form loads after the page, not with it (`npm run js:budget`).
+const ProveFactorForm = dynamic(() => import('./second-factor-forms').then((m) => m.ProveFactorForm), {
+  loading: () => <p className="text-sm text-muted-fg">Loading…</p>,
+});
 
 /**
  * Step-up in the browser: an action refused with `STEP_UP` (its session's second factor is older

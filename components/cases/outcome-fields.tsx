@@ -1,7 +1,7 @@
 'use client';
 import * as React from 'react';
 import { FieldError, Label, Select } from '@/components/ui/input';
-import { COMMENT_MAX_CHARS, OUTCOME_LABELS } from '@/lib/cases/schema';
+import { COMMENT_MAX_CHARS, OUTCOME_LABELS } from '@/lib/cases/form-rules';
 import type { ReasonView } from '@/lib/cases/queries';
 import type { CaseOutcome } from '@/lib/db/case-states';
 import { LimitedTextarea } from '@/components/ui/limited-field';

@@ -1,6 +1,6 @@
 import { FormField, Input, Select } from '@/components/ui/input';
 import { LimitedInput } from '@/components/ui/limited-field';
-import { QUEUE_NAME_MAX } from '@/lib/cases/schema';
+import { QUEUE_NAME_MAX } from '@/lib/cases/form-rules';
 
 type QueueValues = { name?: string; slaHours: number; priority: number; minRole: string };
 

@@ -12,12 +12,11 @@ import {
   setCaseReasonActiveAction,
   updateCaseReasonAction,
 } from '@/lib/actions/cases';
-import { CASE_OUTCOMES, OUTCOME_LABELS, type CaseOutcome } from '@/lib/cases/schema';
+import { CASE_OUTCOMES, OUTCOME_LABELS, REASON_LABEL_MAX, type CaseOutcome } from '@/lib/cases/form-rules';
 import type { AdminReasonView } from '@/lib/cases/queries';
 import { formatNumber } from '@/lib/format';
 import { MoveButtons } from './move-buttons';
 import { LimitedInput, LimitedTextarea } from '@/components/ui/limited-field';
-import { REASON_LABEL_MAX } from '@/lib/cases/schema';
 
 type Errors = Record<string, string[] | undefined>;
 

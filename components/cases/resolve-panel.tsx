@@ -12,7 +12,7 @@ import {
   OUTCOME_LABELS,
   overrideNeedsComment,
   type CaseOutcome,
-} from '@/lib/cases/schema';
+} from '@/lib/cases/form-rules';
 import type { CaseView, ReasonView } from '@/lib/cases/queries';
 import { FeedbackFields, type AlsoFeedback } from './feedback-fields';
 import { OutcomeFields } from './outcome-fields';

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import type * as React from 'react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { OUTCOME_LABELS } from '@/lib/cases/schema';
+import { OUTCOME_LABELS } from '@/lib/cases/form-rules';
 import type { ReasonView } from '@/lib/cases/queries';
 import type { QaRow, Verdict } from '@/lib/qa/quality';
 import { shortId } from '@/lib/format';

@@ -1,5 +1,5 @@
 import { Badge } from '@/components/ui/badge';
-import { OUTCOME_LABELS } from '@/lib/cases/schema';
+import { OUTCOME_LABELS } from '@/lib/cases/form-rules';
 import type { ReasonView } from '@/lib/cases/queries';
 import type { Verdict } from '@/lib/qa/quality';
 import { QA_STATE_LABELS, type QaState } from '@/lib/db/qa-states';

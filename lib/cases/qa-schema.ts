@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { COMMENT_MAX_CHARS, feedbackStepFields, id, refineFeedbackStep, version } from '@/lib/cases/schema';
+import { COMMENT_MAX_CHARS } from '@/lib/cases/form-rules';
+import { feedbackStepFields, id, refineFeedbackStep, version } from '@/lib/cases/schema';
 import { QA_OUTCOMES } from '@/lib/db/qa-states';
 import { blankToUndefined } from '@/lib/utils';
 

@@ -8,7 +8,8 @@ import { emitEvent } from '@/lib/webhooks/outbox';
 import { lockCase, nextCaseVersion, recordCaseEvent, STALE_MESSAGE, type CaseUser } from './claim';
 import { refusable, refuse, sendFeedbackStep } from './outcome-step';
 import { enforce, policed } from './policy';
-import { overrideNeedsComment, type ResolveCaseInput } from './schema';
+import { overrideNeedsComment } from './form-rules';
+import type { ResolveCaseInput } from './schema';
 
 /**
  * Resolving and reopening a case. One transaction holds the case's row lock and writes the case,

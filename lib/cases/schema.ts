@@ -1,37 +1,14 @@
 import { z } from 'zod';
 import { blankToUndefined } from '@/lib/utils';
-import { CASE_OUTCOMES, NOTE_MAX_CHARS, type CaseOutcome } from '@/lib/db/case-states';
+import { CASE_OUTCOMES, NOTE_MAX_CHARS } from '@/lib/db/case-states';
+import { COMMENT_MAX_CHARS, COMMENT_REQUIRED, QUEUE_NAME_MAX, REASON_LABEL_MAX } from './form-rules';
 import { FEEDBACK_REASONS } from '@/lib/idv/schemas';
 
 /**
  * Inputs of case work, one zod schema each, shared by the forms (for their hints) and the
- * server actions (which parse with them). Browser-safe.
+ * server actions (which parse with them). Browser-safe, but it brings zod: a form that needs only a
+ * label or a limit imports ./form-rules.ts.
  */
-export { CASE_OUTCOMES, NOTE_MAX_CHARS, type CaseOutcome };
-
-export const OUTCOME_LABELS: Record<CaseOutcome, string> = {
-  approve: 'Approve',
-  decline: 'Decline',
-  escalate: 'Escalate',
-};
-export const COMMENT_MAX_CHARS = 2000;
-/** Outcomes that need a comment: the next reader must know why. */
-export const COMMENT_REQUIRED: readonly CaseOutcome[] = ['decline', 'escalate'];
-
-/**
- * An outcome against the service's decision: approving what it REJECTED or flagged (WARNING), or
- * declining what it PASSED. A person's judgement then overrides the checks, so a comment says why
- * (the queues page counts these as a quality signal, and an examiner asks for the reason). The
- * message when the comment is missing, or null when the outcome follows the service.
- */
-export function overrideNeedsComment(outcome: CaseOutcome | '', decision: string | null | undefined): string | null {
-  if (outcome === 'approve' && (decision === 'REJECTED' || decision === 'WARNING'))
-    return `The service's decision is ${decision}: say in the comment why you approve it.`;
-  if (outcome === 'decline' && decision === 'PASSED')
-    return 'The service PASSED this execution: say in the comment why you decline it.';
-  return null;
-}
-
 /** A record's id from a form: a UUID, lower-cased; anything else is an unknown record. */
 export const id = (what: string) => z.uuid(`Unknown ${what}.`).transform((s) => s.toLowerCase());
 /** The version a form was rendered with (optimistic locking): a stale form is told to reload. */
@@ -153,9 +130,6 @@ const definition = z
   .max(4000, 'The filters are too long for a queue.')
   .default('')
   .transform((s) => s.replace(/^\?/, ''));
-
-export const QUEUE_NAME_MAX = 80;
-export const REASON_LABEL_MAX = 80;
 
 const queueFormSchema = z.object({
   name: z

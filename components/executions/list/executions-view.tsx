@@ -7,7 +7,6 @@ import * as React from 'react';
 import { SHORTCUTS } from '@/components/shortcuts/shortcuts';
 import { BulkAssign } from '@/components/cases/bulk-assign';
 import { NextCaseButton } from '@/components/cases/next-case-button';
-import { SaveQueueDialog } from '@/components/cases/save-queue-dialog';
 import type { CaseWorkOptions } from '@/components/cases/types';
 import { DataTable } from '@/components/data-table/data-table';
 import { Alert } from '@/components/ui/alert';
@@ -53,6 +52,8 @@ const BulkFeedbackDialog = dynamic(
 );
 
 // The filter form loads when first opened: it is not part of the list's first download.
+// Saving the filters as a queue is a manager's occasional step: its form loads after the list.
+const SaveQueueDialog = dynamic(() => import('@/components/cases/save-queue-dialog').then((m) => m.SaveQueueDialog));
 const FilterPanel = dynamic(() => import('./filter-panel').then((m) => m.FilterPanel), {
   loading: () => <p className="rounded-lg border border-border bg-card p-4 text-sm text-muted-fg">Loading filters…</p>,
 });
