@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, sql, type SQL } from 'drizzle-orm';
+import { type AnyColumn, and, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
 import { db as defaultDb } from '@/lib/db/client';
 import { cases, executions } from '@/lib/db/schema';
@@ -7,7 +7,7 @@ import type { ListParams, SortKey } from '@/lib/executions/list-params';
 import { maskField } from '@/lib/pii/mask';
 import type { ListCase } from './list-cases';
 import { COUNT_BUDGET_MS, countList, type ListTotal } from './total';
-import { planWalk, type WalkPlan } from './walk';
+import { planWalk, walkedIds, type WalkPlan } from './walk';
 import { walkOf } from './where';
 
 /**
@@ -192,6 +192,9 @@ async function readRange(
       ? sql`(${c.value.toISOString()}::timestamptz, ${c.id}::uuid)`
       : sql`(${c.value}::int, ${c.id}::uuid)`;
 
+  // Rows after the part's cursor, by the sort column and id given (the postings' own, for a search walk).
+  const after = (part: Part, value: SQL | AnyColumn, id: SQL | AnyColumn): SQL[] =>
+    part.from ? [sql`(${value}, ${id}) ${op(part.inclusive)} ${rowValue(part.from)}`] : [];
   const condOf = (part: Part): SQL[] => {
     const out: SQL[] = [];
     if (part.kind === 'null') {
@@ -199,7 +202,7 @@ async function readRange(
       if (part.from) out.push(sql`${executions.id} ${op(part.inclusive)} ${part.from.id}::uuid`);
     } else {
       if (spec.nullable) out.push(sql`${col} is not null`);
-      if (part.from) out.push(sql`(${col}, ${executions.id}) ${op(part.inclusive)} ${rowValue(part.from)}`);
+      out.push(...after(part, col, executions.id));
     }
     return out;
   };
@@ -223,10 +226,9 @@ async function readRange(
       .where(and(...(where ? [where] : []), ...condOf(part)))
       .orderBy(orderOf(part))
       .limit(n) as Promise<ListRowRaw[]>;
-  // A combination first walks one value's ordered index in display order for as many rows as
-  // its plan allows (lib/executions/walk.ts), testing each against the whole WHERE and stopping
-  // at the n-th that passes: those are the page's first n. Only their ids leave the subquery (in
-  // it the table's columns are the walked rows), so the page reads n rows by their key.
+  // A combination or a search first walks in display order for as many rows as its plan allows
+  // (lib/executions/walk.ts), testing each against the whole WHERE and stopping at the n-th that
+  // passes: those are the page's first n. Fewer, and the WHERE's own plan reads the page.
   const walk = sort === 'due' ? undefined : walkOf(where);
   let planned: Promise<WalkPlan | null> | undefined;
   const select = async (part: Part, n: number) => {
@@ -236,7 +238,13 @@ async function readRange(
         : null;
     if (!walk || !plan) return plain(part, n);
     const test = and(where, ...condOf(part));
-    const walked = sql`${executions.id} in (select id from (select ${executions.id}, (${test}) as ok from ${executions} where ${and(...walk.along, ...condOf(part))} order by ${orderOf(part)} limit ${plan.rows}) w where w.ok limit ${n})`;
+    const walked = walkedIds(walk, plan, n, {
+      test,
+      range: condOf(part),
+      order: orderOf(part),
+      direction: ord,
+      after: (value, id) => after(part, value, id),
+    });
     const rows = (await d
       .select(columns)
       .from(executions)

@@ -1,12 +1,15 @@
 import 'server-only';
+import { type AnyColumn, and, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/lib/db/client';
+import { executions } from '@/lib/db/schema';
 import { plannedRows } from './total';
 import type { Walk } from './where';
 
 /**
- * A combination or a search walks an ordered index (lib/executions/where.ts `walkOf`) when the
- * planner expects its page near the start: the page's n-th match lies about n × (rows walked) ÷
- * (rows matching) down the walk, and that must be at most WALK_DEPTH rows. Fewer than
+ * A combination walks an ordered index, and a search by newest first its rarest token's postings
+ * (lib/executions/where.ts `walkOf`), when the planner expects its page near the start: the
+ * page's n-th match lies about n × (rows walked) ÷ (rows matching) down the walk, and that must
+ * be at most WALK_DEPTH rows. Fewer than
  * WALK_MIN_MATCHES matches are cheap to gather from the GIN index and sort at any size, so those
  * never walk.
  *
@@ -28,13 +31,63 @@ const WALK_ROWS = 20_000;
 export interface WalkPlan {
   /** Rows of the walked value read at most. */
   rows: number;
+  /** A search's walk: the token whose postings it reads (its first when not said). */
+  token?: string;
 }
 
-/** The walk for a page of `n` rows, or null when it is not expected to meet them soon enough. */
+/**
+ * The walk for a page of `n` rows, or null when it is not expected to meet them soon enough. A
+ * search walks the postings of its rarest token, by the planner's estimate of each.
+ */
 export async function planWalk(d: Db, walk: Walk, n: number): Promise<WalkPlan | null> {
-  const [walked, matching] = await Promise.all([plannedRows(d, walk.value), plannedRows(d, walk.matching)]);
+  const tokens = walk.postings?.tokens ?? [];
+  const [matching, ...counts] = await Promise.all([
+    plannedRows(d, walk.matching),
+    ...(tokens.length
+      ? tokens.map((t) => plannedRows(d, sql`${executions.searchTokens} @> array[${t}]::text[]`))
+      : [plannedRows(d, walk.value)]),
+  ]);
+  const walked = Math.min(...counts);
+  const token = tokens.length ? tokens[counts.indexOf(walked)] : undefined;
   if (matching < WALK_MIN_MATCHES) return null;
   const depth = (n * walked) / matching;
   if (depth > WALK_DEPTH) return null;
-  return { rows: Math.min(WALK_ROWS, Math.max(WALK_MIN_ROWS, Math.ceil(WALK_SLACK * depth))) };
+  return { rows: Math.min(WALK_ROWS, Math.max(WALK_MIN_ROWS, Math.ceil(WALK_SLACK * depth))), token };
+}
+
+/** The page's part a walk reads (lib/executions/list.ts `readRange`): its conditions and order. */
+export interface WalkPage {
+  /** The whole WHERE and the part's range: what a walked row must pass. */
+  test: SQL | undefined;
+  /** The part's range on executions' own columns (its cursor, empty values or not). */
+  range: SQL[];
+  /** The part's ORDER BY, and its direction alone ("desc nulls last" or "asc nulls first"). */
+  order: SQL;
+  direction: SQL;
+  /** The part's cursor condition on another source's sort value and id. */
+  after: (value: SQL | AnyColumn, id: SQL | AnyColumn) => SQL[];
+}
+
+/**
+ * The ids of the page's first `n` rows as the walk finds them, for `executions.id in (...)`. Only
+ * ids leave the subquery, so the page then reads n rows by their key.
+ */
+export function walkedIds(walk: Walk, plan: WalkPlan, n: number, page: WalkPage): SQL {
+  if (!walk.postings)
+    return sql`${executions.id} in (select id from (select ${executions.id}, (${page.test}) as ok from ${executions} where ${and(...walk.along, ...page.range)} order by ${page.order} limit ${plan.rows}) w where w.ok limit ${n})`;
+  // A search (by created only): the token's postings in display order, and the rows found by a
+  // reference's start but not by that token, merged in the same order; each is tested against
+  // the whole WHERE on its own row, by key, until n pass.
+  const ps = walk.postings;
+  const token = plan.token ?? ps.tokens[0];
+  const at = sql.raw('sp.created_at');
+  const created = (value: SQL | AnyColumn) => [
+    ...(ps.from ? [sql`${value} >= ${ps.from.toISOString()}::timestamptz`] : []),
+    ...(ps.before ? [sql`${value} < ${ps.before.toISOString()}::timestamptz`] : []),
+  ];
+  const own = sql`select sp.execution_id as id, sp.created_at as at from execution_search_postings sp where ${and(sql`sp.token = ${token}`, ...created(at), ...page.after(at, sql.raw('sp.execution_id')))}`;
+  const byRef = ps.ref
+    ? sql` union all select ${executions.id}, ${executions.createdAt} from ${executions} where ${and(ps.ref, sql`not (${executions.searchTokens} @> array[${token}]::text[])`, ...created(executions.createdAt), ...page.range)}`
+    : sql``;
+  return sql`${executions.id} in (select id from (select u.id, (select ${page.test} from ${executions} where ${executions.id} = u.id) as ok from (${own}${byRef}) u order by u.at ${page.direction}, u.id ${page.direction} limit ${plan.rows}) w where w.ok limit ${n})`;
 }

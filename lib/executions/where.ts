@@ -44,6 +44,12 @@ export interface Walk {
    * and up) for the planner's product of selectivities, and the walk skips to it anyway.
    */
   matching: SQL | undefined;
+  /**
+   * A search's walk: one of its tokens' executions newest first, from their postings (migration
+   * 0034) rather than an index of executions. `planWalk` (lib/executions/walk.ts) picks the rarest
+   * token; rows found only by a reference's start (`ref`) join the walk in the same order.
+   */
+  postings?: { tokens: string[]; ref?: SQL; from?: Date; before?: Date };
 }
 export const walkOf = (where: SQL | undefined): Walk | undefined => (where ? WALKS.get(where) : undefined);
 
@@ -134,7 +140,10 @@ export function listConditions(
   // lib/executions/list.ts walks only when the expected depth is small. A search alone needs no
   // walk: the planner itself walks the sort's index when the word is common.
   const walk: SQL[] = [];
-  if ((searching || (!lead && equalities > 1)) && p.sort !== 'due') {
+  // A search by newest first walks its own token's postings: a name's rows are far fewer than any
+  // value's, and a common surname alone was gathered whole and sorted (41.65 ms at 10,000,000).
+  const postings = searching && p.sort === 'created';
+  if (!postings && (searching || (!lead && equalities > 1)) && p.sort !== 'due') {
     const fb = single(p.feedback);
     if (p.sort === 'created') {
       if (fb === 'FRAUD' || fb === 'NOT_FRAUD') walk.push(eq(e.feedbackStatus, fb));
@@ -224,26 +233,34 @@ export function listConditions(
     );
   if (p.account) w.push(eq(e.accountId, p.account));
   if (p.q) w.push(or(eq(e.id, p.q), eq(e.accountId, p.q))!);
+  let whole: SQL | undefined;
+  let ref: SQL | undefined;
   if (search?.exactReference)
     w.push(or(eq(e.customerInternalReference, search.exactReference), eq(e.userReference, search.exactReference))!);
   else if (search) {
     // Personal values whole (the GIN index on the tokens); references by their start (trigrams).
-    const whole = search.words.length ? sql`${e.searchTokens} @> ${textArray(search.words)}` : undefined;
-    const ref = search.refPrefix
-      ? sql`(' ' || ${e.searchText}) like ${`% ${likeEscape(search.refPrefix)}%`}`
-      : undefined;
+    whole = search.words.length ? sql`${e.searchTokens} @> ${textArray(search.words)}` : undefined;
+    ref = search.refPrefix ? sql`(' ' || ${e.searchText}) like ${`% ${likeEscape(search.refPrefix)}%`}` : undefined;
     const match = whole && ref ? or(whole, ref) : (whole ?? ref);
     if (match) w.push(match);
   }
   const work = caseWhere(p, viewer?.userId);
   if (work) w.push(work);
   const where = w.length ? and(...w) : undefined;
-  if (where && walkValue)
+  const matching = () => and(...w.filter((c) => !sortRange.includes(c)));
+  if (where && postings && whole)
     WALKS.set(where, {
-      along: walk,
-      value: walkValue,
-      matching: and(...w.filter((c) => !sortRange.includes(c))),
+      along: [],
+      value: whole,
+      matching: matching(),
+      postings: {
+        tokens: search!.words,
+        ref,
+        from: p.createdFrom ? dayStart(p.createdFrom) : undefined,
+        before: p.createdTo ? dayAfter(p.createdTo) : undefined,
+      },
     });
+  else if (where && walkValue) WALKS.set(where, { along: walk, value: walkValue, matching: matching() });
   return { where, estimateParts: w.flatMap((c) => split.get(c) ?? [c]) };
 }
 

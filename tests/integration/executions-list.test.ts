@@ -204,11 +204,13 @@ describe('executions list: keyset pages (real database)', () => {
       });
   });
 
-  it('walks no index for a single value or a search alone; a search with a value walks it', () => {
+  it("walks no index for a single value or a search alone by risk; a search by created walks its tokens' postings", () => {
     expect(walkOf(listWhere(params({ decision: ['REJECTED'], criteria: undefined })))).toBeUndefined();
     const anna = { words: ['anna'], refPrefix: undefined };
-    expect(walkOf(listWhere(params({}), anna))).toBeUndefined();
-    expect(walkOf(listWhere(params({ decision: ['REJECTED'] }), anna))?.value).toBeDefined();
+    expect(walkOf(listWhere(params({ sort: 'risk', criteria: undefined }), anna))).toBeUndefined();
+    expect(walkOf(listWhere(params({ criteria: undefined }), anna))?.postings?.tokens).toEqual(['anna']);
+    expect(walkOf(listWhere(params({ decision: ['REJECTED'] }), anna))?.postings?.tokens).toEqual(['anna']);
+    expect(walkOf(listWhere(params({ sort: 'risk', decision: ['REJECTED'] }), anna))?.postings).toBeUndefined();
     expect(walkOf(listWhere(params({ decision: ['REJECTED'], sort: 'due' }), anna))).toBeUndefined();
     // A whole reference is one index lookup: nothing to walk.
     expect(
@@ -241,6 +243,70 @@ describe('executions list: keyset pages (real database)', () => {
       expect(seen).toEqual(expectedOrder(sort, dir, passed));
     });
   }
+
+  // A search by created walks one token's postings (migration 0034); rows found only by the start
+  // of a reference join the walk in order. Every execution but one is an Anna, and that one
+  // (Zebulon) is found by its customer reference: all of them, each once, both ways, whichever
+  // token the walk reads (the second word's postings hold only the Annas with that surname).
+  const RARER = 'walked by the rarer word';
+  for (const [dir, mode] of (['desc', 'asc'] as const).flatMap((dir) =>
+    [...WALK_MODES, RARER].map((m) => [dir, m] as const),
+  ))
+    it(`reads a search with a reference's start by created ${dir}, ${mode}, forward and back, each row once`, async () => {
+      const p = params({ dir });
+      const zebulonRef = (
+        await db().execute<{ r: string }>(
+          sql`select customer_internal_reference as r from executions where id = ${made[7].id}::uuid`,
+        )
+      ).rows[0].r;
+      const term = { words: ['anna'], refPrefix: zebulonRef.toLowerCase() };
+      const rarer = { words: ['anna', 'tester12'] };
+      const where = listWhere(p, mode === RARER ? rarer : term);
+      expect(walkOf(where)?.postings).toBeDefined();
+      const walkAs = mode === RARER ? { rows: 20_000, token: 'tester12' } : WALKS[mode as keyof typeof WALKS];
+      const expected = mode === RARER ? [made[12].id] : expectedOrder('created', dir);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let last: string | null = null;
+      for (let guard = 0; guard < 20; guard++) {
+        const page = await readListPage({ ...p, after: cursor }, where, 3, undefined, walkAs);
+        seen.push(...page.rows.map((r) => r.id));
+        last = page.prev;
+        if (!page.next) break;
+        cursor = page.next;
+      }
+      expect(seen).toEqual(expected);
+      if (expected.length > 3 && last) {
+        const back = await readListPage({ ...p, before: last }, where, 3, undefined, walkAs);
+        const at = seen.length - ((seen.length - 1) % 3) - 1;
+        expect(back.rows.map((r) => r.id)).toEqual(expected.slice(at - 3, at));
+      }
+    });
+
+  // The walk alone fills the page (one query): it does not fall back to the WHERE's own plan.
+  it("fills a search's first page from its postings alone", async () => {
+    let selects = 0;
+    const base = db();
+    const counted = new Proxy(base, {
+      get(target, key) {
+        const v = Reflect.get(target, key, target);
+        if (key === 'select') selects++;
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    const p = params({});
+    const where = listWhere(p, { words: ['anna'] });
+    const page = await readListPage(p, where, 3, counted, WALKS.walked);
+    expect(page.rows.map((r) => r.id)).toEqual(
+      expectedOrder('created', 'desc')
+        .filter((id) => id !== made[7].id)
+        .slice(0, 3),
+    );
+    expect(selects).toBe(1);
+    selects = 0;
+    await readListPage(p, listWhere(p, { words: ['anna', 'nobodyhere'] }), 3, counted, WALKS.walked);
+    expect(selects).toBe(2);
+  });
 
   it('starts a page at a row inclusively, and finds its next and previous neighbours', async () => {
     const p = params({ sort: 'risk', dir: 'desc' });

@@ -154,6 +154,27 @@ export const executions = pgTable(
   ],
 );
 
+/**
+ * Each search token's executions, newest first (migration 0034): the list walks one token's rows
+ * in its default order instead of gathering every match from the GIN index and sorting them.
+ * Written only by triggers on `executions`, never by the app, so it cannot drift from the tokens.
+ */
+export const executionSearchPostings = pgTable(
+  'execution_search_postings',
+  {
+    token: text('token').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    executionId: uuid('execution_id').notNull(),
+  },
+  (t) => [
+    uniqueIndex('execution_search_postings_idx').on(
+      t.token,
+      t.createdAt.desc().nullsLast(),
+      t.executionId.desc().nullsLast(),
+    ),
+  ],
+);
+
 /** A row that belongs to one execution (its parts, steps, links, notes, reviews): deleted with it. */
 export const ownerExecutionId = () =>
   uuid('execution_id')
