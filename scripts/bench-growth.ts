@@ -334,13 +334,14 @@ async function sizes(d: Db) {
       audit: string;
       n: string;
     }>(sql`select pg_database_size(current_database())::text as db,
-      pg_total_relation_size('executions')::text as ex, pg_total_relation_size('audit_log')::text as audit,
+      (pg_total_relation_size('executions') + pg_total_relation_size('execution_search_postings'))::text as ex,
+      pg_total_relation_size('audit_log')::text as audit,
       (select count(*) from executions)::text as n`)
   ).rows[0];
   const gb = (b: string) => `${(Number(b) / 1e9).toFixed(2)} GB`;
   const perM = (Number(r.ex) / Number(r.n)) * 1e6;
   log(
-    `  disk: database ${gb(r.db)}; executions with indexes ${gb(r.ex)} (${(perM / 1e9).toFixed(2)} GB per million); audit log ${gb(r.audit)}`,
+    `  disk: database ${gb(r.db)}; executions with indexes and search postings ${gb(r.ex)} (${(perM / 1e9).toFixed(2)} GB per million); audit log ${gb(r.audit)}`,
   );
 }
 

@@ -9,9 +9,8 @@ import type { Walk } from './where';
  * A combination walks an ordered index, and a search by newest first its rarest token's postings
  * (lib/executions/where.ts `walkOf`), when the planner expects its page near the start: the
  * page's n-th match lies about n × (rows walked) ÷ (rows matching) down the walk, and that must
- * be at most WALK_DEPTH rows. Fewer than
- * WALK_MIN_MATCHES matches are cheap to gather from the GIN index and sort at any size, so those
- * never walk.
+ * be at most WALK_DEPTH rows. Fewer than WALK_MIN_MATCHES matches are cheap to gather from the GIN
+ * index and sort at any size, so those never walk.
  *
  * The estimate assumes the values independent of one another and of the sort; where they are not
  * (a country whose warnings all sit low in the risk range), the page lies further down. So a walk

@@ -134,14 +134,13 @@ export function listConditions(
     else if (single(p.decision)) lead = 'decision';
     else if (single(p.status)) lead = 'status';
   } else if (p.sort === 'risk' && single(p.decision) && equalities === 1) lead = 'decision';
-  // The ordered index a combination, or a search with a value, may walk (WALKS above): the same
-  // preference as a lead. A common surname with REJECTED lies a few thousand rows down REJECTED's
-  // order, while the GIN path gathers and sorts every match (at 10,000,000, 8,500 rows in 33 ms).
-  // lib/executions/list.ts walks only when the expected depth is small. A search alone needs no
-  // walk: the planner itself walks the sort's index when the word is common.
+  // What a combination, or a search, may walk (WALKS above); lib/executions/list.ts walks only
+  // when the expected depth is small. A search by newest first walks its rarest token's postings
+  // (migration 0034): a name's rows are far fewer than any value's, and the GIN path gathers and
+  // sorts every match (a surname alone with 11,500: 41.65 ms at 10,000,000). A search sorted
+  // otherwise, with a value, and a combination walk an ordered index of the sort, with the same
+  // preference as a lead.
   const walk: SQL[] = [];
-  // A search by newest first walks its own token's postings: a name's rows are far fewer than any
-  // value's, and a common surname alone was gathered whole and sorted (41.65 ms at 10,000,000).
   const postings = searching && p.sort === 'created';
   if (!postings && (searching || (!lead && equalities > 1)) && p.sort !== 'due') {
     const fb = single(p.feedback);
