@@ -12,7 +12,8 @@ import {
   setCaseReasonActiveAction,
   updateCaseReasonAction,
 } from '@/lib/actions/cases';
-import { CASE_OUTCOMES, OUTCOME_LABELS, REASON_LABEL_MAX, type CaseOutcome } from '@/lib/cases/form-rules';
+import { OUTCOME_LABELS, REASON_LABEL_MAX } from '@/lib/cases/form-rules';
+import { CASE_OUTCOMES, type CaseOutcome } from '@/lib/db/case-states';
 import type { AdminReasonView } from '@/lib/cases/queries';
 import { formatNumber } from '@/lib/format';
 import { MoveButtons } from './move-buttons';

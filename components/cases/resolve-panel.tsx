@@ -6,13 +6,8 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { FieldError, Label } from '@/components/ui/input';
 import { reopenCaseAction, resolveCaseAction } from '@/lib/actions/cases';
-import {
-  COMMENT_MAX_CHARS,
-  COMMENT_REQUIRED,
-  OUTCOME_LABELS,
-  overrideNeedsComment,
-  type CaseOutcome,
-} from '@/lib/cases/form-rules';
+import { COMMENT_MAX_CHARS, COMMENT_REQUIRED, OUTCOME_LABELS, overrideNeedsComment } from '@/lib/cases/form-rules';
+import { CASE_OUTCOMES, type CaseOutcome } from '@/lib/db/case-states';
 import type { CaseView, ReasonView } from '@/lib/cases/queries';
 import { FeedbackFields, type AlsoFeedback } from './feedback-fields';
 import { OutcomeFields } from './outcome-fields';
@@ -21,8 +16,6 @@ import { useKey } from './use-key';
 import { LimitedTextarea } from '@/components/ui/limited-field';
 import { LocalTime } from '@/components/time/local-time';
 import { submitWith } from '@/components/ui/submit-with';
-
-const OUTCOMES: CaseOutcome[] = ['approve', 'decline', 'escalate'];
 
 /**
  * Resolving a case (`r` moves here): an outcome, a reason from the short list, a comment
@@ -121,7 +114,7 @@ export function ResolvePanel({
             Outcome <kbd className="font-mono text-[10px] text-muted-fg">{SHORTCUTS.caseResolve.key}</kbd>
           </>
         }
-        outcomes={OUTCOMES}
+        outcomes={CASE_OUTCOMES}
         reasons={reasons}
         outcome={outcome}
         onOutcome={setOutcome}

@@ -1,4 +1,4 @@
-import { CASE_OUTCOMES, type CaseOutcome } from '@/lib/db/case-states';
+import type { CaseOutcome } from '@/lib/db/case-states';
 
 /**
  * What the case forms show and check in the browser before they post: outcome labels, limits and
@@ -6,7 +6,6 @@ import { CASE_OUTCOMES, type CaseOutcome } from '@/lib/db/case-states';
  * the schemas (./schema.ts, which uses these): through the list's queue dialog they were 38 KB of
  * the list route's 244 KB gzipped (`npm run js:budget`).
  */
-export { CASE_OUTCOMES, type CaseOutcome };
 
 export const OUTCOME_LABELS: Record<CaseOutcome, string> = {
   approve: 'Approve',

@@ -51,9 +51,9 @@ const BulkFeedbackDialog = dynamic(
   },
 );
 
-// The filter form loads when first opened: it is not part of the list's first download.
 // Saving the filters as a queue is a manager's occasional step: its form loads after the list.
 const SaveQueueDialog = dynamic(() => import('@/components/cases/save-queue-dialog').then((m) => m.SaveQueueDialog));
+// The filter form loads when first opened: it is not part of the list's first download.
 const FilterPanel = dynamic(() => import('./filter-panel').then((m) => m.FilterPanel), {
   loading: () => <p className="rounded-lg border border-border bg-card p-4 text-sm text-muted-fg">Loading filters…</p>,
 });
