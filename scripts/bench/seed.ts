@@ -63,40 +63,22 @@ async function runThreads(file: string, jobs: object[], total: number, label: st
   return performance.now() - t0;
 }
 
-/** Drops the executions' secondary indexes, runs `load`, builds them again and analyzes. */
+/** Drops the executions' secondary indexes (and their search postings'), runs `load`, builds them again and analyzes. */
 async function withoutIndexes(url: string, load: () => Promise<number>, what: string): Promise<SeedTimes> {
   const t0 = performance.now();
   const c = new Client({ connectionString: url });
   await c.connect();
   try {
+    // The search postings' index too (migration 0034): their trigger writes them with each COPY,
+    // into a table that then has no index to keep.
     const idx = await c.query<{ indexname: string; indexdef: string }>(
-      `select indexname, indexdef from pg_indexes where tablename = 'executions' and indexname <> 'executions_pkey'`,
+      `select indexname, indexdef from pg_indexes
+       where tablename in ('executions', 'execution_search_postings') and indexname <> 'executions_pkey'`,
     );
     for (const i of idx.rows) await c.query(`drop index ${i.indexname}`);
-    // The search postings (migration 0034) are written once after the load, like an index: their
-    // trigger would add them a COPY at a time into a maintained index.
-    await c.query('alter table executions disable trigger executions_search_postings_insert');
-    const postings = await c.query<{ indexdef: string }>(
-      `select indexdef from pg_indexes where indexname = 'execution_search_postings_idx'`,
-    );
-    await c.query('drop index if exists execution_search_postings_idx');
-    let loadMs: number;
-    try {
-      loadMs = await load();
-    } finally {
-      await c.query('alter table executions enable trigger executions_search_postings_insert');
-    }
+    const loadMs = await load();
     log(`  rows written in ${(loadMs / 1000).toFixed(1)} s (${what})`);
-    const tp = performance.now();
-    await c.query('truncate execution_search_postings');
-    await c.query(`set maintenance_work_mem = '1GB'`);
-    await c.query(
-      `insert into execution_search_postings (token, created_at, execution_id)
-       select u.t, e.created_at, e.id from executions e, lateral (select distinct t from unnest(e.search_tokens) t) u`,
-    );
-    log(`  search postings written in ${((performance.now() - tp) / 1000).toFixed(1)} s`);
     const t1 = performance.now();
-    idx.rows.push(...postings.rows.map((r) => ({ indexname: 'execution_search_postings_idx', indexdef: r.indexdef })));
     // Two builders: GIN builds use one core each, B-tree builds take parallel workers of their own.
     const queue = [...idx.rows];
     await Promise.all(
