@@ -357,7 +357,9 @@ export async function readListWithTotal(
   estimateParts: SQL[] = [],
 ): Promise<{ page: ListPage; total: ListTotal }> {
   const firstPage = !p.after && !p.before && !p.at;
-  const counting = countList(where, d, COUNT_BUDGET_MS, estimateParts, walkOf(where)?.along);
+  const counting = countList(where, d, COUNT_BUDGET_MS, estimateParts, [
+    ...new Set(walkOf(where)?.ways.flatMap((w) => w.along)),
+  ]);
   // Not awaited when the page makes it unnecessary: its failure must not go unhandled.
   counting.catch(() => undefined);
   const page = await readListPage(p, where, p.size, d);

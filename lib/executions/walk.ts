@@ -9,8 +9,17 @@ import type { Walk } from './where';
  * A combination walks an ordered index, and a search by newest first its rarest token's postings
  * (lib/executions/where.ts `walkOf`), when the planner expects its page near the start: the
  * page's n-th match lies about n × (rows walked) ÷ (rows matching) down the walk, and that must
- * be at most WALK_DEPTH rows. Fewer than WALK_MIN_MATCHES matches are cheap to gather from the GIN
- * index and sort at any size, so those never walk.
+ * be at most WALK_DEPTH rows. A search with fewer than WALK_MIN_MATCHES matches is cheap to gather
+ * from the GIN index and sort at any size (a name's postings are short), so it never walks.
+ *
+ * A combination's GIN scan is not cheap for few matches: it reads the posting lists of all its
+ * values, which grow with the table, while its walk reads about the same rows at any size. So a
+ * combination also walks when its expected depth is under 1 / GIN_ROWS_PER_WALKED of its ways'
+ * values' rows together, what the GIN scan reads at least. Measured at 10,000,000 (EXPLAIN
+ * ANALYZE, warm): VISA + REJECTED + Italy's GIN scan took 22.3 ms for 1,517,777 postings (15 ns
+ * each), the walk of VISA's (document type, created) index 1.37 ms for 620 rows (2.2 µs each):
+ * a walked row costs about 150 postings. 250 walks only where the walk is expected well ahead, as
+ * the depth's estimate assumes the values independent.
  *
  * The estimate assumes the values independent of one another and of the sort; where they are not
  * (a country whose warnings all sit low in the risk range), the page lies further down. So a walk
@@ -21,6 +30,7 @@ import type { Walk } from './where';
  * 8,000 to 27,000 matches whose heap pages were not in memory.)
  */
 const WALK_MIN_MATCHES = 1_000;
+const GIN_ROWS_PER_WALKED = 250;
 const WALK_DEPTH = 4_000;
 const WALK_SLACK = 4;
 const WALK_MIN_ROWS = 2_000;
@@ -32,6 +42,8 @@ export interface WalkPlan {
   rows: number;
   /** A search's walk: the token whose postings it reads (its first when not said). */
   token?: string;
+  /** A combination's: the index of the way it walks (`Walk.ways`; the first when not said). */
+  way?: number;
 }
 
 /**
@@ -44,14 +56,16 @@ export async function planWalk(d: Db, walk: Walk, n: number): Promise<WalkPlan |
     plannedRows(d, walk.matching),
     ...(tokens.length
       ? tokens.map((t) => plannedRows(d, sql`${executions.searchTokens} @> array[${t}]::text[]`))
-      : [plannedRows(d, walk.value)]),
+      : walk.ways.map((w) => plannedRows(d, w.value))),
   ]);
   const walked = Math.min(...counts);
-  const token = tokens.length ? tokens[counts.indexOf(walked)] : undefined;
-  if (matching < WALK_MIN_MATCHES) return null;
-  const depth = (n * walked) / matching;
-  if (depth > WALK_DEPTH) return null;
-  return { rows: Math.min(WALK_ROWS, Math.max(WALK_MIN_ROWS, Math.ceil(WALK_SLACK * depth))), token };
+  const rarest = counts.indexOf(walked);
+  const depth = (n * walked) / Math.max(1, matching);
+  const worth = matching >= WALK_MIN_MATCHES && depth <= WALK_DEPTH;
+  const cheaperThanGin = !tokens.length && depth <= counts.reduce((a, b) => a + b, 0) / GIN_ROWS_PER_WALKED;
+  if (!worth && !cheaperThanGin) return null;
+  const rows = Math.min(WALK_ROWS, Math.max(WALK_MIN_ROWS, Math.ceil(WALK_SLACK * depth)));
+  return tokens.length ? { rows, token: tokens[rarest] } : { rows, way: rarest };
 }
 
 /** The page's part a walk reads (lib/executions/list.ts `readRange`): its conditions and order. */
@@ -72,8 +86,10 @@ export interface WalkPage {
  * ids leave the subquery, so the page then reads n rows by their key.
  */
 export function walkedIds(walk: Walk, plan: WalkPlan, n: number, page: WalkPage): SQL {
-  if (!walk.postings)
-    return sql`${executions.id} in (select id from (select ${executions.id}, (${page.test}) as ok from ${executions} where ${and(...walk.along, ...page.range)} order by ${page.order} limit ${plan.rows}) w where w.ok limit ${n})`;
+  if (!walk.postings) {
+    const way = walk.ways[plan.way ?? 0];
+    return sql`${executions.id} in (select id from (select ${executions.id}, (${page.test}) as ok from ${executions} where ${and(...way.along, ...page.range)} order by ${page.order} limit ${plan.rows}) w where w.ok limit ${n})`;
+  }
   // A search (by created only): the token's postings in display order, and the rows found by a
   // reference's start but not by that token, merged in the same order; each is tested against
   // the whole WHERE on its own row, by key, until n pass.

@@ -29,15 +29,16 @@ const textArray = (values: string[]) =>
  * risk took 28.7 ms the planner's way and 2.6 ms walking (decision, risk). Which is cheaper depends
  * on how common the rest is, which the planner cannot estimate for dependent facets, so the list
  * tries the walk first for a bounded number of rows (lib/executions/list.ts `readRange`) and takes
- * the WHERE's own plan when that did not fill the page. `walkOf(where)` is that walk's condition:
- * the equality of an ordered index of the sort and the sort column's own range.
+ * the WHERE's own plan when that did not fill the page. `walkOf(where)` holds that walk's ways:
+ * each the equality of an ordered index of the sort and the sort column's own range.
  */
 const WALKS = new WeakMap<SQL, Walk>();
 export interface Walk {
-  /** The walked index's equality and the sort column's range. */
-  along: SQL[];
-  /** The walked index's equality alone: the rows the walk passes. */
-  value: SQL;
+  /**
+   * The ordered indexes it may walk, one per single value with an index in the sort's order:
+   * `planWalk` (lib/executions/walk.ts) takes the one whose value the planner expects rarest.
+   */
+  ways: WalkWay[];
   /**
    * The WHERE without the sort column's range, whose rows the planner estimates for the choice:
    * a range of the sort column follows the walked value too closely (REJECTED means a risk of 71
@@ -50,6 +51,12 @@ export interface Walk {
    * token; rows found only by a reference's start (`ref`) join the walk in the same order.
    */
   postings?: { tokens: string[]; ref?: SQL; from?: Date; before?: Date };
+}
+export interface WalkWay {
+  /** The walked index's equality and the sort column's range. */
+  along: SQL[];
+  /** The walked index's equality alone: the rows the walk passes. */
+  value: SQL;
 }
 export const walkOf = (where: SQL | undefined): Walk | undefined => (where ? WALKS.get(where) : undefined);
 
@@ -69,7 +76,7 @@ export interface SearchTerm {
  * are answered by the `facets` array and its GIN index (`@>` for values that must all be present,
  * `&&` for "any of" groups), which finds any combination of them at once. One exception, measured
  * with `npm run bench:list`: a single-valued filter, the only equality value of the query, that has an index in the sort's order
- * ((column, created_at) for decision, status, country and feedback; (decision, risk_score)) is
+ * ((column, created_at) for decision, status, country, document type and feedback; (decision, risk_score)) is
  * written as a plain comparison instead, so Postgres can walk that index in order and stop after
  * a page; this matters when matches are not spread evenly in
  * time (feedback exists only on older executions, attack waves cluster labels), but not beside a
@@ -109,8 +116,8 @@ export function listConditions(
   const e = executions;
   const all: string[] = [];
   const single = (values: string[]) => (values.length === 1 ? values[0] : undefined);
-  // The ordered index to lead with: the rarest kind of value first.
-  let lead: 'feedback' | 'country' | 'decision' | 'status' | null = null;
+  // The ordered index to lead with, when the query has one equality value and it has one.
+  let lead: 'feedback' | 'country' | 'doctype' | 'decision' | 'status' | null = null;
   // A search by name or number is the selective part, and so is a combination of equality
   // values: they go to the one GIN index (`executions_filters_idx`), which intersects them in one
   // scan. An unbounded walk of an ordered index read every row of the lead's value when few or
@@ -126,11 +133,12 @@ export function listConditions(
     p.status.length +
     p.feedback.length +
     [p.country, p.docType, p.definition, p.criteria].filter(Boolean).length;
+  const fb = single(p.feedback);
   if (searching) lead = null;
   else if (p.sort === 'created' && equalities === 1) {
-    const fb = single(p.feedback);
     if (fb === 'FRAUD' || fb === 'NOT_FRAUD') lead = 'feedback';
     else if (p.country) lead = 'country';
+    else if (p.docType) lead = 'doctype';
     else if (single(p.decision)) lead = 'decision';
     else if (single(p.status)) lead = 'status';
   } else if (p.sort === 'risk' && single(p.decision) && equalities === 1) lead = 'decision';
@@ -138,22 +146,23 @@ export function listConditions(
   // when the expected depth is small. A search by newest first walks its rarest token's postings
   // (migration 0034): a name's rows are far fewer than any value's, and the GIN path gathers and
   // sorts every match (a surname alone with 11,500: 41.65 ms at 10,000,000). A search sorted
-  // otherwise, with a value, and a combination walk an ordered index of the sort, with the same
-  // preference as a lead.
-  const walk: SQL[] = [];
+  // otherwise, with a value, and a combination walk an ordered index of the sort: by created,
+  // each single value with a (column, created) index is a way and the rarest is walked (VISA
+  // + REJECTED + a country took 16.62 ms in the GIN index at 10,000,000, whose three posting
+  // lists grow with the table, while VISA's walk to a page reads the same rows at any size).
+  const ways: SQL[][] = [];
   const postings = searching && p.sort === 'created';
   if (!postings && (searching || (!lead && equalities > 1)) && p.sort !== 'due') {
-    const fb = single(p.feedback);
     if (p.sort === 'created') {
-      if (fb === 'FRAUD' || fb === 'NOT_FRAUD') walk.push(eq(e.feedbackStatus, fb));
-      else if (p.country) walk.push(eq(e.issuingCountry, p.country));
-      else if (single(p.decision)) walk.push(eq(e.decisionType, p.decision[0]));
-      else if (single(p.status)) walk.push(eq(e.status, p.status[0]));
+      if (fb === 'FRAUD' || fb === 'NOT_FRAUD') ways.push([eq(e.feedbackStatus, fb)]);
+      if (p.country) ways.push([eq(e.issuingCountry, p.country)]);
+      if (p.docType) ways.push([eq(e.documentType, p.docType)]);
+      if (single(p.decision)) ways.push([eq(e.decisionType, p.decision[0])]);
+      if (single(p.status)) ways.push([eq(e.status, p.status[0])]);
     } else if (p.sort === 'risk' && single(p.decision)) {
       // With a country, its own (country, decision, risk) index: walking the decision's alone
       // tested every country's rows, and a country's rows may all lie far down the risk order.
-      if (p.country) walk.push(eq(e.issuingCountry, p.country));
-      walk.push(eq(e.decisionType, p.decision[0]));
+      ways.push([...(p.country ? [eq(e.issuingCountry, p.country)] : []), eq(e.decisionType, p.decision[0])]);
     }
   }
   const anyOf = (values: string[]) => {
@@ -181,7 +190,8 @@ export function listConditions(
   } else anyOf(p.feedback.map((f) => (f === 'none' ? 'feedback=none' : `feedback=${f}`)));
   if (lead === 'country') w.push(eq(e.issuingCountry, p.country!));
   else if (p.country) all.push(`country=${p.country}`);
-  if (p.docType) all.push(`doctype=${p.docType}`);
+  if (lead === 'doctype') w.push(eq(e.documentType, p.docType!));
+  else if (p.docType) all.push(`doctype=${p.docType}`);
   if (p.definition) all.push(`definition=${p.definition}`);
   if (p.criteria) all.push(`criteria=${p.criteria}`);
   const each = (column: AnyColumn, values: string[]) => {
@@ -215,8 +225,7 @@ export function listConditions(
   range(...created);
   // The walk starts and stops at the sort column's range instead of filtering its way there.
   const sortRange = (p.sort === 'risk' ? risk : created).filter((c): c is SQL => Boolean(c));
-  const walkValue = and(...walk);
-  if (walk.length) walk.push(...sortRange);
+  const walkWays: WalkWay[] = ways.map((c) => ({ along: [...c, ...sortRange], value: and(...c)! }));
   range(
     p.completedFrom ? gte(e.completedAt, dayStart(p.completedFrom)) : undefined,
     p.completedTo ? lt(e.completedAt, dayAfter(p.completedTo)) : undefined,
@@ -249,8 +258,7 @@ export function listConditions(
   const matching = () => and(...w.filter((c) => !sortRange.includes(c)));
   if (where && postings && whole)
     WALKS.set(where, {
-      along: [],
-      value: whole,
+      ways: [{ along: [], value: whole }],
       matching: matching(),
       postings: {
         tokens: search!.words,
@@ -259,7 +267,7 @@ export function listConditions(
         before: p.createdTo ? dayAfter(p.createdTo) : undefined,
       },
     });
-  else if (where && walkValue) WALKS.set(where, { along: walk, value: walkValue, matching: matching() });
+  else if (where && walkWays.length) WALKS.set(where, { ways: walkWays, matching: matching() });
   return { where, estimateParts: w.flatMap((c) => split.get(c) ?? [c]) };
 }
 

@@ -185,7 +185,8 @@ describe('executions list: keyset pages (real database)', () => {
       it(`reads a decision with a country by risk ${dir}, ${mode}, page by page, each row once`, async () => {
         const p = params({ sort: 'risk', dir, decision: ['REJECTED'], country: await madeCountry() });
         const where = listWhere(p);
-        expect(new PgDialect().sqlToQuery(walkOf(where)!.value).sql).toMatch(/issuing_country.*decision_type/);
+        expect(walkOf(where)!.ways).toHaveLength(1);
+        expect(new PgDialect().sqlToQuery(walkOf(where)!.ways[0].value).sql).toMatch(/issuing_country.*decision_type/);
         const seen: string[] = [];
         let cursor: string | undefined;
         for (let guard = 0; guard < 10; guard++) {
@@ -197,6 +198,40 @@ describe('executions list: keyset pages (real database)', () => {
         expect(seen).toEqual(
           expectedOrder(
             'risk',
+            dir,
+            made.filter((m) => m.decision === 'REJECTED'),
+          ),
+        );
+      });
+    // By created, each single value of a combination is a way (lib/executions/where.ts): the
+    // country's, the document type's and the decision's index. Whichever is walked, the pages
+    // hold the same rows, each once.
+    for (const [dir, way] of (['desc', 'asc'] as const).flatMap((dir) => [0, 1, 2].map((w) => [dir, w] as const)))
+      it(`reads a decision with a country and a document type by created ${dir}, walking way ${way}, each row once`, async () => {
+        const { c: country, t: docType } = (
+          await db().execute<{ c: string; t: string }>(
+            sql`select issuing_country as c, document_type as t from executions where id = ${made[0].id}::uuid`,
+          )
+        ).rows[0];
+        const p = params({ dir, decision: ['REJECTED'], country, docType });
+        const where = listWhere(p);
+        const ways = walkOf(where)!.ways.map((w) => new PgDialect().sqlToQuery(w.value).sql);
+        expect(ways).toEqual([
+          expect.stringMatching(/issuing_country/),
+          expect.stringMatching(/document_type/),
+          expect.stringMatching(/decision_type/),
+        ]);
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        for (let guard = 0; guard < 10; guard++) {
+          const page = await readListPage({ ...p, after: cursor }, where, 2, undefined, { rows: 20_000, way });
+          seen.push(...page.rows.map((r) => r.id));
+          if (!page.next) break;
+          cursor = page.next;
+        }
+        expect(seen).toEqual(
+          expectedOrder(
+            'created',
             dir,
             made.filter((m) => m.decision === 'REJECTED'),
           ),
@@ -359,7 +394,7 @@ describe('executions list: keyset pages (real database)', () => {
     for (const sort of ['risk', 'created'] as const) {
       const p = params({ sort, decision: ['REJECTED'], country, riskMin: 10 });
       const where = listWhere(p);
-      const along = walkOf(where)!.along;
+      const along = walkOf(where)!.ways.flatMap((w) => w.along);
       expect(along.length).toBeGreaterThan(0);
       const want = made.filter((m) => m.decision === 'REJECTED' && m.riskScore !== null && m.riskScore >= 10).length;
       expect(want).toBeGreaterThan(2);

@@ -117,6 +117,8 @@ export const executions = pgTable(
     index('executions_status_created_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
     index('executions_country_created_idx').on(t.issuingCountry, t.createdAt.desc(), t.id.desc()),
     index('executions_feedback_created_idx').on(t.feedbackStatus, t.createdAt.desc(), t.id.desc()),
+    // Migration 0035: the walk of a combination whose rarest value is a document type.
+    index('executions_doctype_created_idx').on(t.documentType, t.createdAt.desc(), t.id.desc()),
     // Feedback not yet delivered, newest first: the list walks it in order and stops after a page
     // (delivered feedback, almost all of it, is not in it; migration 0030).
     index('executions_delivery_open_idx')
