@@ -241,6 +241,12 @@ describe('executions list: keyset pages (real database)', () => {
 
   it("walks no index for a single value or a search alone by risk; a search by created walks its tokens' postings", () => {
     expect(walkOf(listWhere(params({ decision: ['REJECTED'], criteria: undefined })))).toBeUndefined();
+    // A document type alone leads like a country: a plain comparison Postgres walks in its
+    // (document type, created) index (migration 0035), not a facet of the GIN index.
+    const passports = listWhere(params({ docType: 'PASSPORT', criteria: undefined }));
+    expect(walkOf(passports)).toBeUndefined();
+    expect(new PgDialect().sqlToQuery(passports!).sql).toMatch(/"document_type" = \$1/);
+    expect(new PgDialect().sqlToQuery(passports!).sql).not.toMatch(/facets/);
     const anna = { words: ['anna'], refPrefix: undefined };
     expect(walkOf(listWhere(params({ sort: 'risk', criteria: undefined }), anna))).toBeUndefined();
     expect(walkOf(listWhere(params({ criteria: undefined }), anna))?.postings?.tokens).toEqual(['anna']);
