@@ -125,10 +125,27 @@ describe('executions list: keyset pages (real database)', () => {
   } satisfies Record<string, WalkPlan | undefined>;
   const WALK_MODES = Object.keys(WALKS) as Array<keyof typeof WALKS>;
 
-  // The issuing country the fixture gave the executions this test made.
-  const madeCountry = async () =>
-    (await db().execute<{ c: string }>(sql`select issuing_country as c from executions where id = ${made[0].id}::uuid`))
-      .rows[0].c;
+  // The issuing country and document type the fixture gave the executions this test made.
+  const madeValues = async () =>
+    (
+      await db().execute<{ country: string; docType: string }>(
+        sql`select issuing_country as "country", document_type as "docType" from executions where id = ${made[0].id}::uuid`,
+      )
+    ).rows[0];
+  const madeCountry = async () => (await madeValues()).country;
+
+  // Every row of a list, page after page forward from the start.
+  const readForward = async (p: ListParams, where: ReturnType<typeof listWhere>, size: number, walkAs?: WalkPlan) => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let guard = 0; guard < 20; guard++) {
+      const page = await readListPage({ ...p, after: cursor }, where, size, undefined, walkAs);
+      seen.push(...page.rows.map((r) => r.id));
+      if (!page.next) break;
+      cursor = page.next;
+    }
+    return seen;
+  };
 
   // A decision with the criteria is a combination: pages first walk the decision's ordered index
   // for a bounded number of rows, then fall back to the WHERE's own plan (lib/executions/list.ts,
@@ -187,15 +204,7 @@ describe('executions list: keyset pages (real database)', () => {
         const where = listWhere(p);
         expect(walkOf(where)!.ways).toHaveLength(1);
         expect(new PgDialect().sqlToQuery(walkOf(where)!.ways[0].value).sql).toMatch(/issuing_country.*decision_type/);
-        const seen: string[] = [];
-        let cursor: string | undefined;
-        for (let guard = 0; guard < 10; guard++) {
-          const page = await readListPage({ ...p, after: cursor }, where, 2, undefined, WALKS[mode]);
-          seen.push(...page.rows.map((r) => r.id));
-          if (!page.next) break;
-          cursor = page.next;
-        }
-        expect(seen).toEqual(
+        expect(await readForward(p, where, 2, WALKS[mode])).toEqual(
           expectedOrder(
             'risk',
             dir,
@@ -208,11 +217,7 @@ describe('executions list: keyset pages (real database)', () => {
     // hold the same rows, each once.
     for (const [dir, way] of (['desc', 'asc'] as const).flatMap((dir) => [0, 1, 2].map((w) => [dir, w] as const)))
       it(`reads a decision with a country and a document type by created ${dir}, walking way ${way}, each row once`, async () => {
-        const { c: country, t: docType } = (
-          await db().execute<{ c: string; t: string }>(
-            sql`select issuing_country as c, document_type as t from executions where id = ${made[0].id}::uuid`,
-          )
-        ).rows[0];
+        const { country, docType } = await madeValues();
         const p = params({ dir, decision: ['REJECTED'], country, docType });
         const where = listWhere(p);
         const ways = walkOf(where)!.ways.map((w) => new PgDialect().sqlToQuery(w.value).sql);
@@ -221,15 +226,7 @@ describe('executions list: keyset pages (real database)', () => {
           expect.stringMatching(/document_type/),
           expect.stringMatching(/decision_type/),
         ]);
-        const seen: string[] = [];
-        let cursor: string | undefined;
-        for (let guard = 0; guard < 10; guard++) {
-          const page = await readListPage({ ...p, after: cursor }, where, 2, undefined, { rows: 20_000, way });
-          seen.push(...page.rows.map((r) => r.id));
-          if (!page.next) break;
-          cursor = page.next;
-        }
-        expect(seen).toEqual(
+        expect(await readForward(p, where, 2, { rows: 20_000, way })).toEqual(
           expectedOrder(
             'created',
             dir,
@@ -271,14 +268,7 @@ describe('executions list: keyset pages (real database)', () => {
       const p = params({ sort, dir, decision: ['PASSED'] });
       const where = listWhere(p, { words: ['anna'], refPrefix: undefined });
       expect(walkOf(where)).toBeDefined();
-      const seen: string[] = [];
-      let cursor: string | undefined;
-      for (let guard = 0; guard < 20; guard++) {
-        const page = await readListPage({ ...p, after: cursor }, where, 3, undefined, walked);
-        seen.push(...page.rows.map((r) => r.id));
-        if (!page.next) break;
-        cursor = page.next;
-      }
+      const seen = await readForward(p, where, 3, walked);
       const passed = made.filter((m) => m.decision === 'PASSED' && m.id !== made[7].id);
       expect(passed.length).toBeGreaterThan(6);
       expect(seen).toEqual(expectedOrder(sort, dir, passed));
