@@ -7,8 +7,8 @@ import type { ListParams, SortKey } from '@/lib/executions/list-params';
 import { maskField } from '@/lib/pii/mask';
 import type { ListCase } from './list-cases';
 import { COUNT_BUDGET_MS, countList, type ListTotal } from './total';
-import { planWalk, walkedIds, type WalkPlan } from './walk';
-import { walkOf } from './where';
+import { planWalk, sortIndexIds, walkedIds, type WalkPlan } from './walk';
+import { coveredBySortIndex, walkOf } from './where';
 
 /**
  * The executions list: filters, sort and keyset pagination in SQL, one page at a time.
@@ -230,8 +230,17 @@ async function readRange(
   // (lib/executions/walk.ts), testing each against the whole WHERE and stopping at the n-th that
   // passes: those are the page's first n. Fewer, and the WHERE's own plan reads the page.
   const walk = sort === 'due' ? undefined : walkOf(where);
+  // The page's rows by their ids, found by a walk or in the sort's index alone (lib/executions/walk.ts).
+  const byIds = (ids: SQL, part: Part, n: number) =>
+    d
+      .select(columns)
+      .from(executions)
+      .where(and(ids, ...condOf(part)))
+      .orderBy(orderOf(part))
+      .limit(n) as Promise<ListRowRaw[]>;
   let planned: Promise<WalkPlan | null> | undefined;
   const select = async (part: Part, n: number) => {
+    if (coveredBySortIndex(where)) return byIds(sortIndexIds(and(where, ...condOf(part)), orderOf(part), n), part, n);
     const plan =
       walk && part.kind === 'value'
         ? await (planned ??= opts.walkAs ? Promise.resolve(opts.walkAs) : planWalk(d, walk, n))
@@ -245,12 +254,7 @@ async function readRange(
       direction: ord,
       after: (value, id) => after(part, value, id),
     });
-    const rows = (await d
-      .select(columns)
-      .from(executions)
-      .where(and(walked, test))
-      .orderBy(orderOf(part))
-      .limit(n)) as ListRowRaw[];
+    const rows = await byIds(and(walked, where)!, part, n);
     return rows.length >= n ? rows : plain(part, n);
   };
 

@@ -2,6 +2,7 @@ import 'server-only';
 import { and, sql, type SQL } from 'drizzle-orm';
 import { db as defaultDb, type Db } from '@/lib/db/client';
 import { executions } from '@/lib/db/schema';
+import { isIndependentPart } from './where';
 
 /**
  * The list's total: exact when counting is cheap, "about N" otherwise (lib/executions/list.ts
@@ -30,7 +31,8 @@ export async function plannedRows(d: Pick<Db, 'execute'>, condition?: SQL): Prom
  * (`npm run bench:growth`). Exponential backoff, as SQL Server's cardinality estimator has done
  * since 2014: the most selective condition whole, the next at its square root, the third at its
  * fourth root, the fourth at its eighth; it lies between independence and full correlation.
- * Null for fewer than two conditions, where the planner's own estimate stands.
+ * A search's match is taken whole, as independent of the rest (lib/executions/where.ts
+ * `isIndependentPart`). Null for fewer than two conditions, where the planner's own estimate stands.
  */
 async function backoffEstimate(d: Db, parts: SQL[]): Promise<number | null> {
   if (parts.length < 2) return null;
@@ -42,9 +44,23 @@ async function backoffEstimate(d: Db, parts: SQL[]): Promise<number | null> {
     return out;
   });
   if (total < 1) return null;
-  const selectivities = rows.map((r) => Math.min(1, r / total)).sort((a, b) => a - b);
-  const s = selectivities.slice(0, 4).reduce((acc, x, i) => acc * x ** (1 / 2 ** i), 1);
-  return Math.round(total * s);
+  return Math.round(
+    total *
+      jointSelectivity(
+        rows.map((r, i) => ({ selectivity: Math.min(1, r / total), independent: isIndependentPart(parts[i]) })),
+      ),
+  );
+}
+
+/** The selectivity of conditions together: independent ones multiplied, the rest backed off (above). */
+export function jointSelectivity(parts: Array<{ selectivity: number; independent: boolean }>): number {
+  const backedOff = parts
+    .filter((p) => !p.independent)
+    .map((p) => p.selectivity)
+    .sort((a, b) => a - b)
+    .slice(0, 4)
+    .reduce((acc, x, i) => acc * x ** (1 / 2 ** i), 1);
+  return parts.filter((p) => p.independent).reduce((acc, p) => acc * p.selectivity, backedOff);
 }
 
 /**

@@ -106,3 +106,12 @@ export function walkedIds(walk: Walk, plan: WalkPlan, n: number, page: WalkPage)
     : sql``;
   return sql`${executions.id} in (select id from (select u.id, (select ${page.test} from ${executions} where ${executions.id} = u.id) as ok from (${own}${byRef}) u order by u.at ${page.direction}, u.id ${page.direction} limit ${plan.rows}) w where w.ok limit ${n})`;
 }
+
+/**
+ * The ids of the page's first `n` rows when the sort's index holds everything `test` reads
+ * (lib/executions/where.ts `coveredBySortIndex`): an index-only scan, in whichever order the
+ * planner finds cheaper (down the sort's index, or a created range's rows sorted), whose ids then
+ * read n rows by key.
+ */
+export const sortIndexIds = (test: SQL | undefined, order: SQL, n: number): SQL =>
+  sql`${executions.id} in (select ${executions.id} from ${executions} where ${test} order by ${order} limit ${n})`;

@@ -4,9 +4,9 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it, beforeAll } from 'vitest';
 import { db } from '@/lib/db/client';
 import { readListPage, readListWithTotal, readNeighbours, type ListRowRaw } from '@/lib/executions/list';
-import { countList } from '@/lib/executions/total';
+import { countList, jointSelectivity } from '@/lib/executions/total';
 import type { WalkPlan } from '@/lib/executions/walk';
-import { listWhere, walkOf } from '@/lib/executions/where';
+import { coveredBySortIndex, isIndependentPart, listConditions, listWhere, walkOf } from '@/lib/executions/where';
 import { searchTermTokens } from '@/lib/pii/search-tokens';
 import { parseListParams } from '@/lib/executions/list-params';
 import { DEFAULT_LIST_PARAMS, type ListParams, type SortKey } from '@/lib/executions/list-params';
@@ -30,6 +30,13 @@ type Made = {
 };
 const made: Made[] = [];
 
+/** Makes a built result one that is still running: no decision, no completion time. */
+function stillRunning(r: Record<string, any>) {
+  r.workflow.status = 'ACQUIRED';
+  delete r.decision;
+  delete r.completedAt;
+}
+
 beforeAll(async () => {
   const inputs = [];
   for (let i = 0; i < N; i++) {
@@ -47,10 +54,7 @@ beforeAll(async () => {
     let completedAt: Date | null = new Date(createdAt.getTime() + (i % 4) * 60_000);
     let riskScore: number | null = r.decision.risk.score;
     if (i % 7 === 3) {
-      // Still running: no decision, no completion time.
-      r.workflow.status = 'ACQUIRED';
-      delete r.decision;
-      delete r.completedAt;
+      stillRunning(r);
       completedAt = null;
       riskScore = null;
     } else r.completedAt = completedAt.toISOString();
@@ -236,6 +240,54 @@ describe('executions list: keyset pages (real database)', () => {
       });
   });
 
+  // A created range by risk is read from the risk index alone (migration 0036 includes the created
+  // time): its page's ids first, then its rows. On a day of its own, with ties and empty scores.
+  describe('a created range by risk', () => {
+    const DAY = '2011-02-03';
+    const day: Made[] = [];
+    beforeAll(async () => {
+      const inputs = [];
+      for (let i = 0; i < 9; i++) {
+        const createdAt = new Date(`${DAY}T0${i % 4}:00:00.000Z`);
+        const x = buildExecution({ createdAt: createdAt.toISOString(), score: i % 3 === 0 ? 55 : i * 10 });
+        const r = x.result as Record<string, any>;
+        let riskScore: number | null = r.decision.risk.score;
+        if (i % 4 === 1) {
+          stillRunning(r);
+          riskScore = null;
+        }
+        day.push({ id: x.id, createdAt, completedAt: null, riskScore, decision: null, livenessRejected: false });
+        inputs.push({ result: r, steps: x.steps, rules: x.rules, fetchedAt: new Date() });
+      }
+      await ingestMany(db(), inputs);
+    });
+    const dayParams = (over: Partial<ListParams>) =>
+      params({ sort: 'risk', criteria: undefined, createdFrom: DAY, createdTo: DAY, ...over });
+    it('is covered by the risk index only by risk, and only with nothing but created and risk ranges', () => {
+      expect(coveredBySortIndex(listWhere(dayParams({})))).toBe(true);
+      expect(coveredBySortIndex(listWhere(dayParams({ riskMin: 20, riskMax: 80 })))).toBe(true);
+      expect(coveredBySortIndex(listWhere(dayParams({ sort: 'created' })))).toBe(false);
+      expect(coveredBySortIndex(listWhere(dayParams({ criteria: TAG })))).toBe(false);
+      expect(coveredBySortIndex(listWhere(dayParams({ createdFrom: undefined, createdTo: undefined })))).toBe(false);
+      expect(coveredBySortIndex(listWhere(dayParams({ riskMin: 20 }), { words: ['anna'] }))).toBe(false);
+    });
+    for (const dir of ['desc', 'asc'] as const)
+      it(`reads one day by risk ${dir}, page by page and back, each row once, empty scores last`, async () => {
+        const p = dayParams({ dir });
+        const where = listWhere(p);
+        const expected = expectedOrder('risk', dir, day);
+        expect(await readForward(p, where, 2)).toEqual(expected);
+        // A risk range within the day.
+        const ranged = dayParams({ dir, riskMin: 20, riskMax: 60 });
+        const inRange = day.filter((m) => m.riskScore !== null && m.riskScore >= 20 && m.riskScore <= 60);
+        expect(await readForward(ranged, listWhere(ranged), 2)).toEqual(expectedOrder('risk', dir, inRange));
+        // From the first empty score back across into the scores: the two rows before it.
+        const first = await readListPage(p, where, expected.length - 1);
+        const back = await readListPage({ ...p, before: first.next! }, where, 2);
+        expect(back.rows.map((r) => r.id)).toEqual(expected.slice(expected.length - 4, expected.length - 2));
+      });
+  });
+
   it("walks no index for a single value or a search alone by risk; a search by created walks its tokens' postings", () => {
     expect(walkOf(listWhere(params({ decision: ['REJECTED'], criteria: undefined })))).toBeUndefined();
     // A document type alone leads like a country: a plain comparison Postgres walks in its
@@ -383,6 +435,24 @@ describe('executions list: keyset pages (real database)', () => {
     // LIKE wildcards typed by a user are literal characters, not patterns.
     expect(await countList(listWhere(s, { words: [], refPrefix: '%%%' }))).toEqual({ exact: true, count: 0 });
     expect(searchTermTokens('a')).toBeNull();
+  });
+
+  it("estimates a search as independent of the rest, and backs off among the rest's values", async () => {
+    const { estimateParts } = listConditions(params({ decision: ['REJECTED'], country: await madeCountry() }), {
+      words: ['anna'],
+    });
+    // The criteria's, the decision's and the country's facets apart, then the search's match.
+    expect(estimateParts.map(isIndependentPart)).toEqual([false, false, false, true]);
+    // "Williams" (1.79% of executions) with REJECTED (9.35%): their product, where backing off
+    // the decision as if it followed the name gave 0.0179 x 0.0935^(1/2) (10.96x the real count).
+    const williams = { selectivity: 0.0179, independent: true };
+    const rejected = { selectivity: 0.0935, independent: false };
+    expect(jointSelectivity([williams, rejected])).toBeCloseTo(0.0179 * 0.0935, 8);
+    // A label and the decision it leads to: the rarer whole, the next at its square root, the next at its fourth root.
+    const label = { selectivity: 0.0055, independent: false };
+    const country = { selectivity: 0.1, independent: false };
+    expect(jointSelectivity([rejected, label, country])).toBeCloseTo(0.0055 * 0.0935 ** 0.5 * 0.1 ** 0.25, 8);
+    expect(jointSelectivity([rejected, label, williams])).toBeCloseTo(0.0055 * 0.0935 ** 0.5 * 0.0179, 8);
   });
 
   it("counts a combination through its walk's conditions the same as without them", async () => {

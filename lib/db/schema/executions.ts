@@ -112,7 +112,9 @@ export const executions = pgTable(
   (t) => [
     index('executions_created_idx').on(t.createdAt.desc(), t.id.desc()),
     index('executions_completed_idx').on(t.completedAt.desc().nullsLast(), t.id.desc()),
-    index('executions_risk_idx').on(t.riskScore.desc().nullsLast(), t.id.desc()),
+    // Migration 0036 builds it with INCLUDE (created_at), which the schema cannot say: a created
+    // range by risk reads its page's ids from it alone (lib/executions/where.ts `coveredBySortIndex`).
+    index('executions_risk_created_idx').on(t.riskScore.desc().nullsLast(), t.id.desc()),
     index('executions_decision_created_idx').on(t.decisionType, t.createdAt.desc(), t.id.desc()),
     index('executions_status_created_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
     index('executions_country_created_idx').on(t.issuingCountry, t.createdAt.desc(), t.id.desc()),
