@@ -57,7 +57,9 @@ export async function scenarioValues(d: Db): Promise<ScenarioValues> {
     sql`select first_name, last_name, document_number, customer_internal_reference, account_id, issuing_country from executions where first_name is not null and document_number is not null order by id offset ${Math.floor(total / 3)} limit 1`,
   );
   const rare = await one<{ issuing_country: string } | undefined>(
-    sql`select issuing_country from executions where document_type = 'VISA' and issuing_country is not null group by 1 order by count(*), 1 limit 1`,
+    // The country with the fewest rejected visas but some: the scenario's combination is rare, not
+    // empty (a country with no rejected visa in the generator's pool has none at any size).
+    sql`select issuing_country from executions where document_type = 'VISA' and decision_type = 'REJECTED' and issuing_country is not null group by 1 order by count(*), 1 limit 1`,
   );
   const values = { ...sample, rare_country: rare?.issuing_country ?? sample.issuing_country };
   await d.execute(sql`insert into bench_scenario_values (v) values (${JSON.stringify(values)}::jsonb)`);

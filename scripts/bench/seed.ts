@@ -70,10 +70,13 @@ async function withoutIndexes(url: string, load: () => Promise<number>, what: st
   await c.connect();
   try {
     // The search postings' index too (migration 0034): their trigger writes them with each COPY,
-    // into a table that then has no index to keep.
+    // into a table that then has no index to keep. Largest first (their size before the load
+    // stands for their build time), so that the two builders below finish together instead of one
+    // building a large index alone at the end.
     const idx = await c.query<{ indexname: string; indexdef: string }>(
       `select indexname, indexdef from pg_indexes
-       where tablename in ('executions', 'execution_search_postings') and indexname <> 'executions_pkey'`,
+       where tablename in ('executions', 'execution_search_postings') and indexname <> 'executions_pkey'
+       order by pg_relation_size(format('%I.%I', schemaname, indexname)::regclass) desc, indexname`,
     );
     for (const i of idx.rows) await c.query(`drop index ${i.indexname}`);
     const loadMs = await load();
@@ -81,17 +84,22 @@ async function withoutIndexes(url: string, load: () => Promise<number>, what: st
     const t1 = performance.now();
     // Two builders: GIN builds use one core each, B-tree builds take parallel workers of their own.
     const queue = [...idx.rows];
+    const built: string[] = [];
     await Promise.all(
       [0, 1].map(async () => {
         const b = new Client({ connectionString: url });
         await b.connect();
         await b.query(`set maintenance_work_mem = '1GB'`);
-        for (let i = queue.shift(); i; i = queue.shift()) await b.query(i.indexdef);
+        for (let i = queue.shift(); i; i = queue.shift()) {
+          const at = performance.now();
+          await b.query(i.indexdef);
+          built.push(`${i.indexname} ${((performance.now() - at) / 1000).toFixed(0)} s`);
+        }
         await b.end();
       }),
     );
     const indexMs = performance.now() - t1;
-    log(`  ${idx.rows.length} indexes built in ${(indexMs / 1000).toFixed(1)} s`);
+    log(`  ${idx.rows.length} indexes built in ${(indexMs / 1000).toFixed(1)} s (${built.join(', ')})`);
     const t2 = performance.now();
     await c.query('vacuum analyze executions');
     await c.query('vacuum analyze execution_search_postings');
