@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { db } from '@/lib/db/client';
@@ -10,6 +10,14 @@ import { buildExecution } from '../support/fixtures/execution';
 
 const T0 = new Date('2026-11-01T10:05:00Z');
 const tag = () => randomUUID().slice(0, 8);
+// Each member's own IP address, from 10.0.0.0/8, which the simulator never gives an execution
+// (its IPs are 100.64.0.0/10), counted so that no two members share one: random ones from a
+// small range linked two members of different tests now and then, and a ring grew by them.
+let ips = randomInt(1 << 23);
+const nextIp = () => {
+  const n = ips++;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+};
 
 /** An execution whose only shared values are the ones given (fresh document, address, no face). */
 function member(o: { devices?: string[]; email?: string; phone?: string; decision?: string } = {}) {
@@ -24,7 +32,7 @@ function member(o: { devices?: string[]; email?: string; phone?: string; decisio
         id: randomUUID(),
         credentials: [],
         decision: { type: 'PASSED', details: { label: 'OK' } },
-        data: { deviceIdAlias: d, trueIP: `100.${64 + (parseInt(tag(), 16) % 60)}.${parseInt(tag(), 16) % 255}.7` },
+        data: { deviceIdAlias: d, trueIP: nextIp() },
       })),
       ...(o.email
         ? {
