@@ -10,8 +10,9 @@ export async function decisionsOverTime({ database, f, mode, series, buckets }: 
   const r = await rows<{ bucket: string; decision: string; n: number }>(
     database,
     sql`
-    select ${text(bucketOf(f.granularity))} as bucket, decision_type as decision, sum(n)::int as n
-    from ${source('decisions', series, mode)} s group by 1, 2 order by bucket, decision_type collate "C"`,
+    select ${text(sql`b`)} as bucket, decision, n from (
+      select ${bucketOf(f.granularity)} as b, decision_type as decision, sum(n)::int as n
+      from ${source('decisions', series, mode)} s group by 1, 2) g order by b, decision collate "C"`,
   );
   const at = indexOfBuckets(buckets);
   const out = buckets.map(() => ({ total: 0, counts: {} as Record<string, number> }));
@@ -273,10 +274,11 @@ export async function fraudOverTime({ database, f, mode, series, buckets }: Ctx)
   const r = await rows<{ bucket: string; total: number; fraud: number; not_fraud: number }>(
     database,
     sql`
-    select ${text(bucketOf(f.granularity))} as bucket, sum(n)::int as total,
-      coalesce(sum(n) filter (where feedback_status = 'FRAUD'), 0)::int as fraud,
-      coalesce(sum(n) filter (where feedback_status = 'NOT_FRAUD'), 0)::int as not_fraud
-    from ${source('decisions', series, mode)} s group by 1 order by 1`,
+    select ${text(sql`b`)} as bucket, total, fraud, not_fraud from (
+      select ${bucketOf(f.granularity)} as b, sum(n)::int as total,
+        coalesce(sum(n) filter (where feedback_status = 'FRAUD'), 0)::int as fraud,
+        coalesce(sum(n) filter (where feedback_status = 'NOT_FRAUD'), 0)::int as not_fraud
+      from ${source('decisions', series, mode)} s group by 1) g order by b`,
   );
   const at = indexOfBuckets(buckets);
   const out = buckets.map(() => ({ total: 0, fraud: 0, notFraud: 0 }));
