@@ -203,7 +203,13 @@ export async function ingestMany(
         after: rollupOf(r.execution, r.matchedRuleIds ?? matchedBefore.get(id) ?? []),
       };
     });
-    await applyRollupChanges(tx, changes);
+    await applyRollupChanges(
+      tx,
+      changes,
+      all.flatMap((r) =>
+        (r.ruleResults ?? []).filter((x) => x.matched).map((x) => [x.ruleId, x.ruleName ?? null] as const),
+      ),
+    );
     // Rings follow too: the shared values of every written execution, and the components they join.
     await replaceLinkKeys(
       tx,

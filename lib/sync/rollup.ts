@@ -220,7 +220,8 @@ function cubeOf(k: RollupKeys): Array<[number, string, string, string, string]> 
  * rollup row first (`Deltas`), so a row that many executions share is written once. One
  * statement adds every delta to the four tables, brings the day summaries of the risk scores
  * that moved up to date (`refreshRiskDays`, under the locks of their days: `lockRiskDays`) and
- * refreshes rule names; only when some count went down, a second one drops the rows that
+ * keeps `ruleNames` (the names of the rules the written executions matched, in write order: the
+ * caller has them, so the statement reads no rule_results); only when some count went down, a second one drops the rows that
  * reached zero. Each table's deltas travel as one JSON parameter (an array of rows, each an
  * array of the key values in column order, then n): a VALUES list of typed placeholders cost
  * more to build and to parse than the database spent on the rows.
@@ -228,6 +229,7 @@ function cubeOf(k: RollupKeys): Array<[number, string, string, string, string]> 
 export async function applyRollupChanges(
   tx: DbOrTx,
   changes: ReadonlyArray<{ before: RollupRow | null; after: RollupRow | null }>,
+  ruleNames: ReadonlyArray<readonly [ruleId: string, name: string | null]> = [],
 ) {
   const deltas = new Deltas();
   const S = '\u0000';
@@ -252,13 +254,9 @@ export async function applyRollupChanges(
         deltas.add('rules', `${c}${S}${r}${S}${k.feedbackStatus}`, () => [...cube, r, k.feedbackStatus], n);
     }
   };
-  const withRules: string[] = [];
   for (const { before, after } of changes) {
     if (before) add(rollupKeysOf(before), -1);
-    if (after) {
-      add(rollupKeysOf(after), +1);
-      if (after.matchedRuleIds.length) withRules.push(after.id);
-    }
+    if (after) add(rollupKeysOf(after), +1);
   }
   const tables = (Object.keys(CUBE_TABLES) as CubeTable[])
     .map((t) => ({ t, list: deltas.of(t) }))
@@ -273,9 +271,11 @@ export async function applyRollupChanges(
       order by i
       on conflict (${names}) do update set n = t.n + excluded.n)`);
   }
-  if (withRules.length)
+  // Later names of one rule win, as the latest row of rule_results does in the rebuild.
+  const names = [...new Map(ruleNames).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  if (names.length)
     steps.push(
-      sql`up_names as (${ruleNamesUpsert(sql`r.execution_id = any(${sql.param(withRules.sort())}::uuid[])`)})`,
+      sql`up_names as (${ruleNamesUpsert(sql`select r->>0, r->>1 from jsonb_array_elements(${JSON.stringify(names)}::jsonb) r`)})`,
     );
   // The day summaries of the day-grain histogram deltas (key, score, n), in the same statement.
   const dayDeltas = (tables.find((x) => x.t === 'risk')?.list ?? [])
@@ -425,12 +425,12 @@ function tableOf(which: CubeTable) {
   };
 }
 
-/** Keeps the latest name of each matched rule, so the page names rules without reading rule_results. */
-function ruleNamesUpsert(where: SQL): SQL {
-  return sql`insert into trend_rule_names (rule_id, rule_name)
-    select distinct on (r.rule_id) r.rule_id, r.rule_name from rule_results r
-    where r.matched and ${where}
-    order by r.rule_id, r.id desc
+/**
+ * Keeps the latest name of each matched rule, so the page names rules without reading
+ * rule_results. `names` selects (rule id, name) pairs, one per rule.
+ */
+function ruleNamesUpsert(names: SQL): SQL {
+  return sql`insert into trend_rule_names (rule_id, rule_name) ${names}
     on conflict (rule_id) do update set rule_name = excluded.rule_name, seen_at = now()
     where trend_rule_names.rule_name is distinct from excluded.rule_name`;
 }
@@ -507,7 +507,9 @@ export async function rebuildRollup(database: Db, range: DayRange = {}): Promise
         group by 1, 2, 3, 4, 5, ${keys}`);
     }
     await tx.execute(
-      ruleNamesUpsert(sql`exists (select 1 from executions e where e.id = r.execution_id and ${where})`),
+      ruleNamesUpsert(sql`select distinct on (r.rule_id) r.rule_id, r.rule_name from rule_results r
+        where r.matched and exists (select 1 from executions e where e.id = r.execution_id and ${where})
+        order by r.rule_id, r.id desc`),
     );
     return { executions: res.rows[0]?.n ?? 0 };
   });

@@ -21,15 +21,19 @@
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Client } from 'pg';
-import { createDb, type Db } from '@/lib/db/client';
+import { createDb, type Db, type Tx } from '@/lib/db/client';
 import { applyRollupChanges, type RollupRow } from '@/lib/sync/rollup';
 
 const PAGE = 100;
 
-async function newestExecutions(c: Client, n: number): Promise<RollupRow[]> {
+/** An execution's rollup fields and the names of the rules it matched (ingest passes both). */
+type Sampled = RollupRow & { names: Array<[string, string | null]> };
+
+async function newestExecutions(c: Client, n: number): Promise<Sampled[]> {
   const sample =
     await c.query(`select id, created_at, status, decision_type, decision_label, risk_score, definition_key, issuing_country, document_type,
-      feedback_status, feedback_reason, capability_tags, array(select rule_id from rule_results r where r.execution_id = e.id and r.matched) as rules
+      feedback_status, feedback_reason, capability_tags, array(select rule_id from rule_results r where r.execution_id = e.id and r.matched) as rules,
+      array(select array[rule_id, rule_name] from rule_results r where r.execution_id = e.id and r.matched) as names
       from executions e order by created_at desc limit ${n}`);
   return sample.rows.map((r) => ({
     id: r.id,
@@ -45,10 +49,17 @@ async function newestExecutions(c: Client, n: number): Promise<RollupRow[]> {
     feedbackReason: r.feedback_reason,
     capabilityTags: r.capability_tags,
     matchedRuleIds: r.rules,
+    names: r.names,
   }));
 }
 
-const added = (rows: RollupRow[]) => rows.map((after) => ({ before: null, after }));
+/** Adds the rows to the rollup as ingest of new executions does. */
+const add = (tx: Tx, rows: Sampled[]) =>
+  applyRollupChanges(
+    tx,
+    rows.map((after) => ({ before: null, after })),
+    rows.flatMap((r) => r.names),
+  );
 const removed = (rows: RollupRow[]) => rows.map((before) => ({ before, after: null }));
 
 function median(xs: number[]) {
@@ -101,7 +112,7 @@ export async function measureUpkeep(url: string, c: Client, pages = 4): Promise<
         const list = rows.slice(i, i + PAGE);
         await db.transaction(async (tx) => {
           const t0 = performance.now();
-          await applyRollupChanges(tx, added(list));
+          await add(tx, list);
           wall.push((performance.now() - t0) / list.length);
         });
       }
@@ -114,7 +125,7 @@ export async function measureUpkeep(url: string, c: Client, pages = 4): Promise<
       for (const row of some)
         await db.transaction(async (tx) => {
           const t0 = performance.now();
-          await applyRollupChanges(tx, added([row]));
+          await add(tx, [row]);
           wall.push(performance.now() - t0);
         });
     }, some.length);
@@ -125,7 +136,7 @@ export async function measureUpkeep(url: string, c: Client, pages = 4): Promise<
         const list = rows.slice(i, i + PAGE);
         await db.transaction(async (tx) => {
           const t0 = performance.now();
-          for (const row of list) await applyRollupChanges(tx, added([row]));
+          for (const row of list) await add(tx, [row]);
           wall.push((performance.now() - t0) / list.length);
         });
       }

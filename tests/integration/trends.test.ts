@@ -519,6 +519,39 @@ describe('trends: known data set, every chart exactly', () => {
   });
 });
 
+describe('trends: rule names', () => {
+  it('keep the latest name ingest wrote, in a page and across pages, as a rebuild does', async () => {
+    const rule = (name: string) => ({ id: `rn-${run}`, name });
+    const name = async () =>
+      (
+        await db().execute<{ rule_name: string | null }>(
+          sql`select rule_name from trend_rule_names where rule_id = ${`rn-${run}`}`,
+        )
+      ).rows.map((r) => r.rule_name);
+    const spec = (rules: Array<{ id: string; name: string }>): TrendExecutionSpec => ({
+      createdAt: '2033-07-01T12:00:00.000Z',
+      decision: 'WARNING',
+      score: 55,
+      definitionKey: `wf-names-${run}`,
+      rules,
+    });
+    const first = trendExecution(spec([rule('Velocity')]));
+    // Two executions of one page name the rule differently: the later one wins.
+    await ingestMany(db(), [
+      { ...first, fetchedAt: fetchedAt() },
+      { ...trendExecution(spec([rule('Velocity of attempts')])), fetchedAt: fetchedAt() },
+    ]);
+    expect(await name()).toEqual(['Velocity of attempts']);
+    // A re-fetch that renames it.
+    const renamed = trendExecution({ ...spec([rule('Attempts per hour')]), id: first.result.workflow.id });
+    expect((await ingestExecution(db(), { ...renamed, fetchedAt: fetchedAt() })).outcome).toBe('updated');
+    expect(await name()).toEqual(['Attempts per hour']);
+    // The rebuild reads the newest rule_results row: the same name.
+    await rebuildRollup(db(), { from: '2033-07-01', to: '2033-07-01' });
+    expect(await name()).toEqual(['Attempts per hour']);
+  });
+});
+
 describe('trends: a large, varied batch', () => {
   it('is applied in statements under the parameter limit and stays exact', async () => {
     const countries = ['DEU', 'FRA', 'ITA', 'ESP', 'POL', 'NLD', 'BEL', 'AUT', 'PRT', 'GRC', null];
