@@ -2,7 +2,7 @@ import 'server-only';
 import type { Db } from '@/lib/db/client';
 import { addDays, previousPeriod, SPIKE_RULE, type Kpi, type SpikeAlert } from '@/lib/trends/shared';
 import { sql, type SQL } from 'drizzle-orm';
-import { labelDays } from '@/lib/trends/series';
+import { dayDecisions, labelDays } from '@/lib/trends/series';
 import { type Ctx, type Fact, rows, source } from '@/lib/trends/sources';
 
 /** Headline numbers against the previous period, and spike alerts (the spike rule in lib/trends/shared.ts). */
@@ -150,19 +150,23 @@ export function rateSpikes(
  * Windows run over the days that have rows only (RANGE frames), never over a dense grid.
  */
 export async function spikeAlerts(ctx: Ctx): Promise<SpikeAlert[]> {
-  const { database, f, mode, slice } = ctx;
   const R = SPIKE_RULE;
-  const wide = { ...slice, from: addDays(f.from, -R.baselineDays) };
-  const totals = sql`select day, sum(n)::int as total, coalesce(sum(n) filter (where decision_type = 'REJECTED'), 0)::int as rejected
-    from ${source('decisions', wide, mode)} s group by day`;
-  const [labRows, totRows] = await Promise.all([
+  // The read starts a baseline before the range, so its first days have their baseline.
+  const from = addDays(ctx.f.from, -R.baselineDays);
+  const [labRows, days] = await Promise.all([
     // Per label, its days (numbered from the read's first day) and counts as two arrays.
-    labelDays(ctx, wide.from),
-    rows<{ d: number; total: number; rejected: number }>(
-      database,
-      sql`select day - ${wide.from}::date as d, total, rejected from (${totals}) t`,
-    ),
+    labelDays(ctx, from),
+    dayDecisions(ctx, from),
   ]);
+  // The daily totals: the days with executions, and how many of them were rejected.
+  const byDay = new Map<number, { d: number; total: number; rejected: number }>();
+  for (const x of days) {
+    const t = byDay.get(x.d) ?? { d: x.d, total: 0, rejected: 0 };
+    t.total += x.n;
+    if (x.decision === 'REJECTED') t.rejected += x.n;
+    byDay.set(x.d, t);
+  }
+  const totRows = [...byDay.values()].sort((a, b) => a.d - b.d);
   // The reject rate is one more series over the same daily totals, under the same rule.
   const rejected = {
     capability: '',
@@ -172,7 +176,7 @@ export async function spikeAlerts(ctx: Ctx): Promise<SpikeAlert[]> {
     counts: totRows.map((t) => t.rejected),
   };
   const [rej, lab] = [[rejected], labRows].map((series) =>
-    rateSpikes(series, totRows, R.baselineDays).map((x) => ({ ...x, day: addDays(wide.from, x.d) })),
+    rateSpikes(series, totRows, R.baselineDays).map((x) => ({ ...x, day: addDays(from, x.d) })),
   );
   const figures = (x: (typeof rej)[number]) => ({
     day: x.day,

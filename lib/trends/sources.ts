@@ -177,7 +177,8 @@ export async function rows<T extends Record<string, unknown>>(database: Db, quer
 export type Ctx = {
   /**
    * Reads several queries of one page share (per key), so the page runs each once: the labels'
-   * days are read by the spike alerts and, by day, by the labels' series. Absent: nothing shared.
+   * days are read by the spike alerts and, by day, by the labels' series; the decisions' days by
+   * the alerts' daily totals and, by day, by the decisions and fraud series. Absent: nothing shared.
    */
   shared?: Map<string, Promise<unknown>>;
   database: Db;
@@ -191,6 +192,13 @@ export type Ctx = {
   series: Slice;
   buckets: Bucket[];
 };
+
+/** `read` once per page and key when the context shares reads (`Ctx.shared`), else every time. */
+export function sharedRead<T>(ctx: Ctx, key: string, read: () => Promise<T>): Promise<T> {
+  if (!ctx.shared) return read();
+  if (!ctx.shared.has(key)) ctx.shared.set(key, read());
+  return ctx.shared.get(key) as Promise<T>;
+}
 
 export function indexOfBuckets(buckets: Bucket[]) {
   const idx = new Map(buckets.map((b, i) => [b.key, i]));

@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { db } from '@/lib/db/client';
 import { getTrendsData, trendsContext } from '@/lib/trends/queries';
-import { labelsOverTime } from '@/lib/trends/series';
+import { spikeAlerts } from '@/lib/trends/alerts';
+import { decisionsOverTime, fraudOverTime, labelsOverTime } from '@/lib/trends/series';
 import { resolveTrendsFilters, type TrendsFilters } from '@/lib/trends/shared';
 import { ingestExecution, ingestMany } from '@/lib/sync/ingest';
 import { rebuildRollup } from '@/lib/sync/rollup';
@@ -371,6 +372,36 @@ describe('trends: known data set, every chart exactly', () => {
       }
     }
     expect(withLabels).toBeGreaterThan(10);
+  });
+
+  // By day, the decisions and fraud series and the alerts' daily totals share one read of the
+  // decisions' days; the series must equal their own queries', the alerts those of a page that
+  // shares nothing.
+  it('decisions and fraud by day from the shared read equal their own queries, in every combination', async () => {
+    const ranges: Array<Record<string, string>> = [
+      { from: '2031-01-01', to: '2031-12-31' },
+      { from: '2031-03-10', to: '2031-03-20' },
+      { from: '2031-03-16', to: '2031-03-16' },
+    ];
+    let withData = 0;
+    for (const c of [...COMBOS, ...ranges].filter((x) => !x.granularity)) {
+      for (const mode of ['rollup', 'raw'] as const) {
+        const f = filters({ ...c, granularity: 'day' });
+        const shared = trendsContext(f, db(), mode);
+        const own = { ...trendsContext(f, db(), mode), shared: undefined };
+        const [a, b] = await Promise.all(
+          [shared, own].map(async (ctx) => ({
+            decisions: await decisionsOverTime(ctx),
+            fraud: await fraudOverTime(ctx),
+            alerts: await spikeAlerts(ctx),
+          })),
+        );
+        expect(a, JSON.stringify({ c, mode })).toEqual(b);
+        expect(shared.shared!.size, 'one shared read of the decisions and one of the labels').toBe(2);
+        if (a.decisions.types.length) withData++;
+      }
+    }
+    expect(withData).toBeGreaterThan(10);
   });
 
   it('country and document type breakdowns, unknown country kept', async () => {
