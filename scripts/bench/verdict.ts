@@ -10,6 +10,7 @@
  * local server only, created and dropped the same way.
  */
 
+import fs from 'node:fs';
 import { Client } from 'pg';
 
 /** The p-th percentile (nearest rank) of samples in any order; NaN when there are none. */
@@ -36,6 +37,23 @@ export async function timeIt(fn: () => Promise<unknown>, n: number, warm = 3): P
     t.push(performance.now() - s);
   }
   return spread(t);
+}
+
+/**
+ * The machine's CPU time so far in ms (/proc/stat, every core): `busy` what its processes ran
+ * (user, nice, system, irq, softirq), `steal` what the host gave other guests while ours waited.
+ * Where the host steals, wall times swing twice over from run to run; the busy time a piece of
+ * work costs does not, so a benchmark can show it beside its latencies. Zeros off Linux.
+ */
+export function machineCpu(): { busy: number; steal: number } {
+  let f: number[];
+  try {
+    f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  } catch {
+    return { busy: 0, steal: 0 };
+  }
+  const tick = 10; // USER_HZ is 100 on Linux: one tick is 10 ms.
+  return { busy: (f[0] + f[1] + f[2] + f[5] + f[6]) * tick, steal: (f[7] ?? 0) * tick };
 }
 
 export const ms = (n: number) => `${n.toFixed(2)} ms`;
