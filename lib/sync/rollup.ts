@@ -221,10 +221,10 @@ function cubeOf(k: RollupKeys): Array<[number, string, string, string, string]> 
  * statement adds every delta to the four tables, brings the day summaries of the risk scores
  * that moved up to date (`refreshRiskDays`, under the locks of their days: `lockRiskDays`) and
  * keeps `ruleNames` (the names of the rules the written executions matched, in write order: the
- * caller has them, so the statement reads no rule_results); only when some count went down, a second one drops the rows that
- * reached zero. Each table's deltas travel as one JSON parameter (an array of rows, each an
- * array of the key values in column order, then n): a VALUES list of typed placeholders cost
- * more to build and to parse than the database spent on the rows.
+ * caller has them, so the statement reads no rule_results); only when some count went down, a
+ * second one drops the rows that reached zero. Each table's deltas travel as one JSON parameter
+ * (an array of rows, each an array of the key values in column order, then n): a VALUES list of
+ * typed placeholders cost more to build and to parse than the database spent on the rows.
  */
 export async function applyRollupChanges(
   tx: DbOrTx,

@@ -173,7 +173,7 @@ export type LabelDays = Array<{
  * its day (`seriesOf`, `rateSpikes` sorts), so the aggregates sort nothing. They travel as text
  * (`1,2,5`), split here: a year of label days is 20,000 pairs at 1,000,000 executions, and the
  * driver's generic array parser cost more CPU than the query (CPU per read 53 ms with ordered
- * arrays, 38 without the order, 27 as text; `docs/benchmarks.md`).
+ * arrays, 37 without the order, 27 as text; `docs/benchmarks.md`).
  */
 export async function labelDays(ctx: Ctx, from: string): Promise<LabelDays> {
   const { database, mode, slice } = ctx;
