@@ -5,7 +5,7 @@ import * as schema from '@/lib/db/schema';
 import { ingestMany } from '@/lib/sync/ingest';
 import { buildExecution } from '../support/fixtures/execution';
 import { demoCasesDone, withE2eDb } from '../support/e2e/db';
-import { fillResolveForm, pageAs } from '../support/e2e/helpers';
+import { clickUntil, fillResolveForm, pageAs } from '../support/e2e/helpers';
 
 /**
  * Case work in a real browser: an admin saves the list's filters as a queue with a 4-hour SLA;
@@ -39,8 +39,8 @@ test('a saved queue, next case, a decline with FRAUD feedback, the queues page, 
   // 1. The admin filters the list and saves it as a queue (4-hour SLA, first in priority).
   const admin = await pageAs(browser, 'admin');
   await admin.goto(`/executions?decision=WARNING&criteria=${TAG}`);
-  await admin.getByRole('button', { name: 'Save as queue' }).click();
   const dialog = admin.getByRole('dialog');
+  await clickUntil(admin.getByRole('button', { name: 'Save as queue' }), dialog);
   await expect(dialog.getByRole('list', { name: 'Filters of the queue' })).toContainText(`Criteria: ${TAG}`);
   await dialog.getByLabel('Name').fill(QUEUE);
   await dialog.getByLabel('SLA (hours)').fill('4');

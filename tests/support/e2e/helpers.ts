@@ -30,13 +30,25 @@ export async function signInAs(page: Page, role: RoleName) {
   await expect(page.getByRole('button', { name: /Account menu/ })).toBeVisible({ timeout: 20_000 });
 }
 
-export async function signOut(page: Page) {
-  // The account menu is loaded lazily: a click that lands before it has hydrated opens nothing,
-  // so the click is repeated until the menu is there.
+/**
+ * Clicks `button` until `shown` is visible. The server's HTML arrives before its handlers: a click
+ * that lands before the page (or a lazily loaded part of it) has hydrated opens nothing, and on a
+ * slow machine that window is seconds long.
+ */
+export async function clickUntil(button: Locator, shown: Locator, timeout = 30_000) {
   await expect(async () => {
-    await page.getByRole('button', { name: /Account menu/ }).click();
-    await expect(page.getByRole('menuitem', { name: 'Sign out' })).toBeVisible({ timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
+    await button.click({ timeout: 2_000 });
+    await expect(shown).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout });
+}
+
+export async function signOut(page: Page) {
+  // The account menu is loaded lazily.
+  await clickUntil(
+    page.getByRole('button', { name: /Account menu/ }),
+    page.getByRole('menuitem', { name: 'Sign out' }),
+    20_000,
+  );
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/login/);
 }
