@@ -397,6 +397,8 @@ describe('trends: known data set, every chart exactly', () => {
           })),
         );
         expect(a, JSON.stringify({ c, mode })).toEqual(b);
+        // The same keys in the same order: the page's JSON is the same.
+        expect(JSON.stringify(a)).toBe(JSON.stringify(b));
         expect(shared.shared!.size, 'one shared read of the decisions and one of the labels').toBe(2);
         if (a.decisions.types.length) withData++;
       }
